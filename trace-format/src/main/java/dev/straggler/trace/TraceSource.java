@@ -1,0 +1,46 @@
+package dev.straggler.trace;
+
+import java.io.IOException;
+
+/**
+ * A trace that can be read location by location, independently and in parallel: an Arrow store, an OTF2
+ * archive, a parsed text trace or an in-memory trace.
+ *
+ * <p>{@link #definitions()} is available at once. {@link #openLocation(int)} may be called from several threads
+ * at the same time for different locations. Closing the source releases what its readers share; readers
+ * must be closed first.
+ */
+public interface TraceSource extends AutoCloseable {
+
+    TraceDefinitions definitions();
+
+    /** Where the trace came from, for messages (a path, or a description). */
+    String origin();
+
+    /** @throws IndexOutOfBoundsException for a location index that does not exist */
+    LocationReader openLocation(int location) throws IOException;
+
+    /** Reads one location whole into a single batch (replay-ready primitive arrays). */
+    default EventBatch readLocation(int location) throws IOException {
+        EventBatch all = new EventBatch(1024);
+        EventBatch part = new EventBatch(1024);
+        try (LocationReader r = openLocation(location)) {
+            while (r.next(part)) {
+                all.addAll(part, 0, part.size);
+            }
+        }
+        return all;
+    }
+
+    /** Total number of events, summed from what the source declares or counts. */
+    default long eventCount() throws IOException {
+        long n = 0;
+        for (Location l : definitions().locations()) {
+            n += l.events() >= 0 ? l.events() : readLocation(l.index()).size;
+        }
+        return n;
+    }
+
+    @Override
+    void close() throws IOException;
+}
