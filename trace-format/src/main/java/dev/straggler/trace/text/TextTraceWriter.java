@@ -50,6 +50,12 @@ public final class TextTraceWriter {
         out.flush();
     }
 
+    /** Writes only the definitions part (header included). */
+    public static void writeDefinitions(TraceDefinitions defs, Writer out) throws IOException {
+        new TextTraceWriter(out, defs).writeDefinitions();
+        out.flush();
+    }
+
     private void writeDefinitions() throws IOException {
         out.write(TextTraceReader.MAGIC + " " + TextTraceReader.VERSION + "\n");
         var c = defs.clock();
