@@ -1,0 +1,106 @@
+package dev.straggler.patterns.algebra;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.straggler.patterns.algebra.DiffReport.CallNode;
+import dev.straggler.patterns.algebra.DiffReport.CategoryChange;
+import dev.straggler.patterns.algebra.DiffReport.Change;
+import dev.straggler.patterns.algebra.DiffReport.Entry;
+import dev.straggler.patterns.algebra.DiffReport.MetricChange;
+
+/**
+ * A {@link DiffReport} as JSON, schema {@code straggler.diff/1}. Non-finite numbers (a relative change against 0)
+ * are written as null.
+ */
+public final class DiffJson {
+    public static final String SCHEMA = "straggler.diff/1";
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private DiffJson() {
+    }
+
+    public static ObjectNode toJson(DiffReport r) {
+        ObjectNode o = F.objectNode();
+        o.put("schema", SCHEMA);
+        o.put("minuend", r.minuend());
+        o.put("subtrahend", r.subtrahend());
+        o.put("minuendRanks", r.minuendRanks());
+        o.put("subtrahendRanks", r.subtrahendRanks());
+        o.put("systemCollapsed", r.collapsed());
+        o.put("systemNote", r.systemNote());
+        o.put("timeMetric", r.timeMetric());
+        o.put("headline", r.headline());
+        o.set("totalTime", change(r.totalTime()));
+        if (r.topFinding() != null) {
+            ObjectNode f = o.putObject("topFinding");
+            f.put("metric", r.topFinding().metric());
+            f.put("displayName", r.topFinding().displayName());
+            f.put("caller", r.topFinding().caller());
+            f.set("change", change(r.topFinding().change()));
+        }
+        ArrayNode cats = o.putArray("categories");
+        for (CategoryChange c : r.categories()) {
+            ObjectNode n = cats.addObject();
+            n.put("kind", c.kind().name());
+            n.put("description", c.kind().description());
+            n.set("change", change(c.change()));
+        }
+        ArrayNode metrics = o.putArray("metrics");
+        for (MetricChange m : r.metrics()) {
+            ObjectNode n = metrics.addObject();
+            n.put("metric", m.metric());
+            n.put("displayName", m.displayName());
+            n.put("unit", m.unit());
+            n.put("depth", m.depth());
+            n.set("change", change(m.change()));
+        }
+        ArrayNode tree = o.putArray("callTree");
+        for (CallNode c : r.callTree()) {
+            ObjectNode n = tree.addObject();
+            n.put("id", c.id());
+            n.put("parent", c.parent());
+            n.put("region", c.region());
+            n.set("path", path(c.path()));
+            n.set("inclusive", change(c.change()));
+        }
+        ArrayNode entries = o.putArray("entries");
+        for (Entry e : r.entries()) {
+            ObjectNode n = entries.addObject();
+            n.put("metric", e.metric());
+            n.put("callPath", e.callPath());
+            n.set("path", path(e.path()));
+            n.set("change", change(e.change()));
+        }
+        return o;
+    }
+
+    static ObjectNode change(Change c) {
+        ObjectNode n = F.objectNode();
+        num(n, "a", c.a());
+        num(n, "b", c.b());
+        num(n, "diff", c.diff());
+        num(n, "relative", c.relative());
+        num(n, "share", c.share());
+        num(n, "aPerRank", c.aPerRank());
+        num(n, "bPerRank", c.bPerRank());
+        num(n, "perRankRelative", c.perRankRelative());
+        return n;
+    }
+
+    static JsonNode path(java.util.List<String> names) {
+        ArrayNode a = F.arrayNode();
+        names.forEach(a::add);
+        return a;
+    }
+
+    /** Writes a number, or null when it is NaN or infinite (JSON has neither). */
+    public static void num(ObjectNode n, String key, double v) {
+        if (Double.isFinite(v)) {
+            n.put(key, v);
+        } else {
+            n.putNull(key);
+        }
+    }
+}

@@ -1,0 +1,393 @@
+package dev.straggler.patterns.algebra;
+
+import dev.straggler.patterns.callsite.MpiCallKind;
+import dev.straggler.patterns.cube.CallPath;
+import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.trace.Region;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What changed from experiment B to experiment A: per metric and call path the absolute difference, the change
+ * relative to B and the share of the total time difference, plus a one-sentence headline such as
+ * "total time +72.3 %; of the growth 66 % is Wait at N x N under `transpose`, 31 % is collective communication,
+ * computation +1 %".
+ *
+ * <p>Values are aggregates over ranks (Cube's sum over the system tree). When the operands have different ranks the
+ * report says so ({@link #collapsed}) and gives per-rank means beside the aggregates, since the aggregate of a run
+ * on more processes grows even when nothing got worse per process.
+ *
+ * @param minuend          name of A
+ * @param subtrahend       name of B
+ * @param collapsed        true when A and B differ in their locations, so only aggregates can be compared
+ * @param systemNote       a sentence on the system dimension, empty when values are per location
+ * @param timeMetric       unique name of the time metric the shares refer to; null when the cubes have none
+ * @param totalTime        the time metric summed over everything
+ * @param headline         the one-sentence summary
+ * @param topFinding       the (wait-state pattern, calling function) that moved most, null when none did
+ * @param categories       the time metric split by the kind of region it was spent in (computation, collective, ...)
+ * @param metrics          every metric's totals, in metric-tree order
+ * @param callTree         the time metric per call path, call-path inclusive, in call-tree order
+ * @param entries          every (metric, call path) with a non-zero value in A or B, call-path exclusive
+ */
+public record DiffReport(String minuend, String subtrahend, int minuendRanks, int subtrahendRanks, boolean collapsed,
+                         String systemNote, String timeMetric, Change totalTime, String headline, Finding topFinding,
+                         List<CategoryChange> categories, List<MetricChange> metrics, List<CallNode> callTree,
+                         List<Entry> entries) {
+
+    /**
+     * A pair of values with their difference.
+     *
+     * @param a          aggregate over ranks in A
+     * @param b          aggregate over ranks in B
+     * @param aPerRank   {@code a} divided by A's number of ranks (NaN when unknown)
+     * @param bPerRank   {@code b} divided by B's number of ranks
+     * @param share      {@code (a − b)} as a fraction of the total time difference for time metrics, of the
+     *                   metric's own total difference for counts and bytes; NaN when that difference is 0
+     */
+    public record Change(double a, double b, double aPerRank, double bPerRank, double share) {
+        public double diff() {
+            return a - b;
+        }
+
+        /** {@code (a − b) / b}; NaN when b is 0. */
+        public double relative() {
+            return b == 0 ? Double.NaN : (a - b) / b;
+        }
+
+        public double perRankDiff() {
+            return aPerRank - bPerRank;
+        }
+
+        public double perRankRelative() {
+            return bPerRank == 0 ? Double.NaN : (aPerRank - bPerRank) / bPerRank;
+        }
+    }
+
+    /** A metric's totals; {@code depth} is its depth in the metric tree (0 for a root). */
+    public record MetricChange(String metric, String displayName, String unit, int depth, Change change) {
+    }
+
+    /** One (metric, call path), call-path exclusive. */
+    public record Entry(String metric, String displayName, String unit, int callPath, List<String> path, Change change) {
+    }
+
+    /** A node of the unified call tree with the time metric summed over its subtree. */
+    public record CallNode(int id, int parent, int depth, String region, List<String> path, Change change) {
+    }
+
+    /** The time spent in one kind of region. */
+    public record CategoryChange(MpiCallKind kind, Change change) {
+    }
+
+    /** A wait-state pattern summed over the call paths below one calling (non-MPI) function. */
+    public record Finding(String metric, String displayName, String caller, Change change) {
+    }
+
+    /** Compares A with B. Neither cube is modified. */
+    public static DiffReport of(SeverityCube a, SeverityCube b) {
+        return new Builder(a, b).build();
+    }
+
+    /** Number formatting shared by the text renderer and the headline. */
+    static String percent(double fraction, int decimals) {
+        return String.format(Locale.ROOT, "%+." + decimals + "f %%", 100 * fraction);
+    }
+
+    private static final class Builder {
+        final SeverityCube a;
+        final SeverityCube b;
+        final DimensionUnion u;
+        final double[][][] sums = new double[2][][];
+        final double[] aggFactor = new double[2];
+        final int[] ranks = new int[2];
+
+        Builder(SeverityCube a, SeverityCube b) {
+            this.a = a;
+            this.b = b;
+            this.u = DimensionUnion.of(List.of(a, b));
+            SeverityCube[] ops = {a, b};
+            for (int op = 0; op < 2; op++) {
+                SeverityCube c = ops[op];
+                ranks[op] = CubeAttributes.ranks(c);
+                // A per-rank-mean cube holds sums divided by its ranks; bring it back to aggregates.
+                aggFactor[op] = CubeAttributes.SYSTEM_MEAN.equals(CubeAttributes.system(c)) && ranks[op] > 0 ? ranks[op] : 1;
+                double[][] s = new double[u.metrics().size()][u.callPaths().size()];
+                for (int m = 0; m < c.metrics().size(); m++) {
+                    for (int cp = 0; cp < c.callPaths().size(); cp++) {
+                        s[u.metric(op, m)][u.callPath(op, cp)] += aggFactor[op] * c.sumOverLocations(m, cp);
+                    }
+                }
+                sums[op] = s;
+            }
+        }
+
+        Change change(double va, double vb, double totalDiff) {
+            double d = va - vb;
+            double share = totalDiff == 0 ? Double.NaN : d / totalDiff;
+            return new Change(va, vb, ranks[0] > 0 ? va / ranks[0] : Double.NaN,
+                    ranks[1] > 0 ? vb / ranks[1] : Double.NaN, share);
+        }
+
+        DiffReport build() {
+            List<Metric> metrics = u.metrics();
+            int nm = metrics.size();
+            int nc = u.callPaths().size();
+            int time = timeMetric(metrics);
+            double[] totA = new double[nm];
+            double[] totB = new double[nm];
+            for (int m = 0; m < nm; m++) {
+                for (int c = 0; c < nc; c++) {
+                    totA[m] += sums[0][m][c];
+                    totB[m] += sums[1][m][c];
+                }
+            }
+            double timeDiff = time < 0 ? 0 : totA[time] - totB[time];
+            double[] denominators = new double[nm];
+            for (int m = 0; m < nm; m++) {
+                denominators[m] = "sec".equals(metrics.get(m).unit()) ? timeDiff : totA[m] - totB[m];
+            }
+
+            List<MetricChange> metricChanges = new ArrayList<>();
+            for (int m : metricTreeOrder(metrics)) {
+                Metric mt = metrics.get(m);
+                metricChanges.add(new MetricChange(mt.uniqueName(), mt.displayName(), mt.unit(), depth(metrics, m),
+                        change(totA[m], totB[m], denominators[m])));
+            }
+
+            List<Entry> entries = new ArrayList<>();
+            for (int m : metricTreeOrder(metrics)) {
+                Metric mt = metrics.get(m);
+                for (int c = 0; c < nc; c++) {
+                    double va = sums[0][m][c];
+                    double vb = sums[1][m][c];
+                    if (va != 0 || vb != 0) {
+                        entries.add(new Entry(mt.uniqueName(), mt.displayName(), mt.unit(), c, u.pathNames(c),
+                                change(va, vb, denominators[m])));
+                    }
+                }
+            }
+
+            List<CallNode> tree = new ArrayList<>();
+            List<CategoryChange> categories = new ArrayList<>();
+            Finding top = null;
+            Change total = time < 0 ? change(0, 0, 0) : change(totA[time], totB[time], timeDiff);
+            if (time >= 0) {
+                tree = callTree(time, timeDiff);
+                categories = categories(time, timeDiff);
+                top = topFinding(timeDiff);
+            }
+            boolean collapsed = !SystemUnion.sameLocations(List.of(a, b));
+            String note = collapsed
+                    ? "the operands have different ranks (" + SystemUnion.rankSummary(List.of(a, b), List.of("A", "B"))
+                    + "): values are compared as sums over ranks, with per-rank means beside them"
+                    : "";
+            String headline = headline(time, total, top, categories, collapsed);
+            return new DiffReport(CubeAttributes.describe(a, "A"), CubeAttributes.describe(b, "B"), ranks[0], ranks[1],
+                    collapsed, note, time < 0 ? null : metrics.get(time).uniqueName(), total, headline, top,
+                    categories, metricChanges, tree, entries);
+        }
+
+        List<CallNode> callTree(int time, double timeDiff) {
+            int nc = u.callPaths().size();
+            double[] inclA = sums[0][time].clone();
+            double[] inclB = sums[1][time].clone();
+            for (int c = nc - 1; c >= 0; c--) {
+                int p = u.callPaths().get(c).parent();
+                if (p >= 0) {
+                    inclA[p] += inclA[c];
+                    inclB[p] += inclB[c];
+                }
+            }
+            List<CallNode> out = new ArrayList<>();
+            List<List<Integer>> children = new ArrayList<>();
+            for (int c = 0; c < nc; c++) {
+                children.add(new ArrayList<>());
+            }
+            List<Integer> roots = new ArrayList<>();
+            for (CallPath cp : u.callPaths()) {
+                (cp.parent() < 0 ? roots : children.get(cp.parent())).add(cp.id());
+            }
+            // Depth-first, children in id order: the order a tree view prints them.
+            java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>();
+            for (int i = roots.size() - 1; i >= 0; i--) {
+                stack.push(new int[]{roots.get(i), 0});
+            }
+            while (!stack.isEmpty()) {
+                int[] top = stack.pop();
+                int c = top[0];
+                CallPath cp = u.callPaths().get(c);
+                out.add(new CallNode(c, cp.parent(), top[1], u.regions().get(cp.region()).name(), u.pathNames(c),
+                        change(inclA[c], inclB[c], timeDiff)));
+                List<Integer> ch = children.get(c);
+                for (int i = ch.size() - 1; i >= 0; i--) {
+                    stack.push(new int[]{ch.get(i), top[1] + 1});
+                }
+            }
+            return out;
+        }
+
+        List<CategoryChange> categories(int time, double timeDiff) {
+            Map<MpiCallKind, double[]> byKind = new EnumMap<>(MpiCallKind.class);
+            for (CallPath cp : u.callPaths()) {
+                MpiCallKind k = MpiCallKind.of(u.regions().get(cp.region()));
+                double[] v = byKind.computeIfAbsent(k, x -> new double[2]);
+                v[0] += sums[0][time][cp.id()];
+                v[1] += sums[1][time][cp.id()];
+            }
+            List<CategoryChange> out = new ArrayList<>();
+            byKind.forEach((k, v) -> out.add(new CategoryChange(k, change(v[0], v[1], timeDiff))));
+            return out;
+        }
+
+        Finding topFinding(double timeDiff) {
+            if (timeDiff == 0) {
+                return null;
+            }
+            Finding best = null;
+            for (int m : WaitStatePatterns.topLevel(u.metrics())) {
+                Map<String, double[]> byCaller = new HashMap<>();
+                for (int c = 0; c < u.callPaths().size(); c++) {
+                    if (sums[0][m][c] != 0 || sums[1][m][c] != 0) {
+                        double[] v = byCaller.computeIfAbsent(caller(c), x -> new double[2]);
+                        v[0] += sums[0][m][c];
+                        v[1] += sums[1][m][c];
+                    }
+                }
+                for (Map.Entry<String, double[]> e : byCaller.entrySet()) {
+                    double d = e.getValue()[0] - e.getValue()[1];
+                    // Only what moved in the direction of the total counts as explaining it.
+                    if (d * Math.signum(timeDiff) > 0 && (best == null || Math.abs(d) > Math.abs(best.change().diff()))) {
+                        Metric mt = u.metrics().get(m);
+                        best = new Finding(mt.uniqueName(), mt.displayName(), e.getKey(),
+                                change(e.getValue()[0], e.getValue()[1], timeDiff));
+                    }
+                }
+            }
+            return best;
+        }
+
+        /** The nearest function on the path that is not an MPI call: where the programmer would look. */
+        String caller(int callPath) {
+            int c = callPath;
+            while (c >= 0) {
+                Region r = u.regions().get(u.callPaths().get(c).region());
+                if (!MpiCallKind.isMpi(r)) {
+                    return r.name();
+                }
+                c = u.callPaths().get(c).parent();
+            }
+            return u.regions().get(u.callPaths().get(callPath).region()).name();
+        }
+
+        String headline(int time, Change total, Finding top, List<CategoryChange> categories, boolean collapsed) {
+            if (time < 0) {
+                return "no time metric to compare";
+            }
+            StringBuilder sb = new StringBuilder();
+            String name = "time".equals(u.metrics().get(time).uniqueName()) ? "total time"
+                    : u.metrics().get(time).displayName().toLowerCase(Locale.ROOT);
+            if (total.diff() == 0) {
+                sb.append(name).append(" unchanged");
+            } else if (total.b() == 0) {
+                sb.append(name).append(" ").append(String.format(Locale.ROOT, "%+.4g s", total.diff()));
+            } else {
+                sb.append(name).append(' ').append(percent(total.relative(), 1));
+            }
+            if (collapsed && !Double.isNaN(total.perRankRelative())) {
+                sb.append(" (sum over ranks; per rank ").append(percent(total.perRankRelative(), 1)).append(')');
+            }
+            if (total.diff() == 0) {
+                return sb.toString();
+            }
+            List<String> parts = new ArrayList<>();
+            if (top != null && top.change().share() >= 0.01) {
+                parts.add(String.format(Locale.ROOT, "%.0f %% is %s under `%s`", 100 * top.change().share(),
+                        top.displayName(), top.caller()));
+            }
+            categories.stream()
+                    .filter(c -> c.kind() != MpiCallKind.COMPUTATION && c.change().share() >= 0.05)
+                    .sorted(Comparator.comparingDouble((CategoryChange c) -> c.change().share()).reversed())
+                    .limit(3)
+                    .forEach(c -> parts.add(String.format(Locale.ROOT, "%.0f %% is %s", 100 * c.change().share(),
+                            c.kind().description())));
+            String computation = categories.stream().filter(c -> c.kind() == MpiCallKind.COMPUTATION)
+                    .map(c -> c.change().relative()).filter(rel -> !Double.isNaN(rel))
+                    .map(rel -> "computation " + percent(rel, Math.abs(rel) >= 0.01 ? 0 : 1)).findFirst().orElse(null);
+            if (!parts.isEmpty()) {
+                sb.append("; of the ").append(total.diff() > 0 ? "growth " : "reduction ").append(String.join(", ", parts));
+                if (computation != null) {
+                    sb.append(", ").append(computation);
+                }
+            } else if (computation != null) {
+                sb.append("; ").append(computation);
+            }
+            return sb.toString();
+        }
+    }
+
+    /** "time" when present, else the first metric measured in seconds; -1 when none. */
+    static int timeMetric(List<Metric> metrics) {
+        int firstSec = -1;
+        for (int i = 0; i < metrics.size(); i++) {
+            if ("time".equals(metrics.get(i).uniqueName())) {
+                return i;
+            }
+            if (firstSec < 0 && "sec".equals(metrics.get(i).unit())) {
+                firstSec = i;
+            }
+        }
+        return firstSec;
+    }
+
+    static int depth(List<Metric> metrics, int m) {
+        Map<String, String> parent = new HashMap<>();
+        for (Metric x : metrics) {
+            parent.put(x.uniqueName(), x.parent());
+        }
+        int d = 0;
+        for (String p = metrics.get(m).parent(); p != null && d < metrics.size(); p = parent.get(p)) {
+            d++;
+        }
+        return d;
+    }
+
+    /** Metrics depth-first from the roots, children in definition order. */
+    static List<Integer> metricTreeOrder(List<Metric> metrics) {
+        List<Integer> out = new ArrayList<>();
+        boolean[] seen = new boolean[metrics.size()];
+        for (int i = 0; i < metrics.size(); i++) {
+            String p = metrics.get(i).parent();
+            boolean root = p == null || metrics.stream().noneMatch(x -> x.uniqueName().equals(p));
+            if (root) {
+                visit(metrics, i, out, seen);
+            }
+        }
+        for (int i = 0; i < metrics.size(); i++) {
+            if (!seen[i]) {
+                out.add(i);
+            }
+        }
+        return out;
+    }
+
+    private static void visit(List<Metric> metrics, int m, List<Integer> out, boolean[] seen) {
+        if (seen[m]) {
+            return;
+        }
+        seen[m] = true;
+        out.add(m);
+        for (int i = 0; i < metrics.size(); i++) {
+            if (metrics.get(m).uniqueName().equals(metrics.get(i).parent())) {
+                visit(metrics, i, out, seen);
+            }
+        }
+    }
+}

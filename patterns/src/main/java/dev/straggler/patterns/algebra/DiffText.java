@@ -1,0 +1,104 @@
+package dev.straggler.patterns.algebra;
+
+import dev.straggler.patterns.algebra.DiffReport.CallNode;
+import dev.straggler.patterns.algebra.DiffReport.Change;
+import dev.straggler.patterns.algebra.DiffReport.Entry;
+import dev.straggler.patterns.algebra.DiffReport.MetricChange;
+
+import java.util.Comparator;
+import java.util.List;
+
+/** Renders a {@link DiffReport} for the terminal: headline, metric table, call tree of the time metric, largest changes. */
+public final class DiffText {
+    /**
+     * @param minShare   call-tree nodes whose share of the total time difference is below this (in magnitude) are
+     *                   left out, with their subtrees
+     * @param maxDepth   deepest call-tree level printed (0 = roots only)
+     * @param topEntries number of (metric, call path) rows in the largest-changes table
+     */
+    public record Options(double minShare, int maxDepth, int topEntries) {
+        public static Options defaults() {
+            return new Options(0.01, Integer.MAX_VALUE, 15);
+        }
+    }
+
+    private DiffText() {
+    }
+
+    public static String render(DiffReport r) {
+        return render(r, Options.defaults());
+    }
+
+    public static String render(DiffReport r, Options o) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("A: ").append(r.minuend()).append(ranks(r.minuendRanks())).append('\n');
+        sb.append("B: ").append(r.subtrahend()).append(ranks(r.subtrahendRanks())).append('\n');
+        if (r.collapsed()) {
+            sb.append("note: ").append(r.systemNote()).append('\n');
+        }
+        sb.append('\n').append(r.headline()).append("\n\n");
+
+        String head = header(r.collapsed());
+        sb.append(Format.left("Metric", 34)).append(head).append('\n');
+        for (MetricChange m : r.metrics()) {
+            if (m.change().a() == 0 && m.change().b() == 0) {
+                continue;
+            }
+            sb.append(Format.left("  ".repeat(m.depth()) + m.displayName(), 34)).append(row(m.change(), m.unit(), r.collapsed())).append('\n');
+        }
+
+        if (r.timeMetric() != null && !r.callTree().isEmpty()) {
+            sb.append('\n').append(Format.left("Call tree (time, inclusive)", 34)).append(head).append('\n');
+            boolean[] hidden = new boolean[r.callTree().stream().mapToInt(CallNode::id).max().orElse(-1) + 1];
+            for (CallNode n : r.callTree()) {
+                boolean parentHidden = n.parent() >= 0 && hidden[n.parent()];
+                double share = n.change().share();
+                boolean small = !Double.isNaN(share) && Math.abs(share) < o.minShare();
+                if (parentHidden || n.depth() > o.maxDepth() || small) {
+                    hidden[n.id()] = true;
+                    continue;
+                }
+                sb.append(Format.left("  ".repeat(n.depth()) + n.region(), 34)).append(row(n.change(), "sec", r.collapsed())).append('\n');
+            }
+        }
+
+        List<Entry> top = r.entries().stream()
+                .filter(e -> "sec".equals(e.unit()) && !e.metric().equals(r.timeMetric()) && e.change().diff() != 0)
+                .sorted(Comparator.comparingDouble((Entry e) -> Math.abs(e.change().diff())).reversed())
+                .limit(o.topEntries())
+                .toList();
+        if (!top.isEmpty()) {
+            sb.append("\nLargest changes by metric and call path (exclusive)\n");
+            sb.append(Format.left("Metric", 26)).append(Format.left("Call path", 48))
+                    .append(Format.right("Δ", 14)).append(Format.right("Δ %", 10)).append(Format.right("share", 9)).append('\n');
+            for (Entry e : top) {
+                sb.append(Format.left(e.displayName(), 26)).append(Format.left(String.join(" > ", e.path()), 48))
+                        .append(Format.right(Format.signed(e.change().diff(), e.unit()), 14))
+                        .append(Format.right(Format.relative(e.change().relative()), 10))
+                        .append(Format.right(Format.share(e.change().share()), 9)).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String ranks(int n) {
+        return n > 0 ? " (" + n + (n == 1 ? " rank)" : " ranks)") : "";
+    }
+
+    private static String header(boolean perRank) {
+        String h = Format.right("A", 16) + Format.right("B", 16) + Format.right("Δ", 16) + Format.right("Δ %", 10)
+                + Format.right("share", 9);
+        return perRank ? h + Format.right("A/rank", 14) + Format.right("B/rank", 14) + Format.right("Δ %/rank", 10) : h;
+    }
+
+    private static String row(Change c, String unit, boolean perRank) {
+        String s = Format.right(Format.value(c.a(), unit), 16) + Format.right(Format.value(c.b(), unit), 16)
+                + Format.right(Format.signed(c.diff(), unit), 16) + Format.right(Format.relative(c.relative()), 10)
+                + Format.right(Format.share(c.share()), 9);
+        if (perRank) {
+            s += Format.right(Format.value(c.aPerRank(), unit), 14) + Format.right(Format.value(c.bPerRank(), unit), 14)
+                    + Format.right(Format.relative(c.perRankRelative()), 10);
+        }
+        return s;
+    }
+}
