@@ -1,0 +1,207 @@
+package dev.straggler.patterns.scaling;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * Extra-P's single-parameter model search: every hypothesis {@code c0 + c1·p^i·log2(p)^j} of the normal form, and
+ * the constant, is fitted by least squares and scored by leave-one-out cross-validation; the best score wins.
+ *
+ * <p>As in Extra-P, repetitions at one process count are averaged before modelling, the default score is the SMAPE
+ * of the left-out points, a hypothesis whose term contributes less than {@code epsilon} of the measured value at
+ * every point is discarded, log terms are only used when every p is at least 1, and five process counts are the
+ * advised minimum (fewer give a note; fewer than three are refused).
+ */
+public final class PmnfModeler {
+
+    public enum Criterion { SMAPE, RSS }
+
+    /**
+     * @param negativeExponents also try {@code p^-i} terms, which strong scaling (time falling with p) needs
+     * @param logTerms          try {@code log2(p)^j} factors
+     * @param epsilon           minimum relative contribution of the term (Extra-P: 0.0005)
+     */
+    public record Options(boolean negativeExponents, boolean logTerms, Criterion criterion, double epsilon) {
+        public static Options defaults() {
+            return new Options(true, true, Criterion.SMAPE, 0.0005);
+        }
+    }
+
+    private PmnfModeler() {
+    }
+
+    public static PmnfModel fit(double[] p, double[] y) {
+        return fit(p, y, Options.defaults());
+    }
+
+    /** @throws IllegalArgumentException with fewer than three distinct process counts */
+    public static PmnfModel fit(double[] p, double[] y, Options o) {
+        if (p.length != y.length) {
+            throw new IllegalArgumentException("process counts and values differ in length");
+        }
+        TreeMap<Double, double[]> byP = new TreeMap<>();
+        for (int i = 0; i < p.length; i++) {
+            double[] acc = byP.computeIfAbsent(p[i], k -> new double[2]);
+            acc[0] += y[i];
+            acc[1]++;
+        }
+        int n = byP.size();
+        if (n < 3) {
+            throw new IllegalArgumentException("a scaling model needs at least 3 distinct process counts, got " + n);
+        }
+        double[] xs = new double[n];
+        double[] ys = new double[n];
+        int k = 0;
+        for (var e : byP.entrySet()) {
+            xs[k] = e.getKey();
+            ys[k] = e.getValue()[0] / e.getValue()[1];
+            k++;
+        }
+        List<String> notes = new ArrayList<>();
+        if (n < 5) {
+            notes.add("only " + n + " process counts; Extra-P advises at least 5 for a reliable model");
+        }
+        boolean logOk = o.logTerms() && xs[0] >= 1;
+        if (o.logTerms() && !logOk) {
+            notes.add("a process count below 1: no log terms");
+        }
+        PmnfModel best = constant(xs, ys, notes);
+        for (PmnfTerm t : PmnfTerm.candidates(logOk, o.negativeExponents())) {
+            PmnfModel m = hypothesis(xs, ys, t, o.epsilon(), notes);
+            if (m != null && better(m, best, o.criterion())) {
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    private static boolean better(PmnfModel a, PmnfModel b, Criterion c) {
+        double sa = c == Criterion.SMAPE ? a.cvSmape() : a.cvRss();
+        double sb = c == Criterion.SMAPE ? b.cvSmape() : b.cvRss();
+        return sa < sb;
+    }
+
+    private static PmnfModel constant(double[] p, double[] y, List<String> notes) {
+        int n = y.length;
+        double sum = 0;
+        for (double v : y) {
+            sum += v;
+        }
+        double c0 = sum / n;
+        double cvRss = 0;
+        double cvSmape = 0;
+        for (int k = 0; k < n; k++) {
+            double pred = (sum - y[k]) / (n - 1);
+            cvRss += sq(pred - y[k]);
+            cvSmape += smapeTerm(y[k], pred);
+        }
+        double rss = 0;
+        double smape = 0;
+        for (double v : y) {
+            rss += sq(v - c0);
+            smape += smapeTerm(v, c0);
+        }
+        return new PmnfModel(c0, 0, null, n, rss, 100 * smape / n, 0, 0, 100 * cvSmape / n, cvRss, 0, 0, List.copyOf(notes));
+    }
+
+    /** The fitted hypothesis, or null when it cannot be fitted or its term contributes too little. */
+    private static PmnfModel hypothesis(double[] p, double[] y, PmnfTerm t, double epsilon, List<String> notes) {
+        int n = y.length;
+        double[] x = new double[n];
+        for (int i = 0; i < n; i++) {
+            x[i] = t.value(p[i]);
+            if (!Double.isFinite(x[i])) {
+                return null;
+            }
+        }
+        double[] c = line(x, y, -1);
+        if (c == null || c[1] == 0) {
+            return null;
+        }
+        double maxContribution = 0;
+        for (int i = 0; i < n; i++) {
+            double denom = Math.abs(y[i]);
+            maxContribution = Math.max(maxContribution, denom == 0 ? 0 : Math.abs(c[1] * x[i]) / denom);
+        }
+        if (maxContribution < epsilon) {
+            return null;
+        }
+        double cvRss = 0;
+        double cvSmape = 0;
+        for (int k = 0; k < n; k++) {
+            double[] ck = line(x, y, k);
+            if (ck == null) {
+                return null;
+            }
+            double pred = ck[0] + ck[1] * x[k];
+            cvRss += sq(pred - y[k]);
+            cvSmape += smapeTerm(y[k], pred);
+        }
+        double mean = 0;
+        for (double v : y) {
+            mean += v;
+        }
+        mean /= n;
+        double rss = 0;
+        double tss = 0;
+        double smape = 0;
+        double sumX = 0;
+        double sumXX = 0;
+        for (int i = 0; i < n; i++) {
+            double pred = c[0] + c[1] * x[i];
+            rss += sq(y[i] - pred);
+            tss += sq(y[i] - mean);
+            smape += smapeTerm(y[i], pred);
+            sumX += x[i];
+            sumXX += x[i] * x[i];
+        }
+        double r2 = tss == 0 ? Double.NaN : 1 - rss / tss;
+        double adj = n > 2 && tss != 0 ? 1 - (1 - r2) * (n - 1) / (n - 2) : Double.NaN;
+        if (!Double.isFinite(cvRss) || !Double.isFinite(cvSmape)) {
+            return null;
+        }
+        return new PmnfModel(c[0], c[1], t, n, rss, 100 * smape / n, r2, adj, 100 * cvSmape / n, cvRss, sumX, sumXX,
+                List.copyOf(notes));
+    }
+
+    /** Least-squares line through the points, leaving out index {@code skip} (-1: none); null when degenerate. */
+    private static double[] line(double[] x, double[] y, int skip) {
+        int m = 0;
+        double sx = 0;
+        double sy = 0;
+        for (int i = 0; i < x.length; i++) {
+            if (i != skip) {
+                sx += x[i];
+                sy += y[i];
+                m++;
+            }
+        }
+        double mx = sx / m;
+        double my = sy / m;
+        double sxx = 0;
+        double sxy = 0;
+        for (int i = 0; i < x.length; i++) {
+            if (i != skip) {
+                sxx += (x[i] - mx) * (x[i] - mx);
+                sxy += (x[i] - mx) * (y[i] - my);
+            }
+        }
+        // A term that is (numerically) the same at every point is the constant again.
+        if (m < 2 || sxx <= 1e-24 * Math.max(1, mx * mx) * m) {
+            return null;
+        }
+        double b = sxy / sxx;
+        return new double[]{my - b * mx, b};
+    }
+
+    /** |pred − actual| / ((|actual| + |pred|) / 2), 0 when both are 0. */
+    private static double smapeTerm(double actual, double pred) {
+        double d = (Math.abs(actual) + Math.abs(pred)) / 2;
+        return d == 0 ? 0 : Math.abs(pred - actual) / d;
+    }
+
+    private static double sq(double v) {
+        return v * v;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.straggler.patterns.scaling;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The statistical scalability analysis of Vetter and McCracken (PPoPP 2001): for every experiment each key's
+ * aggregate time is divided by the experiment's aggregate communication time; that ratio and the number of tasks
+ * are rank-transformed (ties get the mid-rank) and Spearman's r_s is computed over all experiments, repetitions at
+ * the same task count included. A key whose share of communication rises with the task count (r_s near +1) is one
+ * that scales badly.
+ *
+ * <p>Keys that never reach the share threshold in any experiment are counted but not reported.
+ */
+public final class RankCorrelation {
+
+    /** @param shareThreshold a key is reported when its share reaches this in at least one experiment (default 1 %) */
+    public record Options(double shareThreshold) {
+        public static Options defaults() {
+            return new Options(0.01);
+        }
+    }
+
+    /** One experiment's value of a key. */
+    public record Point(String experiment, int tasks, double time, double share) {
+    }
+
+    /**
+     * The analysis of one key.
+     *
+     * @param rs         Spearman's r_s between task count and share; NaN when either does not vary
+     * @param pValue     two-sided p-value of r_s (t approximation), NaN below 3 experiments
+     * @param maxShare   largest share over the experiments
+     * @param series     the raw values, in experiment order
+     * @param taskRanks  mid-ranks of the task counts, in experiment order (the rank scatter's x)
+     * @param shareRanks mid-ranks of the shares (the rank scatter's y)
+     */
+    public record Row(String key, double rs, double pValue, double maxShare, List<Point> series, double[] taskRanks,
+                      double[] shareRanks) {
+    }
+
+    /**
+     * @param rows           keys above the threshold, by r_s descending (undefined r_s last)
+     * @param belowThreshold keys left out because their share never reached the threshold
+     * @param notes          warnings about the input (too few task counts, runs without communication)
+     */
+    public record Result(List<String> experiments, int[] tasks, int distinctTasks, double shareThreshold,
+                         List<Row> rows, int belowThreshold, List<String> notes) {
+    }
+
+    private RankCorrelation() {
+    }
+
+    public static Result analyse(List<ScalingExperiment> experiments) {
+        return analyse(experiments, Options.defaults());
+    }
+
+    /** @throws IllegalArgumentException for fewer than two experiments */
+    public static Result analyse(List<ScalingExperiment> experiments, Options o) {
+        if (experiments.size() < 2) {
+            throw new IllegalArgumentException("rank correlation needs at least two experiments, got " + experiments.size());
+        }
+        int n = experiments.size();
+        double[] tasks = new double[n];
+        int[] taskInts = new int[n];
+        List<String> labels = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Set<String> keys = new LinkedHashSet<>();
+        for (int i = 0; i < n; i++) {
+            ScalingExperiment e = experiments.get(i);
+            tasks[i] = e.tasks();
+            taskInts[i] = e.tasks();
+            labels.add(e.label());
+            keys.addAll(e.times().keySet());
+            if (e.communicationTime() <= 0) {
+                notes.add(e.label() + ": no communication time; every share there is taken as 0");
+            }
+        }
+        int distinct = (int) java.util.Arrays.stream(taskInts).distinct().count();
+        if (distinct < 2) {
+            notes.add("all experiments have the same number of tasks: r_s is undefined");
+        } else if (distinct < 3) {
+            notes.add("only two task counts: r_s can only be -1, 0 or +1 up to ties, read it as a direction");
+        }
+        double[] taskRanks = Spearman.ranks(tasks);
+        List<Row> rows = new ArrayList<>();
+        int below = 0;
+        for (String key : keys) {
+            double[] share = new double[n];
+            double max = 0;
+            List<Point> series = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                ScalingExperiment e = experiments.get(i);
+                share[i] = e.share(key);
+                max = Math.max(max, share[i]);
+                series.add(new Point(e.label(), e.tasks(), e.times().getOrDefault(key, 0.0), share[i]));
+            }
+            if (max < o.shareThreshold()) {
+                below++;
+                continue;
+            }
+            double rs = Spearman.correlation(tasks, share);
+            rows.add(new Row(key, rs, Spearman.pValue(rs, n), max, List.copyOf(series), taskRanks.clone(),
+                    Spearman.ranks(share)));
+        }
+        rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.rs()) ? Double.NEGATIVE_INFINITY : r.rs())
+                .reversed().thenComparing(Comparator.comparingDouble(Row::maxShare).reversed()));
+        return new Result(List.copyOf(labels), taskInts, distinct, o.shareThreshold(), List.copyOf(rows), below,
+                List.copyOf(notes));
+    }
+}
