@@ -1,5 +1,7 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.trace.TraceFormatException;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -119,7 +121,7 @@ public final class BandwidthDemand {
      * Reads a table of {@code p, bandwidth %, completion time} rows, separated by commas or white space; lines
      * starting with {@code #} and a header line of words are skipped, a {@code %} after the bandwidth is allowed.
      *
-     * @throws IllegalArgumentException naming the origin and line of a malformed row
+     * @throws TraceFormatException naming the origin and line of a malformed row
      */
     public static List<Measurement> parse(Reader in, String origin) throws IOException {
         List<Measurement> out = new ArrayList<>();
@@ -137,13 +139,13 @@ public final class BandwidthDemand {
                 continue;
             }
             if (f.length != 3) {
-                throw new IllegalArgumentException(origin + ":" + no + ": expected 3 fields (p, bandwidth %, time), got "
+                throw new TraceFormatException(origin + ":" + no + ": expected 3 fields (p, bandwidth %, time), got "
                         + f.length + ": " + s);
             }
             try {
                 out.add(new Measurement(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
             } catch (NumberFormatException ex) {
-                throw new IllegalArgumentException(origin + ":" + no + ": not a number in '" + s + "'", ex);
+                throw new TraceFormatException(origin + ":" + no + ": not a number in '" + s + "'", ex);
             }
         }
         return out;

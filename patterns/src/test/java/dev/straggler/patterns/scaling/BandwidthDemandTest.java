@@ -43,7 +43,7 @@ class BandwidthDemandTest {
 
     @Test
     void aMalformedRowNamesItsLine() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        dev.straggler.trace.TraceFormatException e = assertThrows(dev.straggler.trace.TraceFormatException.class,
                 () -> BandwidthDemand.parse(new StringReader("4 100 10\n4 50\n"), "throttle.csv"));
         assertTrue(e.getMessage().startsWith("throttle.csv:2:"), e.getMessage());
     }
