@@ -18,9 +18,10 @@ import java.util.List;
  *
  * <p>Embedded data: definitions, for every metric its non-zero per-call-path sums and its per-location
  * totals, and per-location rows of (metric, call path). Rows are the bulk (call paths × locations per
- * metric), so they are embedded largest first (by share of their metric's total) until
- * {@code maxRowValues} numbers are used; the chart says when a row was left out. With the default budget
- * of 2 million values a cube of 100 metrics × 10^4 call paths × 10^3 locations stays around 30 MB.
+ * metric), so at most {@code maxRowValues} row values are embedded, each metric's largest rows first
+ * (see {@link #chooseRows}), in single precision; the chart says when a row was left out. With the
+ * default budget of 2 million values a cube of 100 metrics × 10^4 call paths × 10^3 ranks gives a page
+ * of about 25 MB that a browser opens in about a second.
  *
  * <p>In a difference cube ({@code difference = true}) values may be negative; the page then colours
  * increases and decreases differently and sorts by magnitude.
@@ -62,10 +63,11 @@ public final class CubeExplorerSection implements HtmlSection {
                 + "<div class=\"pane\"><div class=\"pane-head\">Call tree: <span id=\"explorer-metric-name\"></span>"
                 + "<label class=\"opt\"><input type=\"checkbox\" id=\"explorer-zero\"> show zero paths</label></div>"
                 + "<div class=\"tree\" id=\"explorer-calltree\"></div></div>\n"
-                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\">Per process: <span id=\"explorer-path-name\"></span>"
+                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\">Per process"
                 + "<span class=\"opt\"><label><input type=\"radio\" name=\"explorer-mode\" value=\"excl\" checked> exclusive</label>"
                 + "<label><input type=\"radio\" name=\"explorer-mode\" value=\"incl\"> inclusive</label>"
                 + "<button type=\"button\" id=\"explorer-all\">All call paths</button></span></div>"
+                + "<div class=\"path-title\" id=\"explorer-path-name\"></div>"
                 + "<div id=\"explorer-stats\" class=\"stats\"></div><div id=\"explorer-chart\" class=\"chart\"></div></div>\n");
     }
 
@@ -181,7 +183,8 @@ public final class CubeExplorerSection implements HtmlSection {
                     double[] row = cube.rowOrNull(m, ids[i]);
                     g.writeStartArray();
                     for (int l = 0; l < nl; l++) {
-                        g.writeNumber(row[l]);
+                        // drawn as bars: single precision halves the page size and is exact for small counts
+                        g.writeNumber((float) row[l]);
                     }
                     g.writeEndArray();
                 }
@@ -195,57 +198,51 @@ public final class CubeExplorerSection implements HtmlSection {
     }
 
     /**
-     * Which (metric, call path) rows to embed: by share of the metric's absolute total, largest first,
-     * until the value budget is used. Rows that are zero at every location are never needed.
+     * Which (metric, call path) rows to embed. Within each metric rows are ranked by their absolute sum;
+     * then the budget is filled rank by rank across metrics (every metric's largest row, then every
+     * metric's second largest, ...), so each metric keeps its hot spots even when one dense metric (time,
+     * visits) alone would exceed the budget. Rows that are zero everywhere are never needed.
      */
     private boolean[][] chooseRows() {
         int nm = cube.metrics().size();
         int np = cube.callPaths().size();
         int nl = cube.locations().size();
         boolean[][] embed = new boolean[nm][np];
+        int[][] ranked = new int[nm][];
         long nonZeroRows = 0;
-        double[] absTotal = new double[nm];
         for (int m = 0; m < nm; m++) {
+            double[] weight = new double[np];
+            int k = 0;
             for (int p = 0; p < np; p++) {
-                double a = absSum(cube.rowOrNull(m, p));
-                if (a > 0) {
-                    nonZeroRows++;
-                    absTotal[m] += a;
-                }
-            }
-        }
-        if (nonZeroRows * nl <= maxRowValues) {
-            for (int m = 0; m < nm; m++) {
-                for (int p = 0; p < np; p++) {
-                    embed[m][p] = absSum(cube.rowOrNull(m, p)) > 0;
-                }
-            }
-            return embed;
-        }
-        // rank rows by share; each row is named by a long packing (metric, call path)
-        long[] keys = new long[(int) Math.min(nonZeroRows, Integer.MAX_VALUE)];
-        double[] shares = new double[keys.length];
-        int k = 0;
-        for (int m = 0; m < nm; m++) {
-            for (int p = 0; p < np; p++) {
-                double a = absSum(cube.rowOrNull(m, p));
-                if (a > 0 && k < keys.length) {
-                    shares[k] = a / absTotal[m];
-                    keys[k] = ((long) m << 32) | p;
+                weight[p] = absSum(cube.rowOrNull(m, p));
+                if (weight[p] > 0) {
                     k++;
                 }
             }
+            Integer[] order = new Integer[k];
+            k = 0;
+            for (int p = 0; p < np; p++) {
+                if (weight[p] > 0) {
+                    order[k++] = p;
+                }
+            }
+            Arrays.sort(order, (x, y) -> Double.compare(weight[y], weight[x]));
+            ranked[m] = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+            nonZeroRows += k;
         }
-        Integer[] order = new Integer[k];
-        for (int i = 0; i < k; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> Double.compare(shares[y], shares[x]));
-        long budget = maxRowValues;
-        for (int i = 0; i < k && budget >= nl; i++) {
-            long key = keys[order[i]];
-            embed[(int) (key >>> 32)][(int) key] = true;
-            budget -= nl;
+        long budget = nonZeroRows * nl <= maxRowValues ? Long.MAX_VALUE : maxRowValues;
+        for (int rank = 0; budget >= nl; rank++) {
+            boolean any = false;
+            for (int m = 0; m < nm && budget >= nl; m++) {
+                if (rank < ranked[m].length) {
+                    embed[m][ranked[m][rank]] = true;
+                    budget -= nl;
+                    any = true;
+                }
+            }
+            if (!any) {
+                break;
+            }
         }
         return embed;
     }

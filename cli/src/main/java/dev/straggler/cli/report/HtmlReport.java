@@ -88,7 +88,7 @@ public final class HtmlReport {
                 + cube.metrics().size() + " metrics" + (difference ? " (difference of two experiments)" : "")
                 : subtitle;
         HtmlPage page = new HtmlPage(title, sub);
-        page.add(new SummarySection(summary, cube));
+        page.add(new SummarySection(summary, cube, difference));
         page.add(new CubeExplorerSection(cube, difference, maxRowValues));
         if (messages != null) {
             page.add(new CommMatrixSection(messages, bytes));

@@ -24,11 +24,17 @@ public final class SummarySection implements HtmlSection {
 
     private final Map<String, String> facts;
     private final SeverityCube cube;
+    private final boolean difference;
 
-    /** @param cube may be null for a page without a cube */
-    public SummarySection(Map<String, String> facts, SeverityCube cube) {
+    /**
+     * @param cube       may be null for a page without a cube
+     * @param difference the cube is a difference of two experiments: shares are of the total change, growth
+     *                   and reduction get their own colours
+     */
+    public SummarySection(Map<String, String> facts, SeverityCube cube, boolean difference) {
         this.facts = facts == null ? Map.of() : facts;
         this.cube = cube;
+        this.difference = difference;
     }
 
     @Override
@@ -83,9 +89,11 @@ public final class SummarySection implements HtmlSection {
             return;
         }
         rows.sort(Comparator.comparingDouble((Row r) -> Math.abs(r.value)).reversed());
-        h.append("<table class=\"top\"><caption>").append(hierarchical ? "Where the time goes" : "Largest time metrics")
-                .append("</caption><thead><tr><th>Metric</th><th class=\"num\">Time</th><th class=\"num\">% of time</th>"
-                        + "<th></th></tr></thead><tbody>");
+        String caption = difference ? (hierarchical ? "Where the time changed" : "Largest time changes")
+                : (hierarchical ? "Where the time goes" : "Largest time metrics");
+        h.append("<table class=\"top\"><caption>").append(caption).append("</caption><thead><tr><th>Metric</th><th class=\"num\">")
+                .append(difference ? "Change" : "Time").append("</th><th class=\"num\">")
+                .append(difference ? "% of total change" : "% of time").append("</th><th></th></tr></thead><tbody>");
         for (Row r : rows.subList(0, Math.min(TOP, rows.size()))) {
             Metric x = cube.metrics().get(r.metric);
             double pct = total != 0 ? 100 * r.value / total : 0;
@@ -98,7 +106,7 @@ public final class SummarySection implements HtmlSection {
             }
             h.append("</td><td class=\"num\">").append(seconds(r.value)).append("</td><td class=\"num\">")
                     .append(String.format(Locale.ROOT, "%.1f %%", pct)).append("</td><td class=\"barcell\"><span class=\"bar")
-                    .append(r.value < 0 ? " negbar" : "").append("\" style=\"width:")
+                    .append(difference ? (r.value < 0 ? " negbar" : " posbar") : "").append("\" style=\"width:")
                     .append(String.format(Locale.ROOT, "%.1f", Math.min(100, Math.abs(pct)))).append("%\"></span></td></tr>");
         }
         h.append("</tbody></table>");

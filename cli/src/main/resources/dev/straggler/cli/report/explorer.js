@@ -212,14 +212,23 @@
     const who = threaded ? 'location ' : 'rank ';
     const parts = [['min', fmt(m, min) + ' (' + who + locLabel(iMin) + ')'], ['mean', fmt(m, mean)],
       ['max', fmt(m, max) + ' (' + who + locLabel(iMax) + ')'], ['sum', fmt(m, sum)]];
-    if (mean > 0 && max > 0) parts.push(['max / mean', (max / mean).toFixed(2)]);
+    // load imbalance is only meaningful for values that cannot be negative
+    if (mean > 0 && min >= 0) parts.push(['max / mean', (max / mean).toFixed(2)]);
     parts.forEach(([k, v], i) => {
       if (i) stats.appendChild(document.createTextNode(' \u00b7 '));
       stats.appendChild(S.el('span', null, [k + ' ', S.el('b', null, v)]));
     });
+    if (missing > 0 && state.mode === 'excl') {
+      // nothing to draw: only the call path's total over all processes is in the page
+      stats.textContent = '';
+      stats.appendChild(S.el('span', null, ['sum over all processes ', S.el('b', null, fmt(m, excl[state.path]))]));
+      stats.appendChild(S.el('div', {class: 'warn'}, 'The per-process values of this call path are not included in '
+        + 'this page (size limit: only the largest call paths of each metric are broken down per process).'));
+      return;
+    }
     if (missing > 0) {
       stats.appendChild(S.el('div', {class: 'warn'}, missing + ' call path' + (missing === 1 ? '' : 's')
-        + ' with values are not broken down per process in this page (size limit); the bars show the rest.'));
+        + ' below this one are not broken down per process in this page (size limit); the bars show the rest.'));
     }
     drawBars(box, values, m, mean);
   }

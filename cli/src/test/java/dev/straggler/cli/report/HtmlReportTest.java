@@ -82,17 +82,29 @@ class HtmlReportTest {
     }
 
     @Test
-    void rowBudgetKeepsTheLargestRowsAndCountsTheRest() throws IOException {
-        // 4 locations per row; room for 2 rows. Shares of their metric: time 0.1/0.6/0.3, mpi 1.0, ls 1.0,
-        // visits 4/406/40 of 450: mpi and ls rows come first (share 1.0)
-        JsonNode d = data(HtmlReport.of(ReportCubes.small()).maxEmbeddedRowValues(8).render(), "explorer");
+    void rowBudgetGivesEveryMetricItsLargestRowsFirst() throws IOException {
+        // 4 locations per row, room for 6 rows. Largest rows: time MPI_Recv (6 s), mpi MPI_Recv, ls MPI_Recv,
+        // visits MPI_Recv (406); second largest: time work (3 s), visits work (40); main is left out of both
+        JsonNode d = data(HtmlReport.of(ReportCubes.small()).maxEmbeddedRowValues(24).render(), "explorer");
+        assertEquals(List.of(1, 2), ints(d.get("data").get(0).get("rowPaths")));
         assertEquals(List.of(1), ints(d.get("data").get(1).get("rowPaths")));
         assertEquals(List.of(1), ints(d.get("data").get(2).get("rowPaths")));
-        assertEquals(3, d.get("data").get(0).get("omittedRows").asInt());
-        assertEquals(3, d.get("data").get(3).get("omittedRows").asInt());
+        assertEquals(List.of(1, 2), ints(d.get("data").get(3).get("rowPaths")));
+        assertEquals(1, d.get("data").get(0).get("omittedRows").asInt());
+        assertEquals(1, d.get("data").get(3).get("omittedRows").asInt());
+        assertEquals(List.of(1.0, 1.0, 0.5, 0.5), doubles(d.get("data").get(0).get("rows").get(1)));
         // sums and per-location totals are always complete
         assertEquals(3, d.get("data").get(0).get("sums").size());
         assertEquals(List.of(1.75, 2.25, 2.25, 3.75), doubles(d.get("data").get(0).get("perLocation")));
+    }
+
+    @Test
+    void budgetSmallerThanOneRowEmbedsNoRows() throws IOException {
+        JsonNode d = data(HtmlReport.of(ReportCubes.small()).maxEmbeddedRowValues(3).render(), "explorer");
+        for (JsonNode metric : d.get("data")) {
+            assertEquals(0, metric.get("rows").size());
+            assertEquals(metric.get("paths").size(), metric.get("omittedRows").asInt());
+        }
     }
 
     @Test
