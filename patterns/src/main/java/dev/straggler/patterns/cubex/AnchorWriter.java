@@ -9,6 +9,7 @@ import dev.straggler.trace.Region;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Writes anchor.xml the way CubeW's {@code cube_write_def} does (reference §3.2): one element per line, no
@@ -22,6 +23,13 @@ import java.util.Map;
 final class AnchorWriter {
     /** Scalasca's pattern documentation; metric URLs point into it as Scalasca's own reports do. */
     static final String MIRROR = "http://apps.fz-juelich.de/scalasca/releases/scalasca/2.6/help/";
+    static final String CREATOR = "Straggler";
+    /**
+     * Attributes that describe the library which wrote a file (or, for CLUSTER*, call-tree clustering
+     * this writer does not reproduce); copying them from a cube read elsewhere would misdescribe our file.
+     */
+    private static final Set<String> WRITER_ATTRIBUTES = Set.of("Cube Version", "CUBE Library version",
+            "Cube anchor.xml syntax version", "CubePL Version", "CUBE_CT_AGGR");
 
     private final SeverityCube cube;
     private final StringBuilder sb = new StringBuilder(1 << 16);
@@ -51,9 +59,19 @@ final class AnchorWriter {
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"4.4\">\n");
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("CubePL Version", "1.1");
-        attrs.put("Creator", "Straggler");
+        attrs.put("Creator", CREATOR);
         attrs.put("CUBE_CT_AGGR", "SUM");
-        attrs.putAll(cube.attributes());
+        for (Map.Entry<String, String> e : cube.attributes().entrySet()) {
+            String key = e.getKey();
+            if (key.equals("Creator")) {
+                // a cube read from another tool's file keeps that origin, but this file is written by us
+                if (!CREATOR.equals(e.getValue())) {
+                    attrs.put("Source creator", e.getValue());
+                }
+            } else if (!WRITER_ATTRIBUTES.contains(key) && !key.startsWith("CLUSTER")) {
+                attrs.put(key, e.getValue());
+            }
+        }
         for (Map.Entry<String, String> e : attrs.entrySet()) {
             sb.append("<attr key=\"").append(esc(e.getKey())).append("\" value=\"").append(esc(e.getValue())).append("\"/>\n");
         }

@@ -114,6 +114,8 @@ class CubexRoundTripTest {
             assertEquals(first.metrics(), second.metrics(), dir.toString());
             assertEquals(first.regions(), second.regions(), dir.toString());
             assertEquals(first.locations(), second.locations(), dir.toString());
+            assertEquals("Straggler", second.attributes().get("Creator"), "this file is ours");
+            assertEquals("Scalasca Trace Analyzer 2.6", second.attributes().get("Source creator"));
             Map<String, Double> a = new HashMap<>();
             Map<String, Double> b = new HashMap<>();
             for (int p = 0; p < first.callPaths().size(); p++) {
