@@ -36,8 +36,7 @@ import java.util.Objects;
  * accordingly. {@link CubexReader} returns call paths and locations in these file orders.
  *
  * <p>The output is deterministic (fixed tar timestamps) and replaces {@code out} atomically where the file
- * system allows. Not thread-safe with respect to concurrent writes to the same cube (cubes are frozen
- * before being written).
+ * system allows. The cube must not change while it is written (freeze it first).
  */
 public final class CubexWriter {
     private static final byte[] INDEX_MARKER = "CUBEX.INDEX".getBytes(StandardCharsets.US_ASCII);
