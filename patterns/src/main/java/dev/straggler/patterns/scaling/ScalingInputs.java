@@ -1,0 +1,147 @@
+package dev.straggler.patterns.scaling;
+
+import dev.straggler.patterns.algebra.CubeAttributes;
+import dev.straggler.patterns.algebra.DimensionUnion;
+import dev.straggler.patterns.algebra.WaitStatePatterns;
+import dev.straggler.patterns.callsite.CallsiteEntry;
+import dev.straggler.patterns.callsite.CallsiteStatistics;
+import dev.straggler.patterns.callsite.Frame;
+import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.SeverityCube;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a series of runs (severity cubes or callsite statistics) into what the scaling models take: time per
+ * process split into computation and communication ({@link ModelPoint}), and per callsite or per (pattern, call
+ * path) a {@link MeasurementSeries} of time per process.
+ *
+ * <p>"Per process" is the aggregate over ranks divided by the number of ranks: the mean time a process spends,
+ * which for a balanced run is the wall-clock time.
+ */
+public final class ScalingInputs {
+    private ScalingInputs() {
+    }
+
+    /** Ranks of each cube (recorded or counted); @throws IllegalArgumentException when one is unknown */
+    public static int[] ranks(List<SeverityCube> cubes) {
+        int[] out = new int[cubes.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = CubeAttributes.ranks(cubes.get(i));
+            if (out[i] <= 0) {
+                throw new IllegalArgumentException(CubeAttributes.describe(cubes.get(i), "run " + (i + 1))
+                        + ": number of processes unknown");
+            }
+        }
+        return out;
+    }
+
+    /** Total, computation and MPI time per process of each cube: {@code time}, and the MPI part as in {@link WaitStateScaling}. */
+    public static List<ModelPoint> modelPoints(List<SeverityCube> cubes, int[] tasks) {
+        List<ModelPoint> out = new ArrayList<>();
+        for (int i = 0; i < cubes.size(); i++) {
+            SeverityCube c = cubes.get(i);
+            double total = c.total("time");
+            double mpi = WaitStateScaling.mpiTime(c)[0];
+            if (WaitStateScaling.mpiTime(c)[1] == 2) {
+                mpi = 0;
+            }
+            out.add(new ModelPoint(CubeAttributes.describe(c, "run " + (i + 1)), tasks[i], total / tasks[i],
+                    (total - mpi) / tasks[i], mpi / tasks[i]));
+        }
+        return out;
+    }
+
+    /** AppTime and MPI time per process of each run, from callsite statistics (e.g. mpiP reports). */
+    public static List<ModelPoint> modelPoints(List<CallsiteStatistics> runs) {
+        List<ModelPoint> out = new ArrayList<>();
+        for (CallsiteStatistics s : runs) {
+            int p = s.ranks();
+            out.add(new ModelPoint(s.origin(), p, s.appTotal() / p, (s.appTotal() - s.mpiTotal()) / p, s.mpiTotal() / p));
+        }
+        return out;
+    }
+
+    /**
+     * Per (wait-state pattern, call path) the severity per process, and the whole run's time, computation and
+     * communication per process (call path "all"). Call paths are unified across runs by region names.
+     */
+    public static List<MeasurementSeries> patternSeries(List<SeverityCube> cubes, int[] tasks) {
+        DimensionUnion u = DimensionUnion.of(cubes);
+        Map<String, double[]> values = new LinkedHashMap<>();
+        Map<String, String[]> meta = new LinkedHashMap<>();
+        List<ModelPoint> points = modelPoints(cubes, tasks);
+        for (String name : List.of("time", "comp", "mpi")) {
+            double[] v = new double[cubes.size()];
+            for (int i = 0; i < v.length; i++) {
+                ModelPoint p = points.get(i);
+                v[i] = name.equals("time") ? p.total() : name.equals("comp") ? p.computation() : p.communication();
+            }
+            values.put(name, v);
+            meta.put(name, new String[]{name});
+        }
+        List<Integer> patterns = WaitStatePatterns.all(u.metrics());
+        for (int op = 0; op < cubes.size(); op++) {
+            SeverityCube c = cubes.get(op);
+            for (int m = 0; m < c.metrics().size(); m++) {
+                int um = u.metric(op, m);
+                if (!patterns.contains(um)) {
+                    continue;
+                }
+                Metric metric = u.metrics().get(um);
+                for (int cp = 0; cp < c.callPaths().size(); cp++) {
+                    double v = c.sumOverLocations(m, cp);
+                    if (v == 0) {
+                        continue;
+                    }
+                    List<String> path = u.pathNames(u.callPath(op, cp));
+                    String key = metric.uniqueName() + "\u0000" + String.join("\u0000", path);
+                    values.computeIfAbsent(key, k -> new double[cubes.size()])[op] += v / tasks[op];
+                    meta.putIfAbsent(key, key.split("\u0000"));
+                }
+            }
+        }
+        double[] p = new double[cubes.size()];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = tasks[i];
+        }
+        List<MeasurementSeries> out = new ArrayList<>();
+        values.forEach((k, v) -> {
+            String[] m = meta.get(k);
+            out.add(new MeasurementSeries(m[0], List.of(m).subList(1, m.length), p.clone(), v));
+        });
+        return out;
+    }
+
+    /** Per callsite (matched across runs by {@link dev.straggler.patterns.callsite.Callsite#key()}) its time per process. */
+    public static List<MeasurementSeries> callsiteSeries(List<CallsiteStatistics> runs) {
+        Map<String, double[]> values = new LinkedHashMap<>();
+        Map<String, List<String>> paths = new LinkedHashMap<>();
+        for (int i = 0; i < runs.size(); i++) {
+            CallsiteStatistics s = runs.get(i);
+            for (CallsiteEntry e : s.callsites()) {
+                String key = e.site().key();
+                values.computeIfAbsent(key, k -> new double[runs.size()])[i] += e.all().total() / s.ranks();
+                paths.computeIfAbsent(key, k -> {
+                    List<String> path = new ArrayList<>();
+                    List<Frame> fr = e.site().frames();
+                    for (int f = fr.size() - 1; f >= 0; f--) {
+                        path.add(fr.get(f).function());
+                    }
+                    path.add(e.site().operation());
+                    return path;
+                });
+            }
+        }
+        double[] p = new double[runs.size()];
+        for (int i = 0; i < p.length; i++) {
+            p[i] = runs.get(i).ranks();
+        }
+        List<MeasurementSeries> out = new ArrayList<>();
+        values.forEach((k, v) -> out.add(new MeasurementSeries("time", paths.get(k), p.clone(), v)));
+        return out;
+    }
+}

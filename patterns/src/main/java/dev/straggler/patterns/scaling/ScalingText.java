@@ -1,0 +1,125 @@
+package dev.straggler.patterns.scaling;
+
+import java.util.Locale;
+import java.util.TreeMap;
+
+/** Terminal tables for the rank-correlation analysis and the scaling models. */
+public final class ScalingText {
+    private ScalingText() {
+    }
+
+    /** The rank-correlation table: r_s, p-value, largest share and the mean share at each task count. */
+    public static String render(RankCorrelation.Result r, String what) {
+        StringBuilder sb = new StringBuilder();
+        TreeMap<Integer, Integer> counts = new TreeMap<>();
+        for (int t : r.tasks()) {
+            counts.merge(t, 1, Integer::sum);
+        }
+        sb.append(String.format(Locale.ROOT, "Rank-correlation scalability analysis (Vetter & McCracken): %d experiments, "
+                + "%d task counts %s%n", r.experiments().size(), r.distinctTasks(), counts.keySet()));
+        sb.append(String.format(Locale.ROOT, "Spearman r_s of the number of tasks and each %s's share of communication time;"
+                + " shown: share >= %.1f %% in some experiment (%d below)%n", what, 100 * r.shareThreshold(), r.belowThreshold()));
+        for (String n : r.notes()) {
+            sb.append("note: ").append(n).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "%7s %8s %9s  ", "r_s", "p", "max share"));
+        for (int t : counts.keySet()) {
+            sb.append(String.format(Locale.ROOT, "%8s ", "p=" + t));
+        }
+        sb.append(' ').append(what).append('\n');
+        for (RankCorrelation.Row row : r.rows()) {
+            sb.append(String.format(Locale.ROOT, "%7s %8s %8.1f%%  ", Double.isNaN(row.rs()) ? "-" : String.format(Locale.ROOT, "%+.3f", row.rs()),
+                    Double.isNaN(row.pValue()) ? "-" : String.format(Locale.ROOT, "%.4f", row.pValue()), 100 * row.maxShare()));
+            TreeMap<Integer, double[]> mean = new TreeMap<>();
+            for (RankCorrelation.Point pt : row.series()) {
+                double[] a = mean.computeIfAbsent(pt.tasks(), k -> new double[2]);
+                a[0] += pt.share();
+                a[1]++;
+            }
+            for (int t : counts.keySet()) {
+                double[] a = mean.get(t);
+                sb.append(String.format(Locale.ROOT, "%7.2f%% ", a == null ? 0 : 100 * a[0] / a[1]));
+            }
+            sb.append(' ').append(row.key()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The Medya fits, predictions and the crossover. */
+    public static String render(MedyaModel.Report r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Scaling model T(p) = c0 + c1/p + c2/sqrt(p) (Medya et al.), time per process, least squares over ")
+                .append(r.points().size()).append(" runs\n");
+        sb.append(String.format(Locale.ROOT, "%-14s %12s %12s %12s %8s %12s%n", "", "c0", "c1", "c2", "R^2", "MSE"));
+        fit(sb, "total", r.total());
+        fit(sb, "computation", r.computation());
+        fit(sb, "communication", r.communication());
+        if (!r.predictions().isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "%n%8s %14s %14s %14s%n", "p", "total", "computation", "communication"));
+            for (MedyaModel.Prediction p : r.predictions()) {
+                sb.append(String.format(Locale.ROOT, "%8d %14.6g %14.6g %14.6g%n", p.tasks(), p.total(), p.computation(), p.communication()));
+            }
+        }
+        sb.append('\n').append(crossover(r.crossover())).append('\n');
+        return sb.toString();
+    }
+
+    static String crossover(MedyaModel.Crossover c) {
+        return switch (c.kind()) {
+            case ALREADY -> String.format(Locale.ROOT, "communication already takes as long as computation at p = %.0f", c.p());
+            case AT -> String.format(Locale.ROOT, "communication overtakes computation at p = %.1f (from %d processes on)",
+                    c.p(), (long) Math.ceil(c.p()));
+            case NEVER -> "communication does not overtake computation according to the fitted models";
+        };
+    }
+
+    private static void fit(StringBuilder sb, String name, MedyaModel.Fit f) {
+        sb.append(String.format(Locale.ROOT, "%-14s %12.5g %12.5g %12.5g %8.4f %12.4g%n", name, f.c0(), f.c1(), f.c2(), f.r2(), f.mse()));
+    }
+
+    /** One line per series: chosen model, fit quality, and the prediction with its band at {@code at}. */
+    public static String render(java.util.List<ModelSearch.SeriesModel> models, double at, double level) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "Extra-P normal-form models c0 + c1*p^i*log2(p)^j, chosen by leave-one-out %s; "
+                + "%.0f %% confidence band at p = %.0f%n", "SMAPE", 100 * level, at));
+        sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %9s %12s %27s%n", "Series", "Model", "R^2", "cv SMAPE",
+                "at p", "band"));
+        for (ModelSearch.SeriesModel m : models) {
+            String label = m.series().label();
+            if (m.model() == null) {
+                sb.append(String.format(Locale.ROOT, "%-44s %s%n", label, "no model: " + m.reason()));
+                continue;
+            }
+            PmnfModel pm = m.model();
+            double[] band = pm.interval(at, level, false);
+            sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %8.2f%% %12.5g %13.5g..%-12.5g%n",
+                    label.length() > 44 ? label.substring(0, 43) + "…" : label, pm.formula(),
+                    Double.isNaN(pm.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", pm.r2()), pm.cvSmape(),
+                    pm.predict(at), band[0], band[1]));
+        }
+        return sb.toString();
+    }
+
+    /** The throttling analysis. */
+    public static String render(BandwidthDemand.Result r) {
+        StringBuilder sb = new StringBuilder("Bandwidth demand from throttling runs (completion-time increments)\n");
+        for (String n : r.notes()) {
+            sb.append("note: ").append(n).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "%6s %10s %12s %12s %10s %12s %10s%n", "p", "bandwidth", "time", "increment",
+                "incr %", "bw-bound t", "demand %"));
+        for (BandwidthDemand.Increment i : r.increments()) {
+            sb.append(String.format(Locale.ROOT, "%6d %9.1f%% %12.5g %12.5g %9.2f%% %12.5g %9.2f%%%n", i.tasks(),
+                    i.bandwidthPercent(), i.completionTime(), i.increment(), 100 * i.relativeIncrement(),
+                    i.bandwidthBoundTime(), i.demandPercent()));
+        }
+        r.demandByTasks().forEach((p, d) -> sb.append(String.format(Locale.ROOT, "p=%d: demand %.3f %% of the bandwidth, "
+                + "%.5g %% per process pair%n", p, d, r.constantByTasks().getOrDefault(p, Double.NaN))));
+        sb.append(String.format(Locale.ROOT, "demand constant DC = %.5g %% per process pair%n", r.demandConstant()));
+        for (BandwidthDemand.Prediction p : r.predictions()) {
+            sb.append(String.format(Locale.ROOT, "predicted demand at p=%d: %.4g %%%s%n", p.tasks(), p.demandPercent(),
+                    p.demandPercent() > 100 ? " (more than the link provides)" : ""));
+        }
+        return sb.toString();
+    }
+}
