@@ -29,6 +29,11 @@ class ExpectedMatchesTimestampsTest {
             if (s.scalingFamily()) {
                 continue;
             }
+            if (s.name().equals("deep-calltree")) {
+                l.add(Arguments.of(s.name(), 3, Map.of("iterations", "3", "calls", "5", "imbalance", "1e-5")));
+                l.add(Arguments.of(s.name(), 4, Map.of("iterations", "2", "calls", "3", "stagger", "1e-6")));
+                continue;
+            }
             for (int n : new int[] {1, 2, 3, 4, 7}) {
                 if (n >= s.minRanks()) {
                     l.add(Arguments.of(s.name(), n, Map.of()));
@@ -51,6 +56,10 @@ class ExpectedMatchesTimestampsTest {
         l.add(Arguments.of("early-scan", 6, Map.of("dist", "cyclic2")));
         l.add(Arguments.of("clock-violation", 4, Map.of("skew.drift", "1e-3")));
         l.add(Arguments.of("imbalance-at-barrier", 4, Map.of("skew.rank", "2", "skew.offset", "0.001")));
+        l.add(Arguments.of("gyro-like", 20, Map.of("steps", "3", "noise", "0.05", "units", "100")));
+        l.add(Arguments.of("gyro-like", 12, Map.of("steps", "2", "group", "5", "stagger", "1e-6")));
+        l.add(Arguments.of("graph500-like", 5, Map.of("nbfs", "3", "noise", "0.1")));
+        l.add(Arguments.of("graph500-like", 3, Map.of("nbfs", "2", "latency", "2e-6", "overhead", "5e-7")));
         return l.stream();
     }
 

@@ -42,6 +42,7 @@ final class TraceWaitStates {
         Call call;      // the call holding the receive record (Recv, Sendrecv, Wait, Waitall)
         Call request;   // Recv/Sendrecv itself, or the Irecv
         long postOrder;
+        long time;      // timestamp of the receive record
         Send matched;
     }
 
@@ -50,6 +51,10 @@ final class TraceWaitStates {
 
     /** Severities in ticks by "metric|call/path|rank". */
     final Map<String, Long> values = new TreeMap<>();
+    /** Every receive, matched to its send. */
+    final List<Recv> receives = new ArrayList<>();
+    /** Every collective record. */
+    final List<Coll> collectives = new ArrayList<>();
     /** Sends completed in a multi-wait: Late Receiver there is not recomputed by this oracle. */
     int unsupportedMultiWaitSends;
 
@@ -128,6 +133,7 @@ final class TraceWaitStates {
                         r.source = b.ref[i];
                         r.tag = b.tag[i];
                         r.call = calls.peekLast();
+                        r.time = t;
                         if (b.kind[i] == EventKind.MPI_RECV_CODE) {
                             r.request = r.call;
                             r.postOrder = indexOfEnter(b, i);
@@ -146,6 +152,8 @@ final class TraceWaitStates {
             }
         }
         matchMessages(sends, recvsByRank);
+        recvsByRank.forEach(receives::addAll);
+        collectives.addAll(colls);
         lateSenderAndWrongOrder(recvsByRank);
         lateReceiver(sends, recvsByRank, sendCompletion);
         collectives(colls);

@@ -1,8 +1,6 @@
 package dev.straggler.testdata.scenario;
 
 import dev.straggler.testdata.ParamSpec;
-import dev.straggler.testdata.sim.MpiCall;
-import dev.straggler.testdata.sim.NetworkModel;
 import dev.straggler.testdata.sim.Node;
 import dev.straggler.testdata.sim.Program;
 import dev.straggler.testdata.sim.ProgramBuilder;
@@ -77,44 +75,15 @@ abstract class AtsScenario extends SimulatedScenario {
 
     @Override
     protected final void expect(Params p, ExpectedBuilder e) {
-        int n = p.ranks();
-        NetworkModel net = p.network();
-        long[] clock = new long[n];
-        long[] enter = new long[n];
-        long[] leave = new long[n];
-        long[] out = new long[n];
-        long init = net.collectiveCost(MpiCall.INIT, 0, n);
-        for (int i = 0; i < n; i++) {
-            clock[i] = init + net.exitDelay(i);
-            enter[i] = e.obs(i, 0);
-            leave[i] = e.obs(i, clock[i]);
-        }
-        ScalascaRules.initCompletion(enter, leave, out);
-        for (int i = 0; i < n; i++) {
-            e.add(Metrics.INIT_COMPLETION, List.of("main", "MPI_Init"), i, out[i]);
-        }
+        long[] clock = ClosedForm.init(p, e);
         String comm = p.choice("comm", "world", "halves", "self");
         if (!comm.equals("world")) {
-            long dep = ScalascaRules.max(clock);
-            long cost = net.collectiveCost(MpiCall.COMM_SPLIT, 0, n);
-            for (int i = 0; i < n; i++) {
-                clock[i] = dep + cost + net.exitDelay(i);
-            }
+            ClosedForm.splitWorld(p, clock);
         }
-        for (int[] g : groups(comm, n)) {
+        for (int[] g : groups(comm, p.ranks())) {
             expectGroup(p, e, g, clock);
         }
-        long dep = ScalascaRules.max(clock);
-        long fin = net.collectiveCost(MpiCall.FINALIZE, 0, n);
-        java.util.Arrays.fill(out, 0);
-        for (int i = 0; i < n; i++) {
-            enter[i] = e.obs(i, clock[i]);
-            leave[i] = e.obs(i, dep + fin + net.exitDelay(i));
-        }
-        ScalascaRules.finalizeWait(enter, leave, out);
-        for (int i = 0; i < n; i++) {
-            e.add(Metrics.FINALIZE_WAIT, List.of("main", "MPI_Finalize"), i, out[i]);
-        }
+        ClosedForm.finalize(p, e, clock);
     }
 
     /** The communicators the property runs on, as global ranks in communicator-rank order. */

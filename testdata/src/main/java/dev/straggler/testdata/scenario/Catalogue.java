@@ -72,7 +72,12 @@ public final class Catalogue {
                     MpiCall.ALLREDUCE, Map.of("comm", "self"), NONE),
             new PairwiseScenario("clock-violation",
                     "late sender whose sender clock runs 'skew.offset' ahead: receives appear before their sends; Late Sender is clipped to the receive's duration",
-                    true, false, "ssend", Map.of("skew.rank", "0", "skew.offset", "0.1")));
+                    true, false, "ssend", Map.of("skew.rank", "0", "skew.offset", "0.1")),
+            new DeepCallTree(),
+            new BtLike(),
+            new GyroLike(),
+            new Sweep3dLike(),
+            new Graph500Like());
 
     private Catalogue() {
     }

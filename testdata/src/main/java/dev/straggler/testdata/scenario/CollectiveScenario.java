@@ -3,7 +3,6 @@ package dev.straggler.testdata.scenario;
 import dev.straggler.testdata.ParamSpec;
 import dev.straggler.testdata.sim.Distribution;
 import dev.straggler.testdata.sim.MpiCall;
-import dev.straggler.testdata.sim.NetworkModel;
 import dev.straggler.testdata.sim.Node;
 import dev.straggler.testdata.sim.ProgramBuilder;
 
@@ -92,81 +91,16 @@ final class CollectiveScenario extends AtsScenario {
 
     @Override
     protected void expectGroup(Params p, ExpectedBuilder e, int[] m, long[] clock) {
-        NetworkModel net = p.network();
         Distribution d = distribution(p);
         int size = m.length;
         int root = call.isRooted() ? (int) p.integer("root") : -1;
         long n = payload(p, size);
-        long cost = net.collectiveCost(call, n, size);
         List<String> at = path(call.regionName());
-        long[] begin = new long[size];
-        long[] end = new long[size];
-        long[] ob = new long[size];
-        long[] oe = new long[size];
-        long[] sent = new long[size];
-        long[] recv = new long[size];
         for (int rep = 0; rep < reps(p); rep++) {
-            long latest = Long.MIN_VALUE;
             for (int j = 0; j < size; j++) {
-                begin[j] = clock[m[j]] + d.ticks(j, size);
-                latest = Math.max(latest, begin[j]);
+                clock[m[j]] += d.ticks(j, size);
             }
-            long prefix = Long.MIN_VALUE;
-            for (int j = 0; j < size; j++) {
-                prefix = Math.max(prefix, begin[j]);
-                long dep = switch (call.sync()) {
-                    case ALL -> latest;
-                    case ONE_TO_ALL -> j == root ? begin[root] : Math.max(begin[j], begin[root]);
-                    case ALL_TO_ONE -> j == root ? latest : begin[j];
-                    case PREFIX -> prefix;
-                };
-                end[j] = dep + cost + net.exitDelay(j);
-                ob[j] = e.obs(m[j], begin[j]);
-                oe[j] = e.obs(m[j], end[j]);
-                long[] sr = call.scorepBytes(n, n, size, j, root);
-                sent[j] = sr[0];
-                recv[j] = sr[1];
-                clock[m[j]] = end[j];
-            }
-            long[] wait = new long[size];
-            long[] completion = new long[size];
-            String waitMetric = null;
-            String completionMetric = null;
-            switch (call) {
-                case BARRIER -> {
-                    ScalascaRules.barrier(ob, oe, wait, completion);
-                    waitMetric = Metrics.BARRIER_WAIT;
-                    completionMetric = Metrics.BARRIER_COMPLETION;
-                }
-                case ALLREDUCE, ALLGATHER, ALLTOALL -> {
-                    ScalascaRules.nxn(ob, oe, sent, recv, wait, completion);
-                    waitMetric = Metrics.WAIT_NXN;
-                    completionMetric = Metrics.NXN_COMPLETION;
-                }
-                case BCAST, SCATTER -> {
-                    ScalascaRules.oneToN(ob, oe, root, sent[root], recv, wait);
-                    waitMetric = Metrics.LATE_BROADCAST;
-                }
-                case GATHER, REDUCE -> {
-                    ScalascaRules.nToOne(ob, oe, root, sent, recv[root], wait);
-                    waitMetric = Metrics.EARLY_REDUCE;
-                }
-                case SCAN -> {
-                    ScalascaRules.scan(ob, oe, sent, recv, wait);
-                    waitMetric = Metrics.EARLY_SCAN;
-                }
-                default -> {
-                    // Alltoallv: Scalasca lacks the per-peer counts and computes no wait state (reference §1.4)
-                }
-            }
-            for (int j = 0; j < size; j++) {
-                if (waitMetric != null) {
-                    e.add(waitMetric, at, m[j], wait[j]);
-                }
-                if (completionMetric != null) {
-                    e.add(completionMetric, at, m[j], completion[j]);
-                }
-            }
+            ClosedForm.collective(p, e, call, m, clock, n, root, at);
         }
     }
 }

@@ -71,7 +71,9 @@ public record NetworkModel(long latency, double bandwidth, long eagerThreshold, 
     public long collectiveCost(MpiCall call, long n, int size) {
         long steps = size > 1 ? 32 - Integer.numberOfLeadingZeros(size - 1) : 0;
         long c = switch (call) {
-            case INIT, FINALIZE, COMM_SPLIT, BARRIER -> steps * latency;
+            case INIT, FINALIZE, BARRIER -> steps * latency;
+            // an allgather of every rank's (colour, key)
+            case COMM_SPLIT -> steps * latency + bytesTime(8L * (size - 1));
             case BCAST, REDUCE, SCAN -> steps * transfer(n);
             case SCATTER, GATHER, ALLGATHER, ALLTOALL -> steps * latency + bytesTime(n * (size - 1L));
             case ALLREDUCE -> 2 * steps * transfer(n);
