@@ -75,12 +75,15 @@ final class BtLike extends FamilyScenario {
         return Math.round(p.real("cpoint") * 1e9 * n * n * n / p.ranks());
     }
 
-    private long jitter(Params p, long t, int rank, int stream, long index) {
-        return Noise.jitter(t, noise(p), p.seed(), rank, stream, index);
+    /** Seeded jitter with the noise resolved once (lambdas run once per call and must not parse parameters). */
+    private record Jitter(double noise, long seed) {
+        long apply(long t, int rank, int stream, long index) {
+            return Noise.jitter(t, noise, seed, rank, stream, index);
+        }
     }
 
     /** One sweep: a pipeline along chains given by position, predecessor and successor. */
-    private Node sweep(ProgramBuilder b, Params p, String dim, int line, int q, ToIntFunction<Ctx> pos,
+    private Node sweep(ProgramBuilder b, Params p, Jitter j, String dim, int line, int q, ToIntFunction<Ctx> pos,
                        ToIntFunction<Ctx> pred, ToIntFunction<Ctx> succ, int stream) {
         long cell = p.duration("stage") + volume(p);
         long back = volume(p) / 2;
@@ -91,11 +94,11 @@ final class BtLike extends FamilyScenario {
         return b.call(dim + "_solve", line,
                 b.when(c -> pos.applyAsInt(c) > 0, b.seq(b.irecv(Program.WORLD, pred, c -> tf, c -> 0), b.await(c -> 0))),
                 b.call(dim + "_solve_cell", line + 100,
-                        b.compute(c -> jitter(p, cell, c.rank(), ST_CELL * 8 + stream, c.iteration(0)))),
+                        b.compute(c -> j.apply(cell, c.rank(), ST_CELL * 8 + stream, c.iteration(0)))),
                 b.when(c -> pos.applyAsInt(c) < q - 1, b.isend(Program.WORLD, succ, c -> tf, c -> bytes, c -> 1)),
                 b.when(c -> pos.applyAsInt(c) < q - 1, b.seq(b.irecv(Program.WORLD, succ, c -> tb, c -> 2), b.await(c -> 2))),
                 b.call(dim + "_backsubstitute", line + 200,
-                        b.compute(c -> jitter(p, back, c.rank(), ST_BACK * 8 + stream, c.iteration(0)))),
+                        b.compute(c -> j.apply(back, c.rank(), ST_BACK * 8 + stream, c.iteration(0)))),
                 b.when(c -> pos.applyAsInt(c) > 0, b.isend(Program.WORLD, pred, c -> tb, c -> bytes, c -> 3)),
                 b.waitall(c -> 1, c -> 3));
     }
@@ -108,6 +111,7 @@ final class BtLike extends FamilyScenario {
         long face = 40 * (n / q) * (n / q);
         long vol = volume(p);
         long imbalance = Math.round(p.real("imbalance") * 1e9 * (Math.log(ranks) / Math.log(2)));
+        Jitter j = new Jitter(noise(p), p.seed());
         ProgramBuilder b = new ProgramBuilder("bt.f").requestSlots(12);
         int row = b.newCommSlot();
         // neighbours on the q x q torus: left, right, up, down
@@ -125,22 +129,22 @@ final class BtLike extends FamilyScenario {
                 b.isend(Program.WORLD, down, c -> 12, c -> face, c -> 10),
                 b.isend(Program.WORLD, up, c -> 13, c -> face, c -> 11),
                 b.waitall(c -> 4, c -> 8))));
-        Node x = sweep(b, p, "x", 60, q, c -> c.rank() % q,
+        Node x = sweep(b, p, j, "x", 60, q, c -> c.rank() % q,
                 c -> c.rank() - 1, c -> c.rank() + 1, 0);
-        Node y = sweep(b, p, "y", 70, q, c -> c.rank() / q,
+        Node y = sweep(b, p, j, "y", 70, q, c -> c.rank() / q,
                 c -> c.rank() - q, c -> c.rank() + q, 1);
-        Node z = sweep(b, p, "z", 80, q, c -> c.rank() / q,
+        Node z = sweep(b, p, j, "z", 80, q, c -> c.rank() / q,
                 c -> (c.rank() / q - 1) * q + (c.rank() % q + q - 1) % q,
                 c -> (c.rank() / q + 1) * q + (c.rank() % q + 1) % q, 2);
         Node adi = b.call("adi", 30,
                 copyFaces,
-                b.call("compute_rhs", 50, b.compute(c -> jitter(p, vol, c.rank(), ST_RHS, c.iteration(0)))),
+                b.call("compute_rhs", 50, b.compute(c -> j.apply(vol, c.rank(), ST_RHS, c.iteration(0)))),
                 x, y, z,
-                b.call("add", 90, b.compute(c -> jitter(p, vol / 2, c.rank(), ST_ADD, c.iteration(0)))));
+                b.call("add", 90, b.compute(c -> j.apply(vol / 2, c.rank(), ST_ADD, c.iteration(0)))));
         return b.program("main", 10,
                 b.commSplit(Program.WORLD, c -> c.rank() / q, c -> c.rank() % q, row),
                 b.call("initialize", 20, b.compute(c ->
-                        jitter(p, vol + (c.rank() % 2 == 1 ? imbalance : 0), c.rank(), ST_INIT, 0))),
+                        j.apply(vol + (c.rank() % 2 == 1 ? imbalance : 0), c.rank(), ST_INIT, 0))),
                 b.barrier(Program.WORLD),
                 b.loop(p.count("niter", 0, 1 << 24), adi),
                 b.call("verify", 100, b.allreduce(row, c -> 40), b.reduce(Program.WORLD, 0, c -> 40)));

@@ -46,14 +46,20 @@ final class Graph500Like extends FamilyScenario {
         return p.duration("c0") - generate(p);
     }
 
-    private long expand(Params p, double noise, int rank, int bfs) {
-        long t = Math.round(p.real("c1") * 1e9 / (p.ranks() * (double) nbfs(p)));
-        return Noise.jitter(t, noise, p.seed(), rank, STREAM_EXPAND, bfs);
+    /** One search's computations, resolved once: lambdas run once per call and must not parse parameters. */
+    private record Search(long expand, long exchange, double noise, long seed) {
+        long expand(int rank, int bfs) {
+            return Noise.jitter(expand, noise, seed, rank, STREAM_EXPAND, bfs);
+        }
+
+        long exchange(int rank, int bfs) {
+            return Noise.jitter(exchange, noise, seed, rank, STREAM_EXCHANGE, bfs);
+        }
     }
 
-    private long exchange(Params p, double noise, int rank, int bfs) {
-        long t = Math.round(p.real("c2") * 1e9 / (Math.sqrt(p.ranks()) * nbfs(p)));
-        return Noise.jitter(t, noise, p.seed(), rank, STREAM_EXCHANGE, bfs);
+    private Search search(Params p, double noise) {
+        return new Search(Math.round(p.real("c1") * 1e9 / (p.ranks() * (double) nbfs(p))),
+                Math.round(p.real("c2") * 1e9 / (Math.sqrt(p.ranks()) * nbfs(p))), noise, p.seed());
     }
 
     private int nbfs(Params p) {
@@ -68,12 +74,13 @@ final class Graph500Like extends FamilyScenario {
     protected Program program(Params p) {
         ProgramBuilder b = new ProgramBuilder("graph500.c");
         long v = volume(p);
+        Search w = search(p, noise(p));
         return b.program("main", 10,
                 b.call("generate_graph", 40, b.compute(generate(p))),
                 b.loop(nbfs(p), b.call("bfs", 80,
-                        b.call("expand", 120, b.compute(c -> expand(p, noise(p), c.rank(), c.iteration(0)))),
+                        b.call("expand", 120, b.compute(c -> w.expand(c.rank(), c.iteration(0)))),
                         b.alltoallv(Program.WORLD, c -> v, c -> v),
-                        b.call("exchange", 160, b.compute(c -> exchange(p, noise(p), c.rank(), c.iteration(0)))),
+                        b.call("exchange", 160, b.compute(c -> w.exchange(c.rank(), c.iteration(0)))),
                         b.allreduce(Program.WORLD, c -> 8))),
                 b.call("validate", 200, b.compute(validate(p))));
     }
@@ -108,6 +115,7 @@ final class Graph500Like extends FamilyScenario {
     private void searches(Params p, ExpectedBuilder e, double noise, long[] clock) {
         int n = p.ranks();
         int[] world = ClosedForm.identity(n);
+        Search w = search(p, noise);
         List<String> a2av = path("bfs", "MPI_Alltoallv");
         List<String> allreduce = path("bfs", "MPI_Allreduce");
         for (int r = 0; r < n; r++) {
@@ -115,11 +123,11 @@ final class Graph500Like extends FamilyScenario {
         }
         for (int k = 0; k < nbfs(p); k++) {
             for (int r = 0; r < n; r++) {
-                clock[r] += expand(p, noise, r, k);
+                clock[r] += w.expand(r, k);
             }
             ClosedForm.collective(p, e, MpiCall.ALLTOALLV, world, clock, volume(p), -1, a2av);
             for (int r = 0; r < n; r++) {
-                clock[r] += exchange(p, noise, r, k);
+                clock[r] += w.exchange(r, k);
             }
             ClosedForm.collective(p, e, MpiCall.ALLREDUCE, world, clock, 8, -1, allreduce);
         }

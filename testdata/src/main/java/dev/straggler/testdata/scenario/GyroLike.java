@@ -66,12 +66,19 @@ final class GyroLike extends FamilyScenario {
         return u;
     }
 
-    private long nl(Params p, int[] units, int rank, int step) {
-        return Noise.jitter(units[rank] * p.duration("unit"), noise(p), p.seed(), rank, STREAM_NL, step);
+    /** The computations' durations, resolved once: lambdas run once per call and must not parse parameters. */
+    private record Work(int[] units, long unit, long field, double noise, long seed) {
+        long nl(int rank, int step) {
+            return Noise.jitter(units[rank] * unit, noise, seed, rank, STREAM_NL, step);
+        }
+
+        long field(int rank, int step) {
+            return Noise.jitter(field, noise, seed, rank, STREAM_FIELD, step);
+        }
     }
 
-    private long field(Params p, int rank, int step) {
-        return Noise.jitter(p.duration("field") / p.ranks(), noise(p), p.seed(), rank, STREAM_FIELD, step);
+    private Work work(Params p) {
+        return new Work(units(p), p.duration("unit"), p.duration("field") / p.ranks(), noise(p), p.seed());
     }
 
     private long perPeer(Params p) {
@@ -80,16 +87,16 @@ final class GyroLike extends FamilyScenario {
 
     @Override
     protected Program program(Params p) {
-        int[] units = units(p);
+        Work w = work(p);
         int g = group(p);
         long perPeer = perPeer(p);
         ProgramBuilder b = new ProgramBuilder("gyro.f90");
         int sub = b.newCommSlot();
         Node split = b.commSplit(Program.WORLD, c -> c.rank() / g, c -> c.rank(), sub);
         Node step = b.call("timestep", 120,
-                b.call("nl_compute", 300, b.compute(c -> nl(p, units, c.rank(), c.iteration(0)))),
+                b.call("nl_compute", 300, b.compute(c -> w.nl(c.rank(), c.iteration(0)))),
                 b.call("transpose", 400, b.alltoall(sub, c -> perPeer)),
-                b.call("field_solve", 500, b.compute(c -> field(p, c.rank(), c.iteration(0))),
+                b.call("field_solve", 500, b.compute(c -> w.field(c.rank(), c.iteration(0))),
                         b.allreduce(Program.WORLD, c -> 256)));
         return b.program("main", 10, split, b.loop(p.count("steps", 0, 1 << 24), step));
     }
@@ -97,7 +104,7 @@ final class GyroLike extends FamilyScenario {
     @Override
     protected void expect(Params p, ExpectedBuilder e) {
         int n = p.ranks();
-        int[] units = units(p);
+        Work w = work(p);
         int g = group(p);
         long perPeer = perPeer(p);
         long[] clock = ClosedForm.init(p, e);
@@ -115,13 +122,13 @@ final class GyroLike extends FamilyScenario {
         List<String> allreduce = path("timestep", "field_solve", "MPI_Allreduce");
         for (int s = 0; s < p.count("steps", 0, 1 << 24); s++) {
             for (int r = 0; r < n; r++) {
-                clock[r] += nl(p, units, r, s);
+                clock[r] += w.nl(r, s);
             }
             for (int[] m : groups) {
                 ClosedForm.collective(p, e, MpiCall.ALLTOALL, m, clock, perPeer, -1, transpose);
             }
             for (int r = 0; r < n; r++) {
-                clock[r] += field(p, r, s);
+                clock[r] += w.field(r, s);
             }
             ClosedForm.collective(p, e, MpiCall.ALLREDUCE, world, clock, 256, -1, allreduce);
         }

@@ -67,6 +67,8 @@ final class PairwiseScenario extends AtsScenario {
     @Override
     protected Node repetition(ProgramBuilder b, Params p, int slot) {
         long bytes = p.integer("bytes");
+        long senderWork = work(p, 0);
+        long receiverWork = work(p, 1);
         Predicate<Ctx> isSender = c -> c.commRank(slot) % 2 == 0 && c.commRank(slot) + 1 < c.commSize(slot);
         Predicate<Ctx> isReceiver = c -> c.commRank(slot) % 2 == 1;
         Node send;
@@ -82,7 +84,7 @@ final class PairwiseScenario extends AtsScenario {
             recv = b.recv(slot, c -> c.commRank(slot) - 1, TAG);
         }
         return b.seq(
-                b.call("do_work", 30, b.compute(c -> work(p, c.commRank(slot)))),
+                b.call("do_work", 30, b.compute(c -> c.commRank(slot) % 2 == 0 ? senderWork : receiverWork)),
                 b.call("mpi_commpattern_sendrecv", 60, b.when(isSender, send), b.when(isReceiver, recv)));
     }
 
