@@ -53,21 +53,17 @@ final class WaitallScenario extends AtsScenario {
         List<String> waitallPath = path("MPI_Waitall");
         List<String> sendPath = path("MPI_Send");
         List<String> barrierPath = path("MPI_Barrier");
-        long barrierCost = net.collectiveCost(MpiCall.BARRIER, 0, size);
         for (int rep = 0; rep < reps(p); rep++) {
-            long[] begin = new long[size];
             long start0 = clock[r0] + base;
             long waitEnter = start0 + (size - 1) * o;
             long waitLeave = waitEnter + o;
             long[] send = new long[size];
             long[] sendLeave = new long[size];
-            long[] recvDone = new long[size];
             for (int k = 1; k < size; k++) {
                 send[k] = clock[m[k]] + base + k * extra;
                 long posted = start0 + (k - 1) * o;
                 long[] c = MessageModel.requests(net, MpiCall.SEND, bytes, send[k], posted);
                 sendLeave[k] = Math.max(send[k] + o, c[0]);
-                recvDone[k] = c[1];
                 waitLeave = Math.max(waitLeave, c[1]);
                 e.add(Metrics.LATE_RECEIVER, sendPath, m[k],
                         ScalascaRules.lateReceiver(e.obs(m[k], send[k]), e.obs(m[k], sendLeave[k]), e.obs(r0, posted)));
@@ -81,26 +77,11 @@ final class WaitallScenario extends AtsScenario {
                 idle[k - 1] = ScalascaRules.lateSender(ts[k - 1], e.obs(r0, waitEnter), e.obs(r0, waitLeave));
             }
             e.receives(r0).multiReceive(waitallPath, src, ts, idle);
-            begin[0] = waitLeave;
+            clock[r0] = waitLeave;
             for (int k = 1; k < size; k++) {
-                begin[k] = sendLeave[k];
+                clock[m[k]] = sendLeave[k];
             }
-            long latest = ScalascaRules.max(begin);
-            long[] ob = new long[size];
-            long[] oe = new long[size];
-            for (int j = 0; j < size; j++) {
-                long end = latest + barrierCost + net.exitDelay(j);
-                ob[j] = e.obs(m[j], begin[j]);
-                oe[j] = e.obs(m[j], end);
-                clock[m[j]] = end;
-            }
-            long[] wait = new long[size];
-            long[] completion = new long[size];
-            ScalascaRules.barrier(ob, oe, wait, completion);
-            for (int j = 0; j < size; j++) {
-                e.add(Metrics.BARRIER_WAIT, barrierPath, m[j], wait[j]);
-                e.add(Metrics.BARRIER_COMPLETION, barrierPath, m[j], completion[j]);
-            }
+            ClosedForm.collective(p, e, MpiCall.BARRIER, m, clock, 0, -1, barrierPath);
         }
     }
 }

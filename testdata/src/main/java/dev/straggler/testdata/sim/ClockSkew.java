@@ -37,6 +37,17 @@ public final class ClockSkew {
         return new ClockSkew(o, d);
     }
 
+    /** This skew with one more rank's clock set (replacing that rank's previous setting). */
+    public ClockSkew with(int rank, long offsetTicks, double drift) {
+        ClockSkew one = of(rank, offsetTicks, drift);
+        int n = Math.max(offset.length, rank + 1);
+        long[] o = Arrays.copyOf(offset, n);
+        double[] d = Arrays.copyOf(this.drift, n);
+        o[rank] = one.offset[rank];
+        d[rank] = one.drift[rank];
+        return new ClockSkew(o, d);
+    }
+
     public boolean isNone() {
         return offset.length == 0;
     }
