@@ -115,4 +115,14 @@ class CliTest {
         assertFalse(quiet.err().contains("\tat "));
         assertTrue(debug.err().contains("\tat "), debug.err());
     }
+
+    @Test
+    void commMatrixCountsTheSamplesSingleMessage() throws Exception {
+        Run r = run("comm-matrix", SAMPLE.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(1, j.get("messages").get(0).get(1).asLong());
+        assertEquals(0, j.get("messages").get(1).get(0).asLong());
+        assertEquals(4096, j.get("bytes").get(0).get(1).asLong());
+    }
 }

@@ -233,7 +233,6 @@ public final class StoreWriter implements TraceWriter {
                 writer.close();
                 root.close();
                 child.close();
-                channel.force(false);
                 channel.close();
                 closed = true;
             }
