@@ -17,10 +17,26 @@ import java.util.Set;
  */
 public final class RankCorrelation {
 
-    /** @param shareThreshold a key is reported when its share reaches this in at least one experiment (default 1 %) */
-    public record Options(double shareThreshold) {
+    /** What is correlated with the number of tasks. */
+    public enum Measure {
+        /** A key's aggregate time over the aggregate communication time: Vetter and McCracken's measure. */
+        SHARE_OF_COMMUNICATION,
+        /** A key's aggregate time over the number of tasks: does the time a process spends there grow with p? */
+        TIME_PER_TASK
+    }
+
+    /**
+     * @param shareThreshold a key is reported when its share of communication reaches this in at least one
+     *                       experiment (default 1 %), whatever the measure
+     * @param measure        what the task count is correlated with (default: share of communication)
+     */
+    public record Options(double shareThreshold, Measure measure) {
+        public Options(double shareThreshold) {
+            this(shareThreshold, Measure.SHARE_OF_COMMUNICATION);
+        }
+
         public static Options defaults() {
-            return new Options(0.01);
+            return new Options(0.01, Measure.SHARE_OF_COMMUNICATION);
         }
     }
 
@@ -31,12 +47,12 @@ public final class RankCorrelation {
     /**
      * The analysis of one key.
      *
-     * @param rs         Spearman's r_s between task count and share; NaN when either does not vary
+     * @param rs         Spearman's r_s between task count and the measure; NaN when either does not vary
      * @param pValue     two-sided p-value of r_s (t approximation), NaN below 3 experiments
      * @param maxShare   largest share over the experiments
      * @param series     the raw values, in experiment order
      * @param taskRanks  mid-ranks of the task counts, in experiment order (the rank scatter's x)
-     * @param shareRanks mid-ranks of the shares (the rank scatter's y)
+     * @param shareRanks mid-ranks of the measure (the rank scatter's y)
      */
     public record Row(String key, double rs, double pValue, double maxShare, List<Point> series, double[] taskRanks,
                       double[] shareRanks) {
@@ -48,7 +64,7 @@ public final class RankCorrelation {
      * @param notes          warnings about the input (too few task counts, runs without communication)
      */
     public record Result(List<String> experiments, int[] tasks, int distinctTasks, double shareThreshold,
-                         List<Row> rows, int belowThreshold, List<String> notes) {
+                         Measure measure, List<Row> rows, int belowThreshold, List<String> notes) {
     }
 
     private RankCorrelation() {
@@ -83,18 +99,21 @@ public final class RankCorrelation {
         if (distinct < 2) {
             notes.add("all experiments have the same number of tasks: r_s is undefined");
         } else if (distinct < 3) {
-            notes.add("only two task counts: r_s can only be -1, 0 or +1 up to ties, read it as a direction");
+            notes.add("only two task counts: r_s tells the direction of change, little more");
         }
         double[] taskRanks = Spearman.ranks(tasks);
         List<Row> rows = new ArrayList<>();
         int below = 0;
         for (String key : keys) {
             double[] share = new double[n];
+            double[] measure = new double[n];
             double max = 0;
             List<Point> series = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 ScalingExperiment e = experiments.get(i);
                 share[i] = e.share(key);
+                measure[i] = o.measure() == Measure.SHARE_OF_COMMUNICATION ? share[i]
+                        : e.times().getOrDefault(key, 0.0) / e.tasks();
                 max = Math.max(max, share[i]);
                 series.add(new Point(e.label(), e.tasks(), e.times().getOrDefault(key, 0.0), share[i]));
             }
@@ -102,13 +121,13 @@ public final class RankCorrelation {
                 below++;
                 continue;
             }
-            double rs = Spearman.correlation(tasks, share);
+            double rs = Spearman.correlation(tasks, measure);
             rows.add(new Row(key, rs, Spearman.pValue(rs, n), max, List.copyOf(series), taskRanks.clone(),
-                    Spearman.ranks(share)));
+                    Spearman.ranks(measure)));
         }
         rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.rs()) ? Double.NEGATIVE_INFINITY : r.rs())
                 .reversed().thenComparing(Comparator.comparingDouble(Row::maxShare).reversed()));
-        return new Result(List.copyOf(labels), taskInts, distinct, o.shareThreshold(), List.copyOf(rows), below,
-                List.copyOf(notes));
+        return new Result(List.copyOf(labels), taskInts, distinct, o.shareThreshold(), o.measure(), List.copyOf(rows),
+                below, List.copyOf(notes));
     }
 }

@@ -25,6 +25,7 @@ public final class ScalingJson {
         o.put("schema", SCALING_SCHEMA);
         o.put("method", "Spearman rank correlation of task count and share of communication time (Vetter & McCracken 2001)");
         o.put("subject", what);
+        o.put("measure", r.measure().name());
         ArrayNode exps = o.putArray("experiments");
         for (int i = 0; i < r.experiments().size(); i++) {
             ObjectNode e = exps.addObject();

@@ -17,8 +17,10 @@ public final class ScalingText {
         }
         sb.append(String.format(Locale.ROOT, "Rank-correlation scalability analysis (Vetter & McCracken): %d experiments, "
                 + "%d task counts %s%n", r.experiments().size(), r.distinctTasks(), counts.keySet()));
-        sb.append(String.format(Locale.ROOT, "Spearman r_s of the number of tasks and each %s's share of communication time;"
-                + " shown: share >= %.1f %% in some experiment (%d below)%n", what, 100 * r.shareThreshold(), r.belowThreshold()));
+        String measure = r.measure() == RankCorrelation.Measure.SHARE_OF_COMMUNICATION ? "share of communication time"
+                : "time per task";
+        sb.append(String.format(Locale.ROOT, "Spearman r_s of the number of tasks and each %s's %s;"
+                + " shown: share >= %.1f %% in some experiment (%d below)%n", what, measure, 100 * r.shareThreshold(), r.belowThreshold()));
         for (String n : r.notes()) {
             sb.append("note: ").append(n).append('\n');
         }
