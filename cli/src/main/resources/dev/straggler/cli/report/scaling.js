@@ -1,0 +1,174 @@
+'use strict';
+/* Scaling sections: rank-correlation tables with rank scatter and share-versus-p charts, and scaling models with
+   measured points, fitted curves and confidence bands. Both draw with the small SVG chart below. */
+(function () {
+  const S = window.Straggler;
+  const COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b83280'];
+
+  /** Finite values only. */
+  function finite(a) { return a.filter(v => v !== null && isFinite(v)); }
+
+  /**
+   * An SVG chart. spec: {logX, xLabel, yLabel, unit, series: [{points: [[x, y]...], line, dots, color, label}],
+   * band: {x, lo, hi, color}, vline: {x, label}}.
+   */
+  function chart(container, spec) {
+    container.textContent = '';
+    const W = 620, H = 270, ML = 64, MR = 14, MT = 14, MB = 38;
+    const xs = [], ys = [];
+    for (const s of spec.series) for (const p of s.points) { xs.push(p[0]); ys.push(p[1]); }
+    if (spec.band) { xs.push(...finite(spec.band.x)); ys.push(...finite(spec.band.lo), ...finite(spec.band.hi)); }
+    const fx = spec.logX ? (v => Math.log2(v)) : (v => v);
+    const xv = finite(xs.filter(v => !spec.logX || v > 0)).map(fx), yv = finite(ys);
+    if (xv.length === 0 || yv.length === 0) { container.textContent = 'nothing to plot'; return; }
+    let x0 = Math.min(...xv), x1 = Math.max(...xv), y0 = Math.min(0, ...yv), y1 = Math.max(...yv);
+    if (x0 === x1) { x0 -= 1; x1 += 1; }
+    if (y0 === y1) { y1 = y0 + 1; }
+    const yt = S.ticks(y0, y1, 5);
+    y0 = Math.min(y0, yt[0]); y1 = Math.max(y1, yt[yt.length - 1]);
+    const px = v => ML + (fx(v) - x0) / (x1 - x0) * (W - ML - MR);
+    const py = v => MT + (1 - (v - y0) / (y1 - y0)) * (H - MT - MB);
+    const svg = S.svg('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', style: 'max-width: 760px'});
+    for (const t of yt) {
+      svg.appendChild(S.svg('line', {class: 'grid', x1: ML, x2: W - MR, y1: py(t), y2: py(t)}));
+      svg.appendChild(S.svg('text', {x: ML - 6, y: py(t) + 4, 'text-anchor': 'end'}, spec.unit ? S.fmt(t, spec.unit) : String(+t.toPrecision(4))));
+    }
+    let xt;
+    if (spec.logX) {
+      xt = [];
+      const step = Math.max(1, Math.ceil((x1 - x0) / 8));
+      for (let e = Math.ceil(x0); e <= x1 + 1e-9; e += step) xt.push(Math.pow(2, e));
+    } else {
+      xt = S.ticks(x0, x1, 8);
+    }
+    for (const t of xt) {
+      svg.appendChild(S.svg('line', {class: 'grid', x1: px(t), x2: px(t), y1: MT, y2: H - MB}));
+      svg.appendChild(S.svg('text', {x: px(t), y: H - MB + 14, 'text-anchor': 'middle'}, String(+t.toPrecision(4))));
+    }
+    svg.appendChild(S.svg('line', {class: 'axis', x1: ML, x2: W - MR, y1: py(y0), y2: py(y0)}));
+    svg.appendChild(S.svg('line', {class: 'axis', x1: ML, x2: ML, y1: MT, y2: H - MB}));
+    svg.appendChild(S.svg('text', {x: (ML + W - MR) / 2, y: H - 6, 'text-anchor': 'middle'}, spec.xLabel || ''));
+    const yl = S.svg('text', {x: 12, y: (MT + H - MB) / 2, 'text-anchor': 'middle', transform: 'rotate(-90 12 ' + (MT + H - MB) / 2 + ')'}, spec.yLabel || '');
+    svg.appendChild(yl);
+    if (spec.band) {
+      const b = spec.band, up = [], down = [];
+      for (let i = 0; i < b.x.length; i++) {
+        if (b.lo[i] === null || b.hi[i] === null || !isFinite(b.lo[i]) || !isFinite(b.hi[i])) continue;
+        up.push(px(b.x[i]) + ',' + py(Math.min(y1, b.hi[i])));
+        down.unshift(px(b.x[i]) + ',' + py(Math.max(y0, b.lo[i])));
+      }
+      if (up.length > 1) svg.appendChild(S.svg('polygon', {class: 'band', points: up.concat(down).join(' '), fill: b.color || '#2b6cb0', 'fill-opacity': '0.15', stroke: 'none'}));
+    }
+    if (spec.vline && isFinite(spec.vline.x) && fx(spec.vline.x) >= x0 && fx(spec.vline.x) <= x1) {
+      const x = px(spec.vline.x);
+      svg.appendChild(S.svg('line', {class: 'vline', x1: x, x2: x, y1: MT, y2: H - MB, stroke: '#9b2c2c', 'stroke-dasharray': '4 3'}));
+      const right = x > (ML + W - MR) / 2;
+      svg.appendChild(S.svg('text', {x: right ? x - 4 : x + 4, y: H - MB - 6, 'text-anchor': right ? 'end' : 'start'}, spec.vline.label || ''));
+    }
+    spec.series.forEach((s, k) => {
+      const color = s.color || COLORS[k % COLORS.length];
+      const pts = s.points.filter(p => isFinite(p[1]) && (!spec.logX || p[0] > 0));
+      if (s.line && pts.length > 1) {
+        svg.appendChild(S.svg('polyline', {class: 'curve', points: pts.map(p => px(p[0]) + ',' + py(p[1])).join(' '), fill: 'none', stroke: color, 'stroke-width': '1.8'}));
+      }
+      if (s.dots) {
+        for (const p of pts) svg.appendChild(S.svg('circle', {class: 'dot', cx: px(p[0]), cy: py(p[1]), r: 3.2, fill: color, 'fill-opacity': '0.8'}));
+      }
+    });
+    const legend = spec.series.filter(s => s.label);
+    legend.forEach((s, k) => {
+      const color = s.color || COLORS[spec.series.indexOf(s) % COLORS.length];
+      svg.appendChild(S.svg('rect', {x: ML + 10, y: MT + 4 + 14 * k, width: 10, height: 3, fill: color}));
+      svg.appendChild(S.svg('text', {x: ML + 24, y: MT + 9 + 14 * k}, s.label));
+    });
+    container.appendChild(svg);
+  }
+
+  function rsText(v) { return v === null || !isFinite(v) ? '\u2013' : (v > 0 ? '+' : '') + v.toFixed(3); }
+
+  // Rank-correlation sections
+  document.querySelectorAll('.scaling-root').forEach(root => {
+    const id = root.getAttribute('data-section');
+    const D = S.data(id);
+    if (!D) return;
+    const rowsEl = document.getElementById(id + '-rows');
+    const titleEl = document.getElementById(id + '-title');
+    const scatterEl = document.getElementById(id + '-scatter');
+    const curveEl = document.getElementById(id + '-curve');
+    if (D.rows.length === 0) { rowsEl.textContent = 'no entry reaches the share threshold'; return; }
+    const table = S.el('table', {class: 'top'});
+    table.appendChild(S.el('tr', null, [S.el('th', {class: 'num'}, 'r_s'), S.el('th', {class: 'num'}, 'p-value'),
+      S.el('th', {class: 'num'}, 'max share'), S.el('th', null, D.subject || 'entry')]));
+    const trs = D.rows.map((r, i) => {
+      const tr = S.el('tr', {class: 'srow', style: 'cursor: pointer'}, [S.el('td', {class: 'num'}, rsText(r.rs)),
+        S.el('td', {class: 'num'}, r.pValue === null ? '\u2013' : r.pValue.toFixed(4)),
+        S.el('td', {class: 'num'}, (100 * r.maxShare).toFixed(1) + '%'), S.el('td', null, r.key)]);
+      tr.addEventListener('click', () => select(i));
+      table.appendChild(tr);
+      return tr;
+    });
+    rowsEl.appendChild(table);
+    function select(i) {
+      trs.forEach((tr, k) => { tr.style.background = k === i ? '#dbe8fb' : ''; });
+      const r = D.rows[i];
+      titleEl.textContent = r.key + ' \u2014 r_s ' + rsText(r.rs);
+      chart(scatterEl, {xLabel: 'rank of the number of tasks', yLabel: 'rank of the share',
+        series: [{points: r.taskRanks.map((x, k) => [x, r.shareRanks[k]]), dots: true}]});
+      const byP = new Map();
+      for (const s of r.series) { const a = byP.get(s.tasks) || []; a.push(s.share); byP.set(s.tasks, a); }
+      const mean = [...byP.entries()].sort((a, b) => a[0] - b[0]).map(([p, a]) => [p, 100 * a.reduce((x, y) => x + y, 0) / a.length]);
+      chart(curveEl, {logX: true, xLabel: 'tasks', yLabel: 'share of communication (%)',
+        series: [{points: r.series.map(s => [s.tasks, 100 * s.share]), dots: true}, {points: mean, line: true}]});
+    }
+    select(0);
+  });
+
+  // Scaling-model section
+  const M = S.data('model');
+  if (M) {
+    const pick = document.getElementById('model-pick');
+    const formula = document.getElementById('model-formula');
+    const stats = document.getElementById('model-stats');
+    const area = document.getElementById('model-chart');
+    const items = [];
+    if (M.medya) items.push({label: 'run time: c0 + c1/p + c2/\u221ap (total, computation, communication)', medya: M.medya});
+    for (const m of (M.models || [])) items.push({label: m.metric + (m.callPath.length ? ' @ ' + m.callPath.join(' \u203a ') : ''), model: m});
+    items.forEach((it, i) => pick.appendChild(S.el('option', {value: i}, it.label)));
+    const show = i => {
+      const it = items[i];
+      if (!it) { area.textContent = 'no model'; return; }
+      if (it.medya) {
+        const md = it.medya, pts = md.points;
+        const pmin = Math.min(...pts.map(p => p.tasks));
+        const pmax = Math.max(...pts.map(p => p.tasks), ...md.predictions.map(p => p.tasks));
+        const grid = [];
+        for (let k = 0; k < 60; k++) grid.push(pmin * Math.pow(pmax / pmin, k / 59));
+        const f = c => p => c.c0 + c.c1 / p + c.c2 / Math.sqrt(p);
+        const parts = [['total', md.total], ['computation', md.computation], ['communication', md.communication]];
+        const series = [];
+        parts.forEach(([name, fit], k) => {
+          series.push({points: grid.map(p => [p, f(fit)(p)]), line: true, color: COLORS[k], label: name + ' ' + fit.formula + ' (R\u00b2 ' + (fit.r2 === null ? '\u2013' : fit.r2.toFixed(3)) + ')'});
+          series.push({points: pts.map(p => [p.tasks, p[name]]), dots: true, color: COLORS[k]});
+        });
+        formula.textContent = md.crossover.text;
+        stats.textContent = pts.length + ' runs; predictions: ' + md.predictions.map(p => 'p=' + p.tasks + ' ' + S.fmt(p.total, 'sec')).join(', ');
+        chart(area, {logX: true, xLabel: 'processes', yLabel: 'time per process', unit: 'sec', series: series,
+          vline: md.crossover.kind === 'AT' ? {x: md.crossover.p, label: 'communication > computation'} : null});
+      } else {
+        const m = it.model;
+        formula.textContent = m.formula ? m.formula : 'no model: ' + m.reason;
+        stats.textContent = m.formula ? 'R\u00b2 ' + (m.r2 === null ? '\u2013' : m.r2.toFixed(4)) + ' \u00b7 leave-one-out SMAPE '
+          + m.cvSmape.toFixed(2) + '% \u00b7 ' + Math.round(100 * (M.bandLevel || 0.95)) + '% confidence band' : '';
+        const series = [{points: m.p.map((p, k) => [p, m.values[k]]), dots: true, label: 'measured'}];
+        let band = null;
+        if (m.curve) {
+          series.push({points: m.curve.p.map((p, k) => [p, m.curve.fit[k]]), line: true, label: 'model'});
+          band = {x: m.curve.p, lo: m.curve.lower, hi: m.curve.upper};
+        }
+        chart(area, {logX: true, xLabel: 'processes', yLabel: m.metric, unit: 'sec', series: series, band: band});
+      }
+    };
+    pick.addEventListener('change', () => show(+pick.value));
+    show(0);
+  }
+})();

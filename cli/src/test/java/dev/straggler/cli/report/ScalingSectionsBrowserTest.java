@@ -1,0 +1,93 @@
+package dev.straggler.cli.report;
+
+import dev.straggler.patterns.scaling.MeasurementSeries;
+import dev.straggler.patterns.scaling.MedyaModel;
+import dev.straggler.patterns.scaling.ModelPoint;
+import dev.straggler.patterns.scaling.ModelSearch;
+import dev.straggler.patterns.scaling.PmnfModeler;
+import dev.straggler.patterns.scaling.RankCorrelation;
+import dev.straggler.patterns.scaling.ScalingExperiment;
+import dev.straggler.patterns.scaling.ScalingJson;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Renders the scaling and model sections in headless Chromium; skipped where none is installed. */
+class ScalingSectionsBrowserTest {
+    @TempDir
+    Path tmp;
+
+    static HtmlPage page() {
+        List<ScalingExperiment> exps = new ArrayList<>();
+        for (int p : new int[]{4, 8, 16, 32}) {
+            exps.add(new ScalingExperiment("p" + p, p, Map.of("Alltoall @ transpose", 0.5 * p, "Sendrecv @ halo", 40.0), 40 + 0.5 * p));
+        }
+        RankCorrelation.Result rc = RankCorrelation.analyse(exps);
+        List<ModelPoint> pts = new ArrayList<>();
+        for (int p : new int[]{4, 8, 16, 32, 64}) {
+            pts.add(new ModelPoint("p" + p, p, 1000.0 / p + 1 + 10 / Math.sqrt(p), 1000.0 / p, 1 + 10 / Math.sqrt(p)));
+        }
+        MedyaModel.Report medya = MedyaModel.analyse(pts, new int[]{1024});
+        List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(List.of(new MeasurementSeries("time", List.of("main", "solve"),
+                new double[]{4, 8, 16, 32, 64}, new double[]{26.1, 13.4, 6.9, 3.6, 2.0})), PmnfModeler.Options.defaults());
+        return new HtmlPage("Scaling", "test")
+                .add(new ScalingSection("scaling-callsites", "Callsite scaling", ScalingJson.toJson(rc, "callsite")))
+                .add(new ModelSection(ScalingJson.toJson(medya, models, null, 1024, 0.95)));
+    }
+
+    @Test
+    void rankTableScatterAndShareCurveAreDrawn() throws Exception {
+        String dom = renderedDom(page());
+        assertEquals(2, count(dom, "class=\"srow\""), "one row per callsite");
+        assertTrue(dom.contains("Alltoall @ transpose \u2014 r_s +1.000"), "the top row is selected");
+        // 4 experiments: 4 dots in the rank scatter and 4 in the share curve, plus the model section's dots.
+        String scaling = dom.substring(dom.indexOf("id=\"scaling-callsites-scatter\""), dom.indexOf("id=\"model\""));
+        assertEquals(8, count(scaling, "class=\"dot\""));
+        assertEquals(1, count(scaling, "class=\"curve\""), "mean share line");
+    }
+
+    @Test
+    void modelSectionDrawsMedyaCurvesAndTheCrossover() throws Exception {
+        String dom = renderedDom(page());
+        String model = dom.substring(dom.indexOf("id=\"model-chart\""));
+        assertEquals(3, count(model, "class=\"curve\""), "total, computation, communication");
+        assertEquals(15, count(model, "class=\"dot\""), "5 runs x 3 measures");
+        assertTrue(model.contains("class=\"vline\""), "crossover at p = 730 lies inside the plotted range");
+        assertTrue(dom.contains("communication overtakes computation at p = 729.8"));
+    }
+
+    private String renderedDom(HtmlPage page) throws Exception {
+        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
+                .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
+        Path file = tmp.resolve("scaling.html");
+        page.write(file);
+        Path profile = Files.createDirectory(tmp.resolve("profile"));
+        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", file.toUri().toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
+        return new String(out, StandardCharsets.UTF_8);
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}
