@@ -38,6 +38,26 @@ class AlgebraOnScalascaResultsTest {
     }
 
     @Test
+    void aDifferenceWrittenAsCubexReadsBackAsAnOperand(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
+        SeverityCube d = ProfileAlgebra.diff(ScalascaMgSeries.cube(16), ScalascaMgSeries.cube(8));
+        java.nio.file.Path file = tmp.resolve("diff.cubex");
+        dev.straggler.patterns.cubex.CubexWriter.write(d, file);
+        SeverityCube back = dev.straggler.patterns.cubex.CubexReader.read(file);
+        assertEquals(d.metrics().size(), back.metrics().size());
+        for (int m = 0; m < d.metrics().size(); m++) {
+            String name = d.metrics().get(m).uniqueName();
+            double tol = 1e-9 * Math.max(1, Math.abs(d.total(m)));
+            assertEquals(d.total(m), back.total(name), tol, name);
+        }
+        assertEquals(CubeAttributes.SYSTEM_SUM, back.attributes().get(CubeAttributes.SYSTEM));
+        // ... and the read-back difference is an operand again: (A - B) - (A - B) = 0.
+        SeverityCube zero = ProfileAlgebra.diff(back, d);
+        for (int m = 0; m < zero.metrics().size(); m++) {
+            assertEquals(0, zero.total(m), 1e-9 * Math.max(1, Math.abs(d.total(zero.metrics().get(m).uniqueName()))));
+        }
+    }
+
+    @Test
     void lawsHoldOnARealCube() throws Exception {
         SeverityCube a = ScalascaMgSeries.cube(4);
         SeverityCube zero = ProfileAlgebra.diff(a, a);

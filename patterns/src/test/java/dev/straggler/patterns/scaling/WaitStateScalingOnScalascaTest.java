@@ -1,0 +1,47 @@
+package dev.straggler.patterns.scaling;
+
+import dev.straggler.patterns.algebra.ScalascaMgSeries;
+import dev.straggler.patterns.algebra.WaitStatePatterns;
+import dev.straggler.patterns.cube.SeverityCube;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The wait-state rank correlation over Scalasca's analyses of NPB MG class S on 2, 4, 8 and 16 ranks. */
+class WaitStateScalingOnScalascaTest {
+
+    @Test
+    void seriesOfEveryPatternAddUpToScalascasTotals() throws Exception {
+        List<SeverityCube> cubes = new ArrayList<>();
+        for (int p : ScalascaMgSeries.RANKS) {
+            cubes.add(ScalascaMgSeries.cube(p));
+        }
+        WaitStateScaling.Result r = WaitStateScaling.analyse(cubes, new RankCorrelation.Options(0));
+        assertEquals(List.of(2, 4, 8, 16), java.util.Arrays.stream(r.analysis().tasks()).boxed().toList());
+        for (int i = 0; i < cubes.size(); i++) {
+            Map<String, Double> sums = new HashMap<>();
+            for (RankCorrelation.Row row : r.analysis().rows()) {
+                String metric = r.keys().get(row.key()).metric();
+                sums.merge(metric, row.series().get(i).time(), Double::sum);
+            }
+            Map<String, Double> totals = ScalascaMgSeries.totals(ScalascaMgSeries.RANKS[i]);
+            int checked = 0;
+            for (String pattern : WaitStatePatterns.NAMES) {
+                if (totals.containsKey(pattern)) {
+                    assertEquals(totals.get(pattern), sums.getOrDefault(pattern, 0.0), 1e-5 * Math.abs(totals.get(pattern)) + 1e-12,
+                            pattern + " at p=" + ScalascaMgSeries.RANKS[i]);
+                    checked++;
+                }
+            }
+            assertTrue(checked >= 14, "patterns compared: " + checked);
+        }
+        // Shares are of the time in MPI regions (scout.cubex has no mpi metric).
+        assertTrue(r.denominators().stream().allMatch(d -> d.endsWith("time in MPI regions")), r.denominators().toString());
+    }
+}
