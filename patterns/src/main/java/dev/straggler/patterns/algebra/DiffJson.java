@@ -22,6 +22,14 @@ public final class DiffJson {
     }
 
     public static ObjectNode toJson(DiffReport r) {
+        return toJson(r, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #toJson(DiffReport)} with at most {@code maxEntries} (metric, call path) entries: those with the
+     * largest absolute difference, in report order; {@code entriesOmitted} says how many were left out.
+     */
+    public static ObjectNode toJson(DiffReport r, int maxEntries) {
         ObjectNode o = F.objectNode();
         o.put("schema", SCHEMA);
         o.put("minuend", r.minuend());
@@ -65,8 +73,16 @@ public final class DiffJson {
             n.set("path", path(c.path()));
             n.set("inclusive", change(c.change()));
         }
+        java.util.List<Entry> kept = r.entries();
+        if (kept.size() > maxEntries) {
+            java.util.Set<Entry> largest = new java.util.HashSet<>(r.entries().stream()
+                    .sorted(java.util.Comparator.comparingDouble((Entry e) -> Math.abs(e.change().diff())).reversed())
+                    .limit(maxEntries).toList());
+            kept = r.entries().stream().filter(largest::contains).toList();
+        }
+        o.put("entriesOmitted", r.entries().size() - kept.size());
         ArrayNode entries = o.putArray("entries");
-        for (Entry e : r.entries()) {
+        for (Entry e : kept) {
             ObjectNode n = entries.addObject();
             n.put("metric", e.metric());
             n.put("callPath", e.callPath());

@@ -119,14 +119,29 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 ranks[op] = CubeAttributes.ranks(c);
                 // A per-rank-mean cube holds sums divided by its ranks; bring it back to aggregates.
                 aggFactor[op] = CubeAttributes.SYSTEM_MEAN.equals(CubeAttributes.system(c)) && ranks[op] > 0 ? ranks[op] : 1;
-                double[][] s = new double[u.metrics().size()][u.callPaths().size()];
+                // Rows only for metrics the operand has values of: most of Scalasca's metrics are zero everywhere.
+                double[][] s = new double[u.metrics().size()][];
                 for (int m = 0; m < c.metrics().size(); m++) {
                     for (int cp = 0; cp < c.callPaths().size(); cp++) {
-                        s[u.metric(op, m)][u.callPath(op, cp)] += aggFactor[op] * c.sumOverLocations(m, cp);
+                        double[] row = c.rowOrNull(m, cp);
+                        if (row == null) {
+                            continue;
+                        }
+                        int um = u.metric(op, m);
+                        if (s[um] == null) {
+                            s[um] = new double[u.callPaths().size()];
+                        }
+                        s[um][u.callPath(op, cp)] += aggFactor[op] * c.sumOverLocations(m, cp);
                     }
                 }
                 sums[op] = s;
             }
+        }
+
+        /** Operand {@code op}'s aggregate of unified (metric, call path); 0 where it has none. */
+        double sum(int op, int m, int c) {
+            double[] row = sums[op][m];
+            return row == null ? 0 : row[c];
         }
 
         Change change(double va, double vb, double totalDiff) {
@@ -145,8 +160,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             double[] totB = new double[nm];
             for (int m = 0; m < nm; m++) {
                 for (int c = 0; c < nc; c++) {
-                    totA[m] += sums[0][m][c];
-                    totB[m] += sums[1][m][c];
+                    totA[m] += sum(0, m, c);
+                    totB[m] += sum(1, m, c);
                 }
             }
             double timeDiff = time < 0 ? 0 : totA[time] - totB[time];
@@ -165,9 +180,12 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             List<Entry> entries = new ArrayList<>();
             for (int m : metricTreeOrder(metrics)) {
                 Metric mt = metrics.get(m);
+                if (sums[0][m] == null && sums[1][m] == null) {
+                    continue;
+                }
                 for (int c = 0; c < nc; c++) {
-                    double va = sums[0][m][c];
-                    double vb = sums[1][m][c];
+                    double va = sum(0, m, c);
+                    double vb = sum(1, m, c);
                     if (va != 0 || vb != 0) {
                         entries.add(new Entry(mt.uniqueName(), mt.displayName(), mt.unit(), c, u.pathNames(c),
                                 change(va, vb, denominators[m])));
@@ -197,8 +215,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
 
         List<CallNode> callTree(int time, double timeDiff) {
             int nc = u.callPaths().size();
-            double[] inclA = sums[0][time].clone();
-            double[] inclB = sums[1][time].clone();
+            double[] inclA = sums[0][time] == null ? new double[nc] : sums[0][time].clone();
+            double[] inclB = sums[1][time] == null ? new double[nc] : sums[1][time].clone();
             for (int c = nc - 1; c >= 0; c--) {
                 int p = u.callPaths().get(c).parent();
                 if (p >= 0) {
@@ -239,8 +257,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             for (CallPath cp : u.callPaths()) {
                 MpiCallKind k = MpiCallKind.of(u.regions().get(cp.region()));
                 double[] v = byKind.computeIfAbsent(k, x -> new double[2]);
-                v[0] += sums[0][time][cp.id()];
-                v[1] += sums[1][time][cp.id()];
+                v[0] += sum(0, time, cp.id());
+                v[1] += sum(1, time, cp.id());
             }
             List<CategoryChange> out = new ArrayList<>();
             byKind.forEach((k, v) -> out.add(new CategoryChange(k, change(v[0], v[1], timeDiff))));
@@ -255,10 +273,12 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             for (int m : WaitStatePatterns.topLevel(u.metrics())) {
                 Map<String, double[]> byCaller = new HashMap<>();
                 for (int c = 0; c < u.callPaths().size(); c++) {
-                    if (sums[0][m][c] != 0 || sums[1][m][c] != 0) {
+                    double va = sum(0, m, c);
+                    double vb = sum(1, m, c);
+                    if (va != 0 || vb != 0) {
                         double[] v = byCaller.computeIfAbsent(caller(c), x -> new double[2]);
-                        v[0] += sums[0][m][c];
-                        v[1] += sums[1][m][c];
+                        v[0] += va;
+                        v[1] += vb;
                     }
                 }
                 for (Map.Entry<String, double[]> e : byCaller.entrySet()) {

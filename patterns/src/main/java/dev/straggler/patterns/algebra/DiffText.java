@@ -63,12 +63,12 @@ public final class DiffText {
         }
 
         List<Entry> top = r.entries().stream()
-                .filter(e -> "sec".equals(e.unit()) && !e.metric().equals(r.timeMetric()) && e.change().diff() != 0)
+                .filter(e -> (e.metric().equals(r.timeMetric()) || WaitStatePatterns.isPattern(e.metric())) && e.change().diff() != 0)
                 .sorted(Comparator.comparingDouble((Entry e) -> Math.abs(e.change().diff())).reversed())
                 .limit(o.topEntries())
                 .toList();
         if (!top.isEmpty()) {
-            sb.append("\nLargest changes by metric and call path (exclusive)\n");
+            sb.append("\nLargest changes of time and wait states by call path (exclusive)\n");
             sb.append(Format.left("Metric", 26)).append(Format.left("Call path", 48))
                     .append(Format.right("Δ", 14)).append(Format.right("Δ %", 10)).append(Format.right("share", 9)).append('\n');
             for (Entry e : top) {

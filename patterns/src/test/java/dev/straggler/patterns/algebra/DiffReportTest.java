@@ -101,6 +101,17 @@ class DiffReportTest {
     }
 
     @Test
+    void jsonCanKeepOnlyTheLargestEntries() {
+        DiffReport r = DiffReport.of(after(), before());
+        var j = DiffJson.toJson(r, 1);
+        assertEquals(1, j.get("entries").size());
+        assertEquals(r.entries().size() - 1, j.get("entriesOmitted").asInt());
+        // The largest difference is MPI_Alltoall's time, +50 s.
+        assertEquals(50.0, j.get("entries").get(0).get("change").get("diff").asDouble(), 1e-12);
+        assertEquals("time", j.get("entries").get(0).get("metric").asText());
+    }
+
+    @Test
     void textShowsHeadlineTreeAndLeavesOutNodesBelowTheShareThreshold() {
         SeverityCube b = before();
         SeverityCube a = new TestCubes(1)
