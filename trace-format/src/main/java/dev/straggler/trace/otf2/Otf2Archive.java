@@ -1,0 +1,418 @@
+package dev.straggler.trace.otf2;
+
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.EventKind;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.LocationReader;
+import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.TraceFormatException;
+import dev.straggler.trace.TraceSource;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+
+/**
+ * An OTF2 archive read in pure Java (reference §6): the anchor file, the global definitions and, per location,
+ * the local definitions (mapping tables, clock offsets) and the event file.
+ *
+ * <p>{@link #open} reads the anchor and the global definitions only. {@link #openLocation(int)} streams a
+ * location's events chunk by chunk into {@link EventBatch}es, with references translated to the model's dense ids
+ * and timestamps clock-corrected (raw ticks otherwise); locations decode independently, so callers read them in
+ * parallel. Event records outside Straggler's model are read past and counted by record name: once every
+ * location has been read to its end (or after {@link #scanStatistics()}), {@link #definitions()} carries those counts
+ * in {@code skippedRecords} and each location's delivered event count in {@code events}; before that, counts
+ * cover only the locations read completely and unread locations declare {@code events = -1}.
+ *
+ * <p>Thread-safe: {@link #openLocation} may be called concurrently for different locations.
+ */
+public final class Otf2Archive implements TraceSource {
+    private final Otf2Anchor anchor;
+    private final Otf2Options options;
+    private final ModelMapping mapping;
+    private final List<Otf2Warning> warnings = Collections.synchronizedList(new ArrayList<>());
+    private final long[][] countsByLocation;
+    private final long[] attributeListsByLocation;
+    private final long[] deliveredByLocation;
+    private final long[] firstTimeByLocation;
+    private final long[] lastTimeByLocation;
+    private int completed;
+    private TraceDefinitions cached;
+    private int cachedAt = -1;
+
+    private Otf2Archive(Otf2Anchor anchor, Otf2Options options, ModelMapping mapping) {
+        this.anchor = anchor;
+        this.options = options;
+        this.mapping = mapping;
+        int n = mapping.locationIds.length;
+        countsByLocation = new long[n][];
+        attributeListsByLocation = new long[n];
+        deliveredByLocation = new long[n];
+        firstTimeByLocation = new long[n];
+        lastTimeByLocation = new long[n];
+    }
+
+    /** Opens an archive by its anchor file (any name) or by the directory holding it, reading strictly. */
+    public static Otf2Archive open(Path anchorFileOrDirectory) throws IOException {
+        return open(anchorFileOrDirectory, Otf2Options.strict());
+    }
+
+    /**
+     * Opens an archive by its anchor file (any name ending in {@code .otf2}) or by the directory holding it (which
+     * must contain one anchor, or {@code traces.otf2} among several).
+     *
+     * @throws TraceFormatException when the anchor or the global definitions are missing, truncated or corrupt,
+     *                              or the archive uses the unsupported SION substrate
+     */
+    public static Otf2Archive open(Path anchorFileOrDirectory, Otf2Options options) throws IOException {
+        Path anchorFile = resolveAnchor(anchorFileOrDirectory);
+        Otf2Anchor anchor = Otf2Anchor.read(anchorFile);
+        Otf2Definitions otf2 = GlobalDefinitionsReader.read(anchor);
+        List<Otf2Warning> early = new ArrayList<>();
+        String app = applicationName(anchor, otf2);
+        ModelMapping mapping = new ModelMapping(anchor, otf2, app, options.lenient(), early::add);
+        Otf2Archive a = new Otf2Archive(anchor, options, mapping);
+        a.warnings.addAll(early);
+        return a;
+    }
+
+    /** The anchor file an archive path stands for: the path itself, or the one anchor in a directory. */
+    public static Path resolveAnchor(Path p) throws IOException {
+        if (Files.isRegularFile(p)) {
+            return p;
+        }
+        if (!Files.isDirectory(p)) {
+            throw new TraceFormatException(p + ": no such OTF2 anchor file or archive directory");
+        }
+        List<Path> anchors;
+        try (Stream<Path> s = Files.list(p)) {
+            anchors = s.filter(f -> f.getFileName().toString().endsWith(".otf2") && Files.isRegularFile(f))
+                    .sorted().toList();
+        }
+        if (anchors.size() == 1) {
+            return anchors.get(0);
+        }
+        for (Path a : anchors) {
+            if (a.getFileName().toString().equals("traces.otf2")) {
+                return a;
+            }
+        }
+        throw new TraceFormatException(p + ": " + (anchors.isEmpty() ? "the directory holds no OTF2 anchor file"
+                + " (*.otf2)" : "the directory holds several OTF2 anchor files " + anchors + "; name one"));
+    }
+
+    /** Whether a path looks like an OTF2 archive: an anchor file (by its magic) or a directory holding one. */
+    public static boolean isOtf2(Path p) {
+        try {
+            Path a = resolveAnchor(p);
+            byte[] head = new byte[7];
+            try (InputStream in = Files.newInputStream(a)) {
+                if (in.readNBytes(head, 0, 7) < 7) {
+                    return false;
+                }
+            }
+            return head[0] == Otf2Format.CHUNK_HEADER
+                    && (head[1] == Otf2Format.LITTLE_ENDIAN_MARK || head[1] == Otf2Format.BIG_ENDIAN_MARK)
+                    && head[2] == 'O' && head[3] == 'T' && head[4] == 'F' && head[5] == '2' && head[6] == 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    public Otf2Anchor anchor() {
+        return anchor;
+    }
+
+    public Otf2Options options() {
+        return options;
+    }
+
+    /** The global definitions as OTF2 states them (callpaths, callsites, attributes, groups, ...). */
+    public Otf2Definitions otf2Definitions() {
+        return mapping.otf2;
+    }
+
+    ModelMapping mapping() {
+        return mapping;
+    }
+
+    TraceDefinitions definitionsAtOpen() {
+        return mapping.definitions;
+    }
+
+    /** OTF2 id of a location, by its index in {@code definitions().locations()}. */
+    public long locationId(int location) {
+        return mapping.locationIds[location];
+    }
+
+    /** Event records the writer declared for a location (all record types). */
+    public long declaredEvents(int location) {
+        return mapping.otf2.locations().stream().filter(l -> l.id() == mapping.locationIds[location]).findFirst()
+                .map(Otf2Definitions.Location::numberOfEvents).orElse(0L);
+    }
+
+    public Path eventFile(int location) {
+        return anchor.locationDirectory().resolve(Long.toUnsignedString(mapping.locationIds[location]) + ".evt");
+    }
+
+    public Path localDefinitionFile(int location) {
+        return anchor.locationDirectory().resolve(Long.toUnsignedString(mapping.locationIds[location]) + ".def");
+    }
+
+    /** What was skipped or could not be represented so far (grows as locations are read). */
+    public List<Otf2Warning> warnings() {
+        synchronized (warnings) {
+            return List.copyOf(warnings);
+        }
+    }
+
+    void warn(Otf2Warning w) {
+        warnings.add(w);
+    }
+
+    @Override
+    public synchronized TraceDefinitions definitions() {
+        if (cachedAt == completed) {
+            return cached;
+        }
+        TraceDefinitions d = mapping.definitions;
+        List<Location> locs = new ArrayList<>(d.locations().size());
+        for (Location l : d.locations()) {
+            locs.add(countsByLocation[l.index()] != null ? l.withEvents(deliveredByLocation[l.index()]) : l);
+        }
+        cached = d.withLocations(locs).withSkippedRecords(skipped(null));
+        cachedAt = completed;
+        return cached;
+    }
+
+    /** True once every location has been read to its end. */
+    public synchronized boolean fullyRead() {
+        return completed == countsByLocation.length;
+    }
+
+    @Override
+    public String origin() {
+        return anchor.anchorFile().toString();
+    }
+
+    @Override
+    public LocationReader openLocation(int location) throws IOException {
+        return newReader(location);
+    }
+
+    private Otf2LocationReader newReader(int location) throws IOException {
+        if (location < 0 || location >= mapping.locationIds.length) {
+            throw new IndexOutOfBoundsException("location " + location + " of " + mapping.locationIds.length);
+        }
+        LocalDefinitions local = LocalDefinitions.read(localDefinitionFile(location), anchor);
+        int rank = mapping.definitions.location(location).rank();
+        RefTable regions = RefTable.of(local.map(Otf2Format.MAPPING_REGION), mapping.regionIds, mapping::region);
+        RefTable comms = RefTable.of(local.map(Otf2Format.MAPPING_COMM), mapping.otf2CommIds(),
+                id -> mapping.comm(id, rank));
+        EventDecoder decoder = new EventDecoder(regions, comms, local.clock(), options.lenient(),
+                eventFile(location).toString(), mapping.locationIds[location]);
+        return new Otf2LocationReader(this, location, decoder);
+    }
+
+    synchronized void locationCompleted(int location, Otf2LocationReader r) {
+        EventDecoder d = r.decoder();
+        if (countsByLocation[location] == null) {
+            completed++;
+        }
+        countsByLocation[location] = d.counts.clone();
+        attributeListsByLocation[location] = d.attributeLists;
+        deliveredByLocation[location] = r.deliveredEvents();
+        firstTimeByLocation[location] = d.firstTime;
+        lastTimeByLocation[location] = d.firstTime < 0 ? -1 : d.time;
+        if (d.dropped > 0) {
+            warn(new Otf2Warning(r.path().toString(), r.locationId(), d.firstDropOffset, d.dropped,
+                    d.dropped + " events dropped, the first for: " + d.firstDropReason));
+        }
+    }
+
+    /** Records outside the model, by name, summed over completed locations (or over {@code only}). */
+    private Map<String, Long> skipped(long[] only) {
+        long[] sum = only != null ? only : new long[256];
+        long attrs = 0;
+        if (only == null) {
+            for (int i = 0; i < countsByLocation.length; i++) {
+                if (countsByLocation[i] != null) {
+                    for (int t = 0; t < 256; t++) {
+                        sum[t] += countsByLocation[i][t];
+                    }
+                    attrs += attributeListsByLocation[i];
+                }
+            }
+        }
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (int t : sortedByCount(sum)) {
+            if (!isModelRecord(t)) {
+                m.put(Otf2Format.eventName(t), sum[t]);
+            }
+        }
+        if (attrs > 0) {
+            m.put("ATTRIBUTE_LIST", attrs);
+        }
+        return m;
+    }
+
+    private static boolean isModelRecord(int type) {
+        return type >= Otf2Format.EVT_BUFFER_FLUSH && type <= Otf2Format.EVT_MPI_COLLECTIVE_END
+                || type == Otf2Format.EVT_PROGRAM_BEGIN || type == Otf2Format.EVT_PROGRAM_END;
+    }
+
+    private static List<Integer> sortedByCount(long[] counts) {
+        List<Integer> types = new ArrayList<>();
+        for (int t = 0; t < counts.length; t++) {
+            if (counts[t] > 0) {
+                types.add(t);
+            }
+        }
+        types.sort((a, b) -> counts[a] != counts[b] ? Long.compare(counts[b], counts[a])
+                : Otf2Format.eventName(a).compareTo(Otf2Format.eventName(b)));
+        return types;
+    }
+
+    /**
+     * Reads every location's event file once, in parallel ({@link Otf2Options#threads()}), and counts all event
+     * records by type (as otf2-print counts them) and by model kind. Afterwards {@link #definitions()} is complete.
+     *
+     * @throws TraceFormatException for the first defect found, unless reading leniently
+     */
+    public Otf2Statistics scanStatistics() throws IOException {
+        int n = mapping.locationIds.length;
+        int threads = Math.max(1, Math.min(options.effectiveThreads(), n));
+        long[] kinds = new long[EventKind.COUNT];
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "otf2-scan");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<long[]>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int loc = i;
+                futures.add(pool.submit(() -> countKinds(loc)));
+            }
+            for (Future<long[]> f : futures) {
+                long[] k = f.get();
+                for (int i = 0; i < kinds.length; i++) {
+                    kinds[i] += k[i];
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while scanning " + origin(), e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(c);
+        } finally {
+            pool.shutdownNow();
+        }
+        synchronized (this) {
+            long[] sum = new long[256];
+            long[] perLocation = new long[n];
+            long first = Long.MAX_VALUE;
+            long last = -1;
+            long attrs = 0;
+            for (int i = 0; i < n; i++) {
+                long[] c = countsByLocation[i];
+                for (int t = 0; t < 256; t++) {
+                    sum[t] += c[t];
+                    perLocation[i] += c[t];
+                }
+                attrs += attributeListsByLocation[i];
+                if (firstTimeByLocation[i] >= 0) {
+                    first = Math.min(first, firstTimeByLocation[i]);
+                    last = Math.max(last, lastTimeByLocation[i]);
+                }
+            }
+            Map<String, Long> byRecord = new LinkedHashMap<>();
+            long total = 0;
+            for (int t : sortedByCount(sum)) {
+                byRecord.put(Otf2Format.eventName(t), sum[t]);
+                total += sum[t];
+            }
+            Map<String, Long> byKind = new LinkedHashMap<>();
+            for (EventKind k : EventKind.values()) {
+                if (kinds[k.code()] > 0) {
+                    byKind.put(k.name(), kinds[k.code()]);
+                }
+            }
+            Map<String, Long> skippedRecords = skipped(sum.clone());
+            if (attrs > 0) {
+                skippedRecords.put("ATTRIBUTE_LIST", attrs);
+            }
+            return new Otf2Statistics(total, byRecord, byKind, skippedRecords, perLocation,
+                    first == Long.MAX_VALUE ? -1 : first, last, warnings());
+        }
+    }
+
+    private long[] countKinds(int location) throws IOException {
+        long[] kinds = new long[EventKind.COUNT];
+        EventBatch batch = new EventBatch(4096);
+        try (Otf2LocationReader r = newReader(location)) {
+            while (r.next(batch)) {
+                byte[] k = batch.kind;
+                for (int i = 0; i < batch.size; i++) {
+                    kinds[k[i]]++;
+                }
+            }
+        }
+        return kinds;
+    }
+
+    @Override
+    public long eventCount() throws IOException {
+        if (!fullyRead()) {
+            scanStatistics();
+        }
+        synchronized (this) {
+            long s = 0;
+            for (long d : deliveredByLocation) {
+                s += d;
+            }
+            return s;
+        }
+    }
+
+    /**
+     * Basename of the program the first location's ProgramBegin record names; else the name of the directory that
+     * holds the anchor file.
+     */
+    private static String applicationName(Otf2Anchor anchor, Otf2Definitions d) {
+        String fromEvents = ProgramNamePeek.find(anchor, d);
+        if (fromEvents != null && !fromEvents.isEmpty()) {
+            String base = fromEvents.substring(fromEvents.lastIndexOf('/') + 1);
+            return base.isEmpty() ? fromEvents : base;
+        }
+        Path dir = anchor.anchorFile().toAbsolutePath().getParent();
+        return dir == null || dir.getFileName() == null ? anchor.archiveName() : dir.getFileName().toString();
+    }
+
+    @Override
+    public void close() {
+        // readers own their files; nothing is shared
+    }
+}
