@@ -442,7 +442,8 @@ def mapped(path):
     base = 1 << 53  # clock correction must be exact in integers, also above 2^53
     r0 = a.events(0)
     r1 = a.events(1)
-    # rank 0 writes local region ids 0, 1, 7 (global 5, 3, 2), local comm 0 = global 1 (world), 1 = global 0 (self)
+    # rank 0 writes local region ids 0, 1, 7 (global 5, 3, 2), local comm 0 = global 1 (world), 1 = global 0 (self);
+    # rank 1 writes global communicator ids
     t = base
     r0.ProgramBegin(t, 3, [])  # local string 3 -> global "./mapped.x"
     r0.Enter(t, 0)
@@ -465,11 +466,11 @@ def mapped(path):
     for i in range(300):
         t += 1000 + 7 * i
         r1.Enter(t, 1)
-        r1.MpiRecv(t + 2, 0, 0, 5, 64)
+        r1.MpiRecv(t + 2, 0, 1, 5, 64)
         r1.Leave(t + 3, 1)
         r1.Enter(t + 3, 0)
         r1.MpiCollectiveBegin(t + 3)
-        r1.MpiCollectiveEnd(t + 4, OP_BARRIER, 1, UNDEF32, 0, 0)
+        r1.MpiCollectiveEnd(t + 4, OP_BARRIER, 0, UNDEF32, 0, 0)
         r1.Leave(t + 5, 0)
     r1.Leave(t + 10, 3)
     r1.ProgramEnd(t + 11, 0)
@@ -512,8 +513,8 @@ def mapped(path):
         gdef(g, _otf2.GlobalDefWriter_WriteGroup, 0, s(""), GT_COMM_LOCATIONS, PARADIGM_MPI, 0, [0, 1])
         gdef(g, _otf2.GlobalDefWriter_WriteGroup, 1, s(""), GT_COMM_GROUP, PARADIGM_MPI, 0, [0, 1])
         gdef(g, _otf2.GlobalDefWriter_WriteGroup, 2, s(""), GT_COMM_SELF, PARADIGM_MPI, 0, [])
-        gdef(g, _otf2.GlobalDefWriter_WriteComm, 0, s("MPI_COMM_WORLD"), 1, UNDEF32, 0)
-        gdef(g, _otf2.GlobalDefWriter_WriteComm, 1, s("MPI_COMM_SELF"), 2, UNDEF32, 0)
+        gdef(g, _otf2.GlobalDefWriter_WriteComm, 0, s("MPI_COMM_SELF"), 2, UNDEF32, 0)
+        gdef(g, _otf2.GlobalDefWriter_WriteComm, 1, s("MPI_COMM_WORLD"), 1, UNDEF32, 0)
         g.strings = s
 
     s("./mapped.x")

@@ -242,6 +242,15 @@ public final class Otf2Archive implements TraceSource {
         }
     }
 
+    /** Event records by type id of a location read to its end; null before. */
+    synchronized long[] recordCounts(int location) {
+        return countsByLocation[location] == null ? null : countsByLocation[location].clone();
+    }
+
+    synchronized long attributeLists(int location) {
+        return attributeListsByLocation[location];
+    }
+
     /** Records outside the model, by name, summed over completed locations (or over {@code only}). */
     private Map<String, Long> skipped(long[] only) {
         long[] sum = only != null ? only : new long[256];
