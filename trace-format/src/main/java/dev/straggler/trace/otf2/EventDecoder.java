@@ -394,7 +394,11 @@ final class EventDecoder {
         }
     }
 
+    /** File offset of the record the last error was raised for. */
+    long errorOffset = -1;
+
     TraceFormatException error(int p, String what) {
+        errorOffset = base + p;
         return new TraceFormatException(file + ": byte offset " + (base + p) + " (location "
                 + Long.toUnsignedString(location) + "): " + what);
     }

@@ -178,8 +178,13 @@ public final class Otf2Archive implements TraceSource {
         }
     }
 
+    /** Adds a warning once: reading a location again reports the same defects again. */
     void warn(Otf2Warning w) {
-        warnings.add(w);
+        synchronized (warnings) {
+            if (!warnings.contains(w)) {
+                warnings.add(w);
+            }
+        }
     }
 
     @Override
@@ -216,7 +221,7 @@ public final class Otf2Archive implements TraceSource {
         if (location < 0 || location >= mapping.locationIds.length) {
             throw new IndexOutOfBoundsException("location " + location + " of " + mapping.locationIds.length);
         }
-        LocalDefinitions local = LocalDefinitions.read(localDefinitionFile(location), anchor);
+        LocalDefinitions local = localDefinitions(location);
         int rank = mapping.definitions.location(location).rank();
         RefTable regions = RefTable.of(local.map(Otf2Format.MAPPING_REGION), mapping.regionIds, mapping::region);
         RefTable comms = RefTable.of(local.map(Otf2Format.MAPPING_COMM), mapping.otf2CommIds(),
@@ -224,6 +229,21 @@ public final class Otf2Archive implements TraceSource {
         EventDecoder decoder = new EventDecoder(regions, comms, local.clock(), options.lenient(),
                 eventFile(location).toString(), mapping.locationIds[location]);
         return new Otf2LocationReader(this, location, decoder);
+    }
+
+    private LocalDefinitions localDefinitions(int location) throws IOException {
+        Path def = localDefinitionFile(location);
+        if (Files.exists(def) || !Files.exists(eventFile(location))) {
+            return LocalDefinitions.read(def, anchor);
+        }
+        String msg = "the local definition file of location " + Long.toUnsignedString(mapping.locationIds[location])
+                + " is missing: its mapping tables and clock offsets are unknown";
+        if (!options.lenient()) {
+            throw new TraceFormatException(def + ": " + msg);
+        }
+        warn(new Otf2Warning(def.toString(), mapping.locationIds[location], -1, 0,
+                msg + "; its events are read with global ids and without clock correction"));
+        return LocalDefinitions.NONE;
     }
 
     synchronized void locationCompleted(int location, Otf2LocationReader r) {

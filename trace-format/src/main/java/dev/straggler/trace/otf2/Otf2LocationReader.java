@@ -133,7 +133,7 @@ final class Otf2LocationReader implements LocationReader {
             status = decoder.decode(data, Otf2Format.CHUNK_HEADER_SIZE, file.length(), header.little,
                     batch, file.fileOffset(0));
         } catch (TraceFormatException e) {
-            damaged(e, -1, declared, before);
+            damaged(e, decoder.errorOffset, declared, before);
             return;
         }
         long got = decoder.records() - before;
@@ -173,12 +173,16 @@ final class Otf2LocationReader implements LocationReader {
         }
         long got = decoder.records() - before;
         long missing = declared > 0 ? Math.max(0, declared - got) : 0;
-        lost += missing;
-        archive.warn(new Otf2Warning(path.toString(), locationId, offset, missing,
-                "skipped the rest of chunk " + file.index() + ": " + e.getMessage()));
+        String msg = "skipped the rest of chunk " + file.index() + ": " + e.getMessage();
         if (file.isLast()) {
+            // nothing follows: whatever the location declares beyond what was read is lost with this chunk
             finished = true;
+            if (declaredEvents > 0) {
+                missing = Math.max(missing, declaredEvents - decoder.records() - lost);
+            }
         }
+        lost += missing;
+        archive.warn(new Otf2Warning(path.toString(), locationId, offset, missing, msg));
     }
 
     private void truncated(long offset, String what, long missing) throws TraceFormatException {
