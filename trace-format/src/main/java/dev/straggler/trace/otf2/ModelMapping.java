@@ -45,6 +45,8 @@ final class ModelMapping {
     final TraceDefinitions definitions;
     /** OTF2 location id of each dense location. */
     final long[] locationIds;
+    /** Event records the writer declared for each dense location. */
+    final long[] declaredEvents;
     final Long2IntOpenHashMap locationIndex = new Long2IntOpenHashMap();
     final long[] regionIds;
     private final Int2IntOpenHashMap regionIndex = new Int2IntOpenHashMap();
@@ -160,10 +162,12 @@ final class ModelMapping {
         List<Otf2Definitions.Location> locs = new ArrayList<>(d.locations());
         locs.sort((a, b) -> Long.compareUnsigned(a.id(), b.id()));
         locationIds = new long[locs.size()];
+        declaredEvents = new long[locs.size()];
         int[] rankOf = new int[locs.size()];
         for (int i = 0; i < locs.size(); i++) {
             Otf2Definitions.Location l = locs.get(i);
             locationIds[i] = l.id();
+            declaredEvents[i] = l.numberOfEvents();
             locationIndex.put(l.id(), i);
             if (!lgById.containsKey(l.group())) {
                 throw new TraceFormatException(defFile + ": location " + Long.toUnsignedString(l.id())

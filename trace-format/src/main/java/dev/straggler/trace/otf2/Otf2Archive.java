@@ -159,8 +159,7 @@ public final class Otf2Archive implements TraceSource {
 
     /** Event records the writer declared for a location (all record types). */
     public long declaredEvents(int location) {
-        return mapping.otf2.locations().stream().filter(l -> l.id() == mapping.locationIds[location]).findFirst()
-                .map(Otf2Definitions.Location::numberOfEvents).orElse(0L);
+        return mapping.declaredEvents[location];
     }
 
     public Path eventFile(int location) {

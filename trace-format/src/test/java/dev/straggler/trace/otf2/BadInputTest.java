@@ -185,6 +185,49 @@ class BadInputTest {
         }
     }
 
+    /** Two ranks' events where rank 1 enters region 7 although only regions 0 and 1 are defined. */
+    private Path archiveWithUndefinedRegion() throws IOException {
+        dev.straggler.trace.TraceDefinitions.Builder d = dev.straggler.trace.TraceDefinitions.builder();
+        d.addRegion("main", "a.c", 1, 2, dev.straggler.trace.Paradigm.USER, dev.straggler.trace.RegionRole.FUNCTION);
+        d.addRegion("f", "a.c", 3, 4, dev.straggler.trace.Paradigm.USER, dev.straggler.trace.RegionRole.FUNCTION);
+        for (int r = 0; r < 2; r++) {
+            d.location(dev.straggler.trace.Location.masterThread(r, r));
+            d.process(new dev.straggler.trace.ProcessDef(r, "rank " + r, ""));
+        }
+        Path anchor = tmp.resolve("undef").resolve("traces.otf2");
+        try (Otf2Writer w = new Otf2Writer(anchor)) {
+            for (int r = 0; r < 2; r++) {
+                EventBatch b = new EventBatch();
+                b.enter(10, 0);
+                b.enter(20, r == 1 ? 7 : 1);
+                b.leave(30, r == 1 ? 7 : 1);
+                b.leave(40, 0);
+                w.append(r, b);
+            }
+            w.finish(d.build());
+        }
+        return anchor;
+    }
+
+    @Test
+    void eventOnAnUndefinedRegionFailsWithItsOffset() throws IOException {
+        TraceFormatException e = readFails(archiveWithUndefinedRegion());
+        assertTrue(e.getMessage().contains("1.evt: byte offset ") && e.getMessage().contains("undefined region 7"),
+                e.getMessage());
+    }
+
+    @Test
+    void leniencyDropsEventsOnUndefinedRegionsAndCountsThem() throws IOException {
+        try (Otf2Archive a = Otf2Archive.open(archiveWithUndefinedRegion(), Otf2Options.lenientReading())) {
+            EventBatch b = a.readLocation(1);
+            assertEquals(2, b.size, "main's enter and leave remain");
+            Otf2Warning w = a.warnings().stream().filter(x -> x.location() == 1).findFirst().orElseThrow();
+            assertEquals(2, w.eventsLost());
+            assertTrue(w.message().contains("undefined region 7"), w.message());
+            assertEquals(4, a.readLocation(0).size);
+        }
+    }
+
     @Test
     void truncatedAnchorNamesFileAndOffset() throws IOException {
         Path a = archive();
