@@ -456,6 +456,12 @@ def mapped(path):
         r0.MpiCollectiveBegin(t + 3)
         r0.MpiCollectiveEnd(t + 4, OP_BARRIER, 1, UNDEF32, 0, 0)
         r0.Leave(t + 5, 7)
+        if i == 150:
+            # the C reader corrects a BufferFlush's stop time with the same forward-only interval search as
+            # event times; what follows at the same timestamp shows whether a reader reproduces that
+            r0.BufferFlush(t + 6, t + 300_000)
+            r0.Enter(t + 6, 1)
+            r0.Leave(t + 7, 1)
     r0.Leave(t + 10, 0)
     r0.ProgramEnd(t + 11, 0)
     end0 = t

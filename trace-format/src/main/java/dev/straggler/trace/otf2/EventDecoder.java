@@ -39,6 +39,8 @@ final class EventDecoder {
 
     /** Event records seen, by record type (all types, as otf2-print counts them). */
     final long[] counts = new long[256];
+    /** Events delivered, by {@link EventKind} code. */
+    final long[] kinds = new long[EventKind.COUNT];
     long attributeLists;
     /** Events dropped in lenient mode because they referred to undefined definitions or held invalid values. */
     long dropped;
@@ -147,6 +149,7 @@ final class EventDecoder {
             load();
         }
         int i = n++;
+        kinds[kind]++;
         tT[i] = time;
         tK[i] = kind;
         tR[i] = r;

@@ -10,7 +10,6 @@ import dev.straggler.trace.TraceSource;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,6 +43,7 @@ public final class Otf2Archive implements TraceSource {
     private final ModelMapping mapping;
     private final List<Otf2Warning> warnings = Collections.synchronizedList(new ArrayList<>());
     private final long[][] countsByLocation;
+    private final long[][] kindsByLocation;
     private final long[] attributeListsByLocation;
     private final long[] deliveredByLocation;
     private final long[] firstTimeByLocation;
@@ -58,6 +58,7 @@ public final class Otf2Archive implements TraceSource {
         this.mapping = mapping;
         int n = mapping.locationIds.length;
         countsByLocation = new long[n][];
+        kindsByLocation = new long[n][];
         attributeListsByLocation = new long[n];
         deliveredByLocation = new long[n];
         firstTimeByLocation = new long[n];
@@ -251,6 +252,7 @@ public final class Otf2Archive implements TraceSource {
             completed++;
         }
         countsByLocation[location] = d.counts.clone();
+        kindsByLocation[location] = d.kinds.clone();
         attributeListsByLocation[location] = d.attributeLists;
         deliveredByLocation[location] = r.deliveredEvents();
         firstTimeByLocation[location] = d.firstTime;
@@ -314,49 +316,16 @@ public final class Otf2Archive implements TraceSource {
     }
 
     /**
-     * Reads every location's event file once, in parallel ({@link Otf2Options#threads()}), and counts all event
-     * records by type (as otf2-print counts them) and by model kind. Afterwards {@link #definitions()} is complete.
+     * Counts all event records by type (as otf2-print counts them) and by model kind. Reads every location's event
+     * file once, in parallel ({@link Otf2Options#threads()}), unless all have been read to their end already
+     * (then it reads nothing). Afterwards {@link #definitions()} is complete.
      *
      * @throws TraceFormatException for the first defect found, unless reading leniently
      */
     public Otf2Statistics scanStatistics() throws IOException {
         int n = mapping.locationIds.length;
-        int threads = Math.max(1, Math.min(options.effectiveThreads(), n));
-        long[] kinds = new long[EventKind.COUNT];
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "otf2-scan");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            List<Future<long[]>> futures = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                int loc = i;
-                futures.add(pool.submit(() -> countKinds(loc)));
-            }
-            for (Future<long[]> f : futures) {
-                long[] k = f.get();
-                for (int i = 0; i < kinds.length; i++) {
-                    kinds[i] += k[i];
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while scanning " + origin(), e);
-        } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException io) {
-                throw io;
-            }
-            if (c instanceof UncheckedIOException u) {
-                throw u.getCause();
-            }
-            if (c instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(c);
-        } finally {
-            pool.shutdownNow();
+        if (!fullyRead()) {
+            readAllLocations(n);
         }
         synchronized (this) {
             long[] sum = new long[256];
@@ -382,6 +351,12 @@ public final class Otf2Archive implements TraceSource {
                 byRecord.put(Otf2Format.eventName(t), sum[t]);
                 total += sum[t];
             }
+            long[] kinds = new long[EventKind.COUNT];
+            for (long[] k : kindsByLocation) {
+                for (int i = 0; i < kinds.length; i++) {
+                    kinds[i] += k[i];
+                }
+            }
             Map<String, Long> byKind = new LinkedHashMap<>();
             for (EventKind k : EventKind.values()) {
                 if (kinds[k.code()] > 0) {
@@ -397,18 +372,50 @@ public final class Otf2Archive implements TraceSource {
         }
     }
 
-    private long[] countKinds(int location) throws IOException {
-        long[] kinds = new long[EventKind.COUNT];
+    /** Reads every location to its end, in parallel, so that its counts are recorded. */
+    private void readAllLocations(int n) throws IOException {
+        int threads = Math.max(1, Math.min(options.effectiveThreads(), n));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "otf2-scan");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int loc = i;
+                futures.add(pool.submit(() -> {
+                    drain(loc);
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while scanning " + origin(), e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(c);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void drain(int location) throws IOException {
         EventBatch batch = new EventBatch(4096);
         try (Otf2LocationReader r = newReader(location)) {
             while (r.next(batch)) {
-                byte[] k = batch.kind;
-                for (int i = 0; i < batch.size; i++) {
-                    kinds[k[i]]++;
-                }
+                batch.clear();
             }
         }
-        return kinds;
     }
 
     @Override
