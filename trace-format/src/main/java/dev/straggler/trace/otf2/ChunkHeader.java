@@ -4,17 +4,18 @@ import dev.straggler.trace.TraceFormatException;
 
 /**
  * The header every chunk of a chunked OTF2 file starts with (reference §6.2): the chunk-header record type, the
- * writer's byte order, and the numbers of the first and last event in the chunk (uint64 in that byte order).
+ * writer's byte order, and the numbers of the first and last event in the chunk (1-based uint64s in that byte
+ * order; a chunk without events, such as a definition chunk, has {@code last < first}).
  */
-final class ChunkHeader {
-    private ChunkHeader() {
+record ChunkHeader(long firstEvent, long lastEvent, boolean little) {
+
+    /** Event records the chunk declares. */
+    long events() {
+        return lastEvent >= firstEvent ? lastEvent - firstEvent + 1 : 0;
     }
 
-    /**
-     * Reads the header at the cursor's position, sets the cursor's byte order and returns the number of events the
-     * chunk declares (last - first + 1; definition chunks declare none).
-     */
-    static long read(ByteCursor c) throws TraceFormatException {
+    /** Reads the header at the cursor's position and sets the cursor's byte order to the chunk's. */
+    static ChunkHeader read(ByteCursor c) throws TraceFormatException {
         if (c.limit - c.pos < Otf2Format.CHUNK_HEADER_SIZE) {
             throw c.error("truncated chunk header (" + (c.limit - c.pos) + " of " + Otf2Format.CHUNK_HEADER_SIZE
                     + " bytes)");
@@ -32,6 +33,6 @@ final class ChunkHeader {
         c.pos += 2;
         long first = c.u64Fixed();
         long last = c.u64Fixed();
-        return last >= first ? last - first + 1 : 0;
+        return new ChunkHeader(first, last, c.little);
     }
 }

@@ -238,7 +238,7 @@ final class EventDecoder {
             int end = recordEnd(b, p, to, little);
             int q = end - recordLength;
             cnt[type]++;
-            if (!haveTime && isModelRecord(type)) {
+            if (!haveTime && Otf2Format.isModelEvent(type)) {
                 drop(p, "event before the first timestamp");
                 p = end;
                 continue;
@@ -338,11 +338,6 @@ final class EventDecoder {
             p = end;
         }
         return DATA_END;
-    }
-
-    private static boolean isModelRecord(int type) {
-        return type <= Otf2Format.EVT_MPI_COLLECTIVE_END || type == Otf2Format.EVT_PROGRAM_BEGIN
-                || type == Otf2Format.EVT_PROGRAM_END;
     }
 
     /** Length of the body of the record whose end {@link #recordEnd} returned last. */

@@ -288,7 +288,7 @@ public final class Otf2Archive implements TraceSource {
         }
         Map<String, Long> m = new LinkedHashMap<>();
         for (int t : sortedByCount(sum)) {
-            if (!isModelRecord(t)) {
+            if (!Otf2Format.isModelEvent(t)) {
                 m.put(Otf2Format.eventName(t), sum[t]);
             }
         }
@@ -296,11 +296,6 @@ public final class Otf2Archive implements TraceSource {
             m.put("ATTRIBUTE_LIST", attrs);
         }
         return m;
-    }
-
-    private static boolean isModelRecord(int type) {
-        return type >= Otf2Format.EVT_BUFFER_FLUSH && type <= Otf2Format.EVT_MPI_COLLECTIVE_END
-                || type == Otf2Format.EVT_PROGRAM_BEGIN || type == Otf2Format.EVT_PROGRAM_END;
     }
 
     private static List<Integer> sortedByCount(long[] counts) {

@@ -169,8 +169,9 @@ public final class Otf2Format {
         return NO_LENGTH[id & 0xFF];
     }
 
-    /** Whether a singleton record's field is a 64-bit (request or task id) rather than 32-bit integer. */
-    static boolean singletonIs64Bit(int id) {
-        return id != EVT_ENTER && id != EVT_LEAVE && id != EVT_OMP_FORK;
+    /** Event records Straggler's model carries ({@link dev.straggler.trace.EventKind}); all others are skipped. */
+    public static boolean isModelEvent(int id) {
+        return id >= EVT_BUFFER_FLUSH && id <= EVT_MPI_COLLECTIVE_END || id == EVT_PROGRAM_BEGIN
+                || id == EVT_PROGRAM_END;
     }
 }

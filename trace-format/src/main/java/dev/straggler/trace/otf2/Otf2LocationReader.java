@@ -107,15 +107,15 @@ final class Otf2LocationReader implements LocationReader {
         byte[] data = file.data();
         header.reset(data, 0, file.length(), file.fileOffset(0));
         long before = decoder.records();
-        long declared;
-        long first;
+        ChunkHeader h;
         try {
-            declared = ChunkHeader.read(header);
-            first = firstEvent(data, header.little);
+            h = ChunkHeader.read(header);
         } catch (TraceFormatException e) {
             damaged(e, file.fileOffset(0), -1, before);
             return;
         }
+        long declared = h.events();
+        long first = h.firstEvent();
         if (first != expectedFirst && declared > 0) {
             String msg = "chunk " + file.index() + " starts with event " + first + ", expected " + expectedFirst
                     + " (events missing or duplicated)";
@@ -130,7 +130,7 @@ final class Otf2LocationReader implements LocationReader {
         }
         int status;
         try {
-            status = decoder.decode(data, Otf2Format.CHUNK_HEADER_SIZE, file.length(), header.little,
+            status = decoder.decode(data, Otf2Format.CHUNK_HEADER_SIZE, file.length(), h.little(),
                     batch, file.fileOffset(0));
         } catch (TraceFormatException e) {
             damaged(e, decoder.errorOffset, declared, before);
@@ -155,15 +155,6 @@ final class Otf2LocationReader implements LocationReader {
                     Math.max(0, declared - got), msg));
             lost += Math.max(0, declared - got);
         }
-    }
-
-    private long firstEvent(byte[] data, boolean little) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            int k = little ? 9 - i : 2 + i;
-            v = (v << 8) | (data[k] & 0xFFL);
-        }
-        return v;
     }
 
     /** A malformed record or header: fatal unless lenient, then the rest of the chunk is dropped. */

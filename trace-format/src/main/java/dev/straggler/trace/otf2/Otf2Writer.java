@@ -247,31 +247,24 @@ public final class Otf2Writer implements TraceWriter {
         long count = 0;
         try (ChunkWriter w = new ChunkWriter(anchorFile.resolveSibling(archiveName() + ".def"),
                 (int) options.chunkSizeDefinitions(), options.byteOrder())) {
-            RecordBuffer rec = new RecordBuffer(256, options.byteOrder());
             // ClockProperties first, then every string, then the rest in the order built
-            for (int i = 0; i < records.size(); i++) {
-                if (i == 1) {
-                    for (Map.Entry<String, Integer> s : strings.ids.entrySet()) {
-                        body.reset();
-                        body.u32c(s.getValue());
-                        body.string(s.getKey());
-                        count += put(w, rec, Otf2Format.DEF_STRING, body.buf, body.pos);
-                    }
-                }
-                count += put(w, rec, types.get(i), records.get(i), records.get(i).length);
+            count += put(w, types.get(0), records.get(0), records.get(0).length);
+            for (Map.Entry<String, Integer> s : strings.ids.entrySet()) {
+                body.reset();
+                body.u32c(s.getValue());
+                body.string(s.getKey());
+                count += put(w, Otf2Format.DEF_STRING, body.buf, body.pos);
+            }
+            for (int i = 1; i < records.size(); i++) {
+                count += put(w, types.get(i), records.get(i), records.get(i).length);
             }
         }
         return count;
     }
 
-    private static int put(ChunkWriter w, RecordBuffer rec, int type, byte[] b, int n) throws IOException {
-        rec.reset();
-        RecordBuffer body = new RecordBuffer(n, w.chunk.little ? java.nio.ByteOrder.LITTLE_ENDIAN
-                : java.nio.ByteOrder.BIG_ENDIAN);
-        body.bytes(b, 0, n);
-        rec.record(type, body);
-        w.reserve(rec.pos);
-        w.chunk.bytes(rec.buf, 0, rec.pos);
+    private static int put(ChunkWriter w, int type, byte[] b, int n) throws IOException {
+        w.reserve(RecordBuffer.recordSize(n));
+        w.chunk.record(type, b, n);
         return 1;
     }
 
@@ -442,7 +435,7 @@ public final class Otf2Writer implements TraceWriter {
                 }
                 default -> throw new IllegalArgumentException("unknown event kind " + kind);
             }
-            int size = 1 + body.pos + (noLength ? 0 : body.pos < 0xFF ? 1 : 9);
+            int size = noLength ? 1 + body.pos : RecordBuffer.recordSize(body.pos);
             // room for a timestamp either way: a new chunk must start with one (reference §6.2)
             boolean stamp = w.reserve(size + 9) || t != lastTime;
             RecordBuffer c = w.chunk;

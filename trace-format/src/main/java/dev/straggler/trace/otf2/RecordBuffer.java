@@ -104,13 +104,22 @@ final class RecordBuffer {
 
     /** Appends a record: type, its length (one byte, or 0xFF and a uint64), and the body. */
     void record(int type, RecordBuffer body) {
+        record(type, body.buf, body.pos);
+    }
+
+    void record(int type, byte[] body, int n) {
         u8(type);
-        if (body.pos < 0xFF) {
-            u8(body.pos);
+        if (n < 0xFF) {
+            u8(n);
         } else {
             u8(0xFF);
-            u64Fixed(body.pos);
+            u64Fixed(n);
         }
-        bytes(body.buf, 0, body.pos);
+        bytes(body, 0, n);
+    }
+
+    /** Bytes a record with a body of {@code n} bytes takes. */
+    static int recordSize(int n) {
+        return 1 + (n < 0xFF ? 1 : 9) + n;
     }
 }
