@@ -93,16 +93,18 @@ public final class Otf2ReadBenchmark {
 
         long n = 0;
         double best1 = 0;
+        double cpuRate1 = 0;
         for (int r = 0; r < repeat + 1; r++) {
-            long t0 = System.nanoTime();
-            n = readAll(anchor, 1);
-            double rate = n / ((System.nanoTime() - t0) / 1e9);
+            Run run = readAll(anchor, 1);
+            n = run.events;
             if (r > 0) {
-                best1 = Math.max(best1, rate);
+                best1 = Math.max(best1, run.rate());
+                cpuRate1 = Math.max(cpuRate1, run.cpuRate());
             }
         }
         System.out.printf("events: %,d (%.2f OTF2 bytes per event)%n", n, bytes / (double) n);
-        System.out.printf("decode, 1 thread : %,.0f events/s (open, definitions and all event files)%n", best1);
+        System.out.printf("decode, 1 thread : %,.0f events/s wall, %,.0f events per CPU-second"
+                + " (open, definitions and all event files)%n", best1, cpuRate1);
         java.util.TreeSet<Integer> counts = new java.util.TreeSet<>();
         for (int t = 2; t < threads; t *= 2) {
             counts.add(t);
@@ -112,44 +114,63 @@ public final class Otf2ReadBenchmark {
         }
         for (int t : counts) {
             double best = 0;
+            double cpuRate = 0;
             for (int r = 0; r < repeat + 1; r++) {
-                long t0 = System.nanoTime();
-                readAll(anchor, t);
-                double rate = n / ((System.nanoTime() - t0) / 1e9);
+                Run run = readAll(anchor, t);
                 if (r > 0) {
-                    best = Math.max(best, rate);
+                    best = Math.max(best, run.rate());
+                    cpuRate = Math.max(cpuRate, run.cpuRate());
                 }
             }
-            System.out.printf("decode, %d threads: %,.0f events/s, %,.0f per thread, speed-up %.2f%n", t, best,
-                    best / t, best / best1);
+            // events per CPU-second of the decoding threads: equal to the 1-thread figure when threads do not
+            // slow each other down, whatever else runs on the machine
+            System.out.printf("decode, %d threads: %,.0f events/s wall (speed-up %.2f), %,.0f events per CPU-second"
+                    + " per thread (%.0f%% of 1 thread)%n", t, best, best / best1, cpuRate, 100 * cpuRate / cpuRate1);
         }
         memory(anchor, n, bytes);
         otf2count(otf2count, anchor, best1);
     }
 
-    /** Reads every location of the archive with {@code threads} threads; returns the events delivered. */
-    static long readAll(Path anchor, int threads) throws Exception {
+    /** One timed read: events delivered, wall time, CPU time of the decoding threads. */
+    record Run(long events, long wallNanos, long cpuNanos) {
+        double rate() {
+            return events / (wallNanos / 1e9);
+        }
+
+        double cpuRate() {
+            return events / (cpuNanos / 1e9);
+        }
+    }
+
+    /** Reads every location of the archive with {@code threads} threads. */
+    static Run readAll(Path anchor, int threads) throws Exception {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long t0 = System.nanoTime();
         try (Otf2Archive a = Otf2Archive.open(anchor)) {
             int locations = a.definitions().locations().size();
             if (threads == 1) {
+                long c0 = mx.getCurrentThreadCpuTime();
                 EventBatch b = new EventBatch(1 << 16);
                 long n = 0;
                 for (int l = 0; l < locations; l++) {
                     n += drain(a, l, b);
                 }
-                return n;
+                return new Run(n, System.nanoTime() - t0, mx.getCurrentThreadCpuTime() - c0);
             }
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {
                 AtomicInteger next = new AtomicInteger();
+                java.util.concurrent.atomic.AtomicLong cpu = new java.util.concurrent.atomic.AtomicLong();
                 List<Future<Long>> parts = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
                     parts.add(pool.submit(() -> {
+                        long c0 = mx.getCurrentThreadCpuTime();
                         EventBatch b = new EventBatch(1 << 16);
                         long n = 0;
                         for (int l; (l = next.getAndIncrement()) < locations; ) {
                             n += drain(a, l, b);
                         }
+                        cpu.addAndGet(mx.getCurrentThreadCpuTime() - c0);
                         return n;
                     }));
                 }
@@ -157,7 +178,7 @@ public final class Otf2ReadBenchmark {
                 for (Future<Long> f : parts) {
                     n += f.get();
                 }
-                return n;
+                return new Run(n, System.nanoTime() - t0, cpu.get());
             } finally {
                 pool.shutdown();
                 pool.awaitTermination(1, TimeUnit.MINUTES);
