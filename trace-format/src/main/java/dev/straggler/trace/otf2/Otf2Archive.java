@@ -272,17 +272,18 @@ public final class Otf2Archive implements TraceSource {
         return attributeListsByLocation[location];
     }
 
-    /** Records outside the model, by name, summed over completed locations (or over {@code only}). */
+    /**
+     * Event records outside the model, by name, summed over completed locations (or given). Attribute lists are
+     * not event records (otf2-print does not count them) and are reported apart ({@link #attributeLists()}).
+     */
     private Map<String, Long> skipped(long[] only) {
         long[] sum = only != null ? only : new long[256];
-        long attrs = 0;
         if (only == null) {
-            for (int i = 0; i < countsByLocation.length; i++) {
-                if (countsByLocation[i] != null) {
+            for (long[] c : countsByLocation) {
+                if (c != null) {
                     for (int t = 0; t < 256; t++) {
-                        sum[t] += countsByLocation[i][t];
+                        sum[t] += c[t];
                     }
-                    attrs += attributeListsByLocation[i];
                 }
             }
         }
@@ -292,10 +293,19 @@ public final class Otf2Archive implements TraceSource {
                 m.put(Otf2Format.eventName(t), sum[t]);
             }
         }
-        if (attrs > 0) {
-            m.put("ATTRIBUTE_LIST", attrs);
-        }
         return m;
+    }
+
+    /**
+     * Attribute lists read past (OTF2 attaches them to events; the model keeps no attributes), summed over the
+     * locations read to their end.
+     */
+    public synchronized long attributeLists() {
+        long s = 0;
+        for (long a : attributeListsByLocation) {
+            s += a;
+        }
+        return s;
     }
 
     private static List<Integer> sortedByCount(long[] counts) {
@@ -358,11 +368,7 @@ public final class Otf2Archive implements TraceSource {
                     byKind.put(k.name(), kinds[k.code()]);
                 }
             }
-            Map<String, Long> skippedRecords = skipped(sum.clone());
-            if (attrs > 0) {
-                skippedRecords.put("ATTRIBUTE_LIST", attrs);
-            }
-            return new Otf2Statistics(total, byRecord, byKind, skippedRecords, perLocation,
+            return new Otf2Statistics(total, byRecord, byKind, skipped(sum.clone()), attrs, perLocation,
                     first == Long.MAX_VALUE ? -1 : first, last, warnings());
         }
     }
@@ -413,18 +419,24 @@ public final class Otf2Archive implements TraceSource {
         }
     }
 
+    /**
+     * The events this source delivers once every location has been read; before that (so as not to read the whole
+     * archive for a progress estimate) the event records the writer declared, which also count the records
+     * outside the model.
+     */
     @Override
-    public long eventCount() throws IOException {
-        if (!fullyRead()) {
-            scanStatistics();
-        }
-        synchronized (this) {
-            long s = 0;
+    public synchronized long eventCount() {
+        long s = 0;
+        if (fullyRead()) {
             for (long d : deliveredByLocation) {
                 s += d;
             }
-            return s;
+        } else {
+            for (long d : mapping.declaredEvents) {
+                s += d;
+            }
         }
+        return s;
     }
 
     /**

@@ -13,15 +13,17 @@ import java.util.Map;
  * @param events            event records in all, counted as otf2-print counts them (every record type)
  * @param eventsByRecord    event records by otf2-print name, most frequent first
  * @param eventsByKind      the records delivered to Straggler's model, by {@link EventKind} name
- * @param skippedRecords    records outside the model (OpenMP, threads, RMA, I/O, metrics, ...; attribute lists
- *                          as {@code ATTRIBUTE_LIST}), by name: read past, never delivered
+ * @param skippedRecords    event records outside the model (OpenMP, threads, RMA, I/O, metrics, OTF2 3
+ *                          non-blocking collectives and communicator creation, ...), by name: read past, never
+ *                          delivered
+ * @param attributeLists    attribute lists read past (attached to events; not event records)
  * @param eventsPerLocation event records per location, indexed like {@code definitions().locations()}
  * @param firstTimestamp    earliest (clock-corrected) timestamp, -1 without events
  * @param lastTimestamp     latest (clock-corrected) timestamp, -1 without events
  * @param warnings          what lenient reading skipped
  */
 public record Otf2Statistics(long events, Map<String, Long> eventsByRecord, Map<String, Long> eventsByKind,
-                             Map<String, Long> skippedRecords, long[] eventsPerLocation, long firstTimestamp,
+                             Map<String, Long> skippedRecords, long attributeLists, long[] eventsPerLocation, long firstTimestamp,
                              long lastTimestamp, List<Otf2Warning> warnings) {
 
     public Otf2Statistics {
@@ -37,7 +39,7 @@ public record Otf2Statistics(long events, Map<String, Long> eventsByRecord, Map<
         return eventsByKind.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Event records read past because the model does not carry them (attribute lists excluded). */
+    /** Event records read past because the model does not carry them. */
     public long skippedEvents() {
         return events - modelEvents();
     }

@@ -80,6 +80,12 @@ class PipitPingPongTest {
             }
         }
         assertArrayEquals(new long[] {0, 8}, messages[0]);
+        try (Otf2Archive a = open()) {
+            // the project's comm-matrix computation, run on the OTF2 archive directly
+            dev.straggler.trace.CommunicationMatrix m = dev.straggler.trace.CommunicationMatrix.compute(a);
+            assertArrayEquals(messages, m.messages());
+            assertArrayEquals(bytes, m.bytes());
+        }
         assertArrayEquals(new long[] {8, 0}, messages[1]);
         assertArrayEquals(new long[] {0, 4_177_920}, bytes[0]);
         assertArrayEquals(new long[] {4_177_920, 0}, bytes[1]);

@@ -57,6 +57,9 @@ class SharedTracesTest {
                 assertTrue(s.eventsByRecord().containsKey(name), "no " + name + " records read");
             }
             assertEquals(expected.totalEvents + omitted, s.events(), "total events");
+            assertEquals(s.events(), s.modelEvents() + a.definitions().totalSkippedRecords(),
+                    "delivered plus skipped records are all event records");
+            assertEquals(s.modelEvents(), a.eventCount());
 
             for (int i = 0; i < s.eventsPerLocation().length; i++) {
                 String id = Long.toUnsignedString(a.locationId(i));
