@@ -119,7 +119,6 @@ public final class Otf2Writer implements TraceWriter {
 
     private long writeGlobalDefinitions(TraceDefinitions d, long[] events) throws IOException {
         Strings strings = new Strings();
-        strings.id(d.experiment().application());
         RecordBuffer body = new RecordBuffer(256, options.byteOrder());
         List<byte[]> records = new ArrayList<>();
         List<Integer> types = new ArrayList<>();
@@ -249,6 +248,11 @@ public final class Otf2Writer implements TraceWriter {
                 (int) options.chunkSizeDefinitions(), options.byteOrder())) {
             // ClockProperties first, then every string, then the rest in the order built
             count += put(w, types.get(0), records.get(0), records.get(0).length);
+            // string 1 is the program name even when another string has the same text (OTF2 allows that)
+            body.reset();
+            body.u32c(PROGRAM_NAME_STRING);
+            body.string(d.experiment().application());
+            count += put(w, Otf2Format.DEF_STRING, body.buf, body.pos);
             for (Map.Entry<String, Integer> s : strings.ids.entrySet()) {
                 body.reset();
                 body.u32c(s.getValue());
@@ -324,7 +328,7 @@ public final class Otf2Writer implements TraceWriter {
         }
     }
 
-    /** String ids in order of first use; 0 is the empty string, 1 the program name. */
+    /** String ids in order of first use; 0 is the empty string, 1 (written apart) the program name. */
     private static final class Strings {
         final Map<String, Integer> ids = new LinkedHashMap<>();
 
@@ -335,7 +339,7 @@ public final class Otf2Writer implements TraceWriter {
         int id(String s) {
             Integer i = ids.get(s);
             if (i == null) {
-                i = ids.size();
+                i = ids.size() + 1;
                 ids.put(s, i);
             }
             return i;

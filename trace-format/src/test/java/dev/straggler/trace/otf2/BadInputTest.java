@@ -120,6 +120,21 @@ class BadInputTest {
     }
 
     @Test
+    void corruptChunkHeaderLosesOnlyThatChunk() throws IOException {
+        Path a = archive();
+        poke(evt(a, 0), 2 * 262144, 0x7F);
+        TraceFormatException e = readFails(a);
+        assertTrue(e.getMessage().contains("0.evt: byte offset " + 2 * 262144 + ": expected a chunk header"),
+                e.getMessage());
+        try (Otf2Archive ar = Otf2Archive.open(a, Otf2Options.lenientReading())) {
+            Otf2Statistics s = ar.scanStatistics();
+            long lost = ar.warnings().stream().filter(x -> x.location() == 0).mapToLong(Otf2Warning::eventsLost).sum();
+            assertEquals(ar.declaredEvents(0), s.eventsPerLocation()[0] + lost);
+            assertTrue(s.eventsPerLocation()[0] > ar.declaredEvents(0) / 2, "the chunks after it are read");
+        }
+    }
+
+    @Test
     void eventFileCutAtAChunkBoundaryIsNoticedByTheMissingEndRecord() throws IOException {
         Path a = archive();
         truncate(evt(a, 0), 2 * 262144);

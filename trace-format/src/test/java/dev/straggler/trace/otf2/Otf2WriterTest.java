@@ -69,6 +69,29 @@ class Otf2WriterTest {
     }
 
     @Test
+    void programNameSurvivesEvenWhenEmptyOrSharedWithAnotherString() throws IOException {
+        for (String app : new String[] {"", "MPI_Send"}) {
+            dev.straggler.trace.TraceDefinitions.Builder d = dev.straggler.trace.TraceDefinitions.builder();
+            d.addRegion("MPI_Send", "MPI", 0, 0, dev.straggler.trace.Paradigm.MPI,
+                    dev.straggler.trace.RegionRole.POINT2POINT);
+            d.location(dev.straggler.trace.Location.masterThread(0, 0));
+            d.experiment(dev.straggler.trace.Experiment.of(app, 1));
+            Path out = tmp.resolve("app" + app.length()).resolve("traces.otf2");
+            try (Otf2Writer w = new Otf2Writer(out)) {
+                EventBatch b = new EventBatch();
+                b.add(5, EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0);
+                b.enter(6, 0);
+                b.leave(7, 0);
+                w.append(0, b);
+                w.finish(d.build());
+            }
+            StringBuilder printed = new StringBuilder();
+            Assumptions.assumeTrue(Otf2Fixtures.run(printed, "otf2-print", out.toString()) == 0, "otf2-print");
+            assertTrue(printed.toString().contains("Name: \"" + app + "\" <1>"), printed.toString());
+        }
+    }
+
+    @Test
     void severalChunksArePaddedToTheChunkSize() throws IOException {
         Path out = rewrite("records", ByteOrder.LITTLE_ENDIAN);
         long size = Files.size(out.resolveSibling("traces").resolve("0.evt"));
