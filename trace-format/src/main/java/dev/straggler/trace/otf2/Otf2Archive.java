@@ -1,7 +1,6 @@
 package dev.straggler.trace.otf2;
 
 import dev.straggler.trace.EventBatch;
-import dev.straggler.trace.EventKind;
 import dev.straggler.trace.Location;
 import dev.straggler.trace.LocationReader;
 import dev.straggler.trace.TraceDefinitions;
@@ -14,9 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,13 +39,7 @@ public final class Otf2Archive implements TraceSource {
     private final Otf2Options options;
     private final ModelMapping mapping;
     private final List<Otf2Warning> warnings = Collections.synchronizedList(new ArrayList<>());
-    private final long[][] countsByLocation;
-    private final long[][] kindsByLocation;
-    private final long[] attributeListsByLocation;
-    private final long[] deliveredByLocation;
-    private final long[] firstTimeByLocation;
-    private final long[] lastTimeByLocation;
-    private int completed;
+    private final LocationTallies tallies;
     private TraceDefinitions cached;
     private int cachedAt = -1;
 
@@ -56,13 +47,7 @@ public final class Otf2Archive implements TraceSource {
         this.anchor = anchor;
         this.options = options;
         this.mapping = mapping;
-        int n = mapping.locationIds.length;
-        countsByLocation = new long[n][];
-        kindsByLocation = new long[n][];
-        attributeListsByLocation = new long[n];
-        deliveredByLocation = new long[n];
-        firstTimeByLocation = new long[n];
-        lastTimeByLocation = new long[n];
+        this.tallies = new LocationTallies(mapping.locationIds.length);
     }
 
     /** Opens an archive by its anchor file (any name) or by the directory holding it, reading strictly. */
@@ -189,22 +174,23 @@ public final class Otf2Archive implements TraceSource {
 
     @Override
     public synchronized TraceDefinitions definitions() {
-        if (cachedAt == completed) {
+        int complete = tallies.complete();
+        if (cachedAt == complete) {
             return cached;
         }
         TraceDefinitions d = mapping.definitions;
         List<Location> locs = new ArrayList<>(d.locations().size());
         for (Location l : d.locations()) {
-            locs.add(countsByLocation[l.index()] != null ? l.withEvents(deliveredByLocation[l.index()]) : l);
+            locs.add(tallies.has(l.index()) ? l.withEvents(tallies.delivered(l.index())) : l);
         }
-        cached = d.withLocations(locs).withSkippedRecords(skipped(null));
-        cachedAt = completed;
+        cached = d.withLocations(locs).withSkippedRecords(tallies.skipped());
+        cachedAt = complete;
         return cached;
     }
 
     /** True once every location has been read to its end. */
-    public synchronized boolean fullyRead() {
-        return completed == countsByLocation.length;
+    public boolean fullyRead() {
+        return tallies.all();
     }
 
     @Override
@@ -246,17 +232,9 @@ public final class Otf2Archive implements TraceSource {
         return LocalDefinitions.NONE;
     }
 
-    synchronized void locationCompleted(int location, Otf2LocationReader r) {
+    void locationCompleted(int location, Otf2LocationReader r) {
         EventDecoder d = r.decoder();
-        if (countsByLocation[location] == null) {
-            completed++;
-        }
-        countsByLocation[location] = d.counts.clone();
-        kindsByLocation[location] = d.kinds.clone();
-        attributeListsByLocation[location] = d.attributeLists;
-        deliveredByLocation[location] = r.deliveredEvents();
-        firstTimeByLocation[location] = d.firstTime;
-        lastTimeByLocation[location] = d.firstTime < 0 ? -1 : d.time;
+        tallies.record(location, d, r.deliveredEvents());
         if (d.dropped > 0) {
             warn(new Otf2Warning(r.path().toString(), r.locationId(), d.firstDropOffset, d.dropped,
                     d.dropped + " events dropped, the first for: " + d.firstDropReason));
@@ -264,60 +242,20 @@ public final class Otf2Archive implements TraceSource {
     }
 
     /** Event records by type id of a location read to its end; null before. */
-    synchronized long[] recordCounts(int location) {
-        return countsByLocation[location] == null ? null : countsByLocation[location].clone();
+    long[] recordCounts(int location) {
+        return tallies.records(location);
     }
 
-    synchronized long attributeLists(int location) {
-        return attributeListsByLocation[location];
-    }
-
-    /**
-     * Event records outside the model, by name, summed over completed locations (or given). Attribute lists are
-     * not event records (otf2-print does not count them) and are reported apart ({@link #attributeLists()}).
-     */
-    private Map<String, Long> skipped(long[] only) {
-        long[] sum = only != null ? only : new long[256];
-        if (only == null) {
-            for (long[] c : countsByLocation) {
-                if (c != null) {
-                    for (int t = 0; t < 256; t++) {
-                        sum[t] += c[t];
-                    }
-                }
-            }
-        }
-        Map<String, Long> m = new LinkedHashMap<>();
-        for (int t : sortedByCount(sum)) {
-            if (!Otf2Format.isModelEvent(t)) {
-                m.put(Otf2Format.eventName(t), sum[t]);
-            }
-        }
-        return m;
+    long attributeLists(int location) {
+        return tallies.attributeLists(location);
     }
 
     /**
      * Attribute lists read past (OTF2 attaches them to events; the model keeps no attributes), summed over the
      * locations read to their end.
      */
-    public synchronized long attributeLists() {
-        long s = 0;
-        for (long a : attributeListsByLocation) {
-            s += a;
-        }
-        return s;
-    }
-
-    private static List<Integer> sortedByCount(long[] counts) {
-        List<Integer> types = new ArrayList<>();
-        for (int t = 0; t < counts.length; t++) {
-            if (counts[t] > 0) {
-                types.add(t);
-            }
-        }
-        types.sort((a, b) -> counts[a] != counts[b] ? Long.compare(counts[b], counts[a])
-                : Otf2Format.eventName(a).compareTo(Otf2Format.eventName(b)));
-        return types;
+    public long attributeLists() {
+        return tallies.attributeListsTotal();
     }
 
     /**
@@ -332,45 +270,7 @@ public final class Otf2Archive implements TraceSource {
         if (!fullyRead()) {
             readAllLocations(n);
         }
-        synchronized (this) {
-            long[] sum = new long[256];
-            long[] perLocation = new long[n];
-            long first = Long.MAX_VALUE;
-            long last = -1;
-            long attrs = 0;
-            for (int i = 0; i < n; i++) {
-                long[] c = countsByLocation[i];
-                for (int t = 0; t < 256; t++) {
-                    sum[t] += c[t];
-                    perLocation[i] += c[t];
-                }
-                attrs += attributeListsByLocation[i];
-                if (firstTimeByLocation[i] >= 0) {
-                    first = Math.min(first, firstTimeByLocation[i]);
-                    last = Math.max(last, lastTimeByLocation[i]);
-                }
-            }
-            Map<String, Long> byRecord = new LinkedHashMap<>();
-            long total = 0;
-            for (int t : sortedByCount(sum)) {
-                byRecord.put(Otf2Format.eventName(t), sum[t]);
-                total += sum[t];
-            }
-            long[] kinds = new long[EventKind.COUNT];
-            for (long[] k : kindsByLocation) {
-                for (int i = 0; i < kinds.length; i++) {
-                    kinds[i] += k[i];
-                }
-            }
-            Map<String, Long> byKind = new LinkedHashMap<>();
-            for (EventKind k : EventKind.values()) {
-                if (kinds[k.code()] > 0) {
-                    byKind.put(k.name(), kinds[k.code()]);
-                }
-            }
-            return new Otf2Statistics(total, byRecord, byKind, skipped(sum.clone()), attrs, perLocation,
-                    first == Long.MAX_VALUE ? -1 : first, last, warnings());
-        }
+        return tallies.statistics(warnings());
     }
 
     /** Reads every location to its end, in parallel, so that its counts are recorded. */
@@ -425,16 +325,13 @@ public final class Otf2Archive implements TraceSource {
      * outside the model.
      */
     @Override
-    public synchronized long eventCount() {
-        long s = 0;
+    public long eventCount() {
         if (fullyRead()) {
-            for (long d : deliveredByLocation) {
-                s += d;
-            }
-        } else {
-            for (long d : mapping.declaredEvents) {
-                s += d;
-            }
+            return tallies.deliveredTotal();
+        }
+        long s = 0;
+        for (long d : mapping.declaredEvents) {
+            s += d;
         }
         return s;
     }
