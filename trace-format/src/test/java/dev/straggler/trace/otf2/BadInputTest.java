@@ -305,6 +305,18 @@ class BadInputTest {
     }
 
     @Test
+    void directoryWithSeveralAnchorsAsksForOne() throws IOException {
+        Path a = archive();
+        Files.copy(a, a.resolveSibling("other.otf2"));
+        Files.move(a, a.resolveSibling("first.otf2"));
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> Otf2Archive.open(a.getParent()));
+        assertTrue(e.getMessage().contains("several OTF2 anchor files"), e.getMessage());
+        Path text = tmp.resolve("trace.txt");
+        Files.writeString(text, "straggler-text 1\n");
+        assertTrue(!Otf2Archive.isOtf2(text) && !Otf2Archive.isOtf2(tmp.resolve("missing")));
+    }
+
+    @Test
     void archiveOpensByItsDirectoryAndByAnAnchorOfAnyName() throws IOException {
         Path a = archive();
         Files.move(a, a.resolveSibling("run42.otf2"));

@@ -27,7 +27,9 @@ final class EventComparison {
                 Map<String, Long> byName = new TreeMap<>();
                 for (int t = 0; t < counts.length; t++) {
                     if (counts[t] > 0) {
-                        byName.put(Otf2Format.eventName(t), counts[t]);
+                        // otf2-print calls every record of an unknown type UNKNOWN
+                        byName.merge(Otf2Format.eventName(t).replaceAll("^UNKNOWN\\(.*", "UNKNOWN"), counts[t],
+                                Long::sum);
                     }
                 }
                 assertEquals(printed.counts(), byName, "record counts of location " + Long.toUnsignedString(id));
