@@ -116,8 +116,9 @@ class SharedTracesTest {
     @ParameterizedTest
     @ValueSource(strings = {"pipit-ping-pong", "pipit-ping-pong-papi", "casita-10_scorep_mpi_tags",
         "casita-2_cuda_simple", "casita-2_jacobi_blame_cpu_015", "fastotf2-mi300", "real/npb-mg.S-2",
-        "real/npb-mg.S-16", "real/npb-bt.S.filtered-4", "real/npb-ft.S-4", "real/npb-lu.S-4", "real/npb-sp.S-4",
-        "real/npb-cg.S-4", "real/npb-is.S-4", "real/npb-bt.S-4", "real/lulesh-s8-8"})
+        "real/npb-mg.S-4", "real/npb-mg.S-8", "real/npb-mg.S-16", "real/npb-bt.S.filtered-4", "real/npb-ft.S-4",
+        "real/npb-lu.S-4", "real/npb-sp.S-4", "real/npb-cg.S-4", "real/npb-is.S-4", "real/npb-bt.S-4",
+        "real/lulesh-s8-8"})
     void traceMatchesOtf2PrintEventByEvent(String trace) throws IOException {
         long n = EventComparison.assertSameAsOtf2Print(SharedTraces.dir(trace).resolve("traces.otf2"));
         assertTrue(n > 0);
