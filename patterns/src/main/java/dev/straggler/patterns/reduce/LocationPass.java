@@ -17,6 +17,8 @@ import java.util.List;
  */
 final class LocationPass {
     private static final int LISTED = 5;
+    private static final int NO_STAMP = -2;
+    private static final int OUTSIDE = -1;
 
     private final TraceDefinitions defs;
     private final int location;
@@ -43,8 +45,11 @@ final class LocationPass {
     private long[] stackChildren = new long[64];
 
     private long outsideEvents;
-    private long outsideBytes;
+    private long outsideBytes = RecordSizes.FILE_FRAMING;
     private long lastTime = Long.MIN_VALUE;
+    // the timestamp record of a run of events at one time, charged to the run's shallowest event
+    private int stampNode = NO_STAMP;
+    private int stampDepth;
     private long index;
     long anomalyCount;
     final List<String> anomalies = new ArrayList<>();
@@ -68,6 +73,7 @@ final class LocationPass {
                 index++;
             }
         }
+        chargeStamp();
         if (depth > 0) {
             anomaly("end of stream", depth + " region(s) still open, closed at the last timestamp");
             while (depth > 0) {
@@ -76,11 +82,16 @@ final class LocationPass {
         }
     }
 
+    /**
+     * A timestamp record precedes an event whose time differs from the previous one (reference §6.2), so a run of
+     * events at one time shares one. It is charged to the run's shallowest event: when a filter drops some events of
+     * the run, the one left to need the timestamp is usually the caller's (a callee's LEAVE and its caller's LEAVE
+     * at the same tick), which keeps the estimate of the reduced trace additive over regions.
+     */
     private void event(long t, byte kind, int ref, int comm, int tag, long len, long aux) {
         int size = RecordSizes.record(kind, ref, comm, tag, len, aux);
-        // a timestamp record precedes an event whose time differs from the previous one (reference §6.2)
         if (t != lastTime) {
-            size += RecordSizes.TIMESTAMP;
+            chargeStamp();
             lastTime = t;
         }
         switch (kind) {
@@ -152,14 +163,29 @@ final class LocationPass {
     }
 
     private void attribute(int size) {
+        int owner;
         if (depth == 0) {
             outsideEvents++;
             outsideBytes += size;
+            owner = OUTSIDE;
         } else {
-            int n = stackNode[depth - 1];
-            events[n]++;
-            bytes[n] += size;
+            owner = stackNode[depth - 1];
+            events[owner]++;
+            bytes[owner] += size;
         }
+        if (stampNode == NO_STAMP || depth < stampDepth) {
+            stampNode = owner;
+            stampDepth = depth;
+        }
+    }
+
+    private void chargeStamp() {
+        if (stampNode == OUTSIDE) {
+            outsideBytes += RecordSizes.TIMESTAMP;
+        } else if (stampNode >= 0) {
+            bytes[stampNode] += RecordSizes.TIMESTAMP;
+        }
+        stampNode = NO_STAMP;
     }
 
     private void push(int r, long t) {

@@ -11,6 +11,12 @@ import dev.straggler.trace.EventKind;
 public final class RecordSizes {
     /** A TIMESTAMP record: type byte and a fixed 64-bit time. */
     public static final int TIMESTAMP = 9;
+    /**
+     * What an event file holds besides its records: the chunk header (type, byte order, first and last event
+     * number: 18 bytes) and the END_OF_FILE and END_OF_BUFFER bytes closing the last chunk. Files longer than a
+     * chunk add a header, the padding of the previous chunk and a repeated timestamp per chunk, which is negligible.
+     */
+    public static final int FILE_FRAMING = 18 + 2;
 
     private RecordSizes() {
     }

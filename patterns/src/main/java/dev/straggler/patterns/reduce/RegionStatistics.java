@@ -230,10 +230,14 @@ public final class RegionStatistics {
         return visits(region) > 0 || events(region) > 0;
     }
 
-    /** Regions no filter may drop: MPI calls and the other non-filterable types (Score-P's filter states). */
+    /**
+     * Regions no filter may drop: MPI calls and the other non-filterable types (Score-P's filter states), and
+     * "MEASUREMENT OFF", whose visits are MeasurementOnOff records rather than ENTER/LEAVE.
+     */
     public boolean protectedRegion(int region) {
-        return !types[region].filterable()
-                || dev.straggler.trace.filter.RegionFilter.protectedRegion(profile.regions().get(region));
+        Region r = profile.regions().get(region);
+        return !types[region].filterable() || dev.straggler.trace.filter.RegionFilter.protectedRegion(r)
+                || r.name().equals(TraceProfiler.MEASUREMENT_OFF);
     }
 
     public long outsideEvents(int rank) {

@@ -1,6 +1,5 @@
 package dev.straggler.patterns.reduce;
 
-import dev.straggler.trace.Paradigm;
 import dev.straggler.trace.Region;
 
 /**
@@ -75,10 +74,5 @@ public enum ScoreType {
 
     private static boolean prefixThenUpper(String s, String prefix) {
         return s.length() > prefix.length() && s.startsWith(prefix) && Character.isUpperCase(s.charAt(prefix.length()));
-    }
-
-    /** Paradigm of a type's regions when written to a trace, for messages. */
-    static boolean isMeasurement(Region r) {
-        return r.paradigm() == Paradigm.MEASUREMENT_SYSTEM;
     }
 }

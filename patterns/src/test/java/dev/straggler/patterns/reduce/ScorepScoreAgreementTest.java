@@ -1,5 +1,6 @@
 package dev.straggler.patterns.reduce;
 
+import dev.straggler.patterns.cubex.CubexReader;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
 import org.junit.jupiter.api.Test;
@@ -67,5 +68,35 @@ class ScorepScoreAgreementTest {
         }
         report.forEach(System.out::println);
         assertTrue(!report.isEmpty());
+    }
+
+    @Test
+    void scorePesOwnProfileGivesTheListingExactly() throws Exception {
+        int checked = 0;
+        for (Path dir : RealTraces.withScore()) {
+            Path cubex = dir.resolve("profile.cubex");
+            if (!java.nio.file.Files.isRegularFile(cubex)) {
+                continue;
+            }
+            ScorepScoreFile oracle = ScorepScoreFile.read(dir.resolve("scorep_score.txt"));
+            CallTreeProfile p = CubeProfiles.fromCube(CubexReader.read(cubex), cubex.toString());
+            RegionStatistics est = RegionStatistics.of(p, SizeModel.SCOREP, RealTraces.programArguments(dir));
+            for (ScorepScoreFile.Line line : oracle.regions()) {
+                int r = onlyRegion(est, line.name());
+                assertEquals(line.type(), est.type(r).name(), cubex + ": type of " + line.name());
+                assertEquals(line.visits(), est.visits(r), cubex + ": visits of " + line.name());
+                assertEquals(line.maxBuf(), est.maxBytes(r), cubex + ": max_buf of " + line.name());
+                assertEquals(line.time(), est.time(r), 0.0051, cubex + ": time of " + line.name());
+            }
+            assertEquals(oracle.group("ALL").maxBuf(), est.totals(null).maxBytes(), cubex + ": max_buf of ALL");
+            checked++;
+        }
+        assertTrue(checked > 0, "no profile.cubex found");
+    }
+
+    private static int onlyRegion(RegionStatistics s, String name) {
+        List<Integer> ids = s.presentRegions().stream().filter(r -> s.regions().get(r).name().equals(name)).toList();
+        assertEquals(1, ids.size(), name + " found " + ids.size() + " times");
+        return ids.get(0);
     }
 }
