@@ -1,5 +1,7 @@
 package dev.straggler.patterns.reduce;
 
+import dev.straggler.trace.filter.RegionFilter;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -132,6 +134,23 @@ public final class ReductionPlanner {
             decisions.add(new ReductionPlan.Decision(r, s.regions().get(r).name(), s.type(r), drop[r], why));
         }
         return new ReductionPlan(s, drop, decisions, before, after, met, notes);
+    }
+
+    /**
+     * The effect of an existing filter (a Score-P filter file or TAU list, as {@code scorep-score -f} shows it):
+     * the regions it excludes, except those no filter may drop.
+     */
+    public static ReductionPlan evaluate(RegionStatistics s, RegionFilter filter, String origin) {
+        int nr = s.regions().size();
+        boolean[] drop = new boolean[nr];
+        List<ReductionPlan.Decision> decisions = new ArrayList<>();
+        for (int r : s.presentRegions()) {
+            boolean locked = s.protectedRegion(r);
+            drop[r] = !locked && filter.excludes(s.regions().get(r));
+            String why = locked ? s.type(r) + ": never filtered" : drop[r] ? "excluded by " + origin : "not excluded by " + origin;
+            decisions.add(new ReductionPlan.Decision(r, s.regions().get(r).name(), s.type(r), drop[r], why));
+        }
+        return new ReductionPlan(s, drop, decisions, s.totals(null), s.totals(drop), true, List.of());
     }
 
     private static void tryDrop(RegionStatistics s, Map<String, List<Integer>> byName, boolean[] drop, String[] reason,

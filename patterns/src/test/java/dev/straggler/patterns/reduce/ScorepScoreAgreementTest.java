@@ -63,8 +63,13 @@ class ScorepScoreAgreementTest {
                     assertEquals(g.visits(), v, dir + ": visits of group " + t);
                 }
             }
-            report.add(String.format("%-22s regions %3d  records/max_buf %.3f  worst region %.1f %%", dir.getFileName(),
-                    oracle.regions().size(), recSum / (double) oracleSum, 100 * worst));
+            // the record sizes against Score-P's event files on disk, which also hold the records the model skips
+            long onDisk = DeepCallTreeReductionTest.eventFileBytes(dir.resolve("traces"));
+            long counted = rec.totals(null).bytes();
+            assertEquals(onDisk, counted, 0.01 * onDisk, dir + ": OTF2 bytes counted vs event files");
+            report.add(String.format("%-22s regions %3d  records/max_buf %.3f  worst region %.1f %%  records/.evt %.5f",
+                    dir.getFileName(), oracle.regions().size(), recSum / (double) oracleSum, 100 * worst,
+                    counted / (double) onDisk));
         }
         report.forEach(System.out::println);
         assertTrue(!report.isEmpty());
