@@ -6,6 +6,8 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.LongArrayList;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -131,11 +133,11 @@ public final class CallTreeProfile {
 
     /** The region names from the root to a node. */
     public List<String> pathNames(int node) {
-        java.util.ArrayList<String> names = new java.util.ArrayList<>();
+        ArrayList<String> names = new ArrayList<>();
         for (int n = node; n >= 0; n = parent[n]) {
             names.add(regions.get(region[n]).name());
         }
-        java.util.Collections.reverse(names);
+        Collections.reverse(names);
         return names;
     }
 
@@ -184,23 +186,14 @@ public final class CallTreeProfile {
             if (n >= 0) {
                 return n;
             }
-            n = parent.size();
+            n = appendNode(parentNode, r);
             children.put(key, n);
-            parent.add(parentNode);
-            region.add(r);
-            for (int k = 0; k < ranks; k++) {
-                visits.add(0);
-                time.add(0);
-                events.add(0);
-                bytes.add(0);
-            }
             return n;
         }
 
         /** Appends a node without merging equal call paths (profiles whose nodes differ by call site). */
         int appendNode(int parentNode, int r) {
             int n = parent.size();
-            children.putIfAbsent(((long) parentNode << 32) | (r & 0xFFFF_FFFFL), n);
             parent.add(parentNode);
             region.add(r);
             for (int k = 0; k < ranks; k++) {

@@ -1,6 +1,7 @@
 package dev.straggler.patterns.reduce;
 
 import dev.straggler.trace.Region;
+import dev.straggler.trace.filter.RegionFilter;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -236,7 +237,7 @@ public final class RegionStatistics {
      */
     public boolean protectedRegion(int region) {
         Region r = profile.regions().get(region);
-        return !types[region].filterable() || dev.straggler.trace.filter.RegionFilter.protectedRegion(r)
+        return !types[region].filterable() || RegionFilter.protectedRegion(r)
                 || r.name().equals(TraceProfiler.MEASUREMENT_OFF);
     }
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -142,13 +143,13 @@ public final class TauReduceRules {
             left = left.substring(colon + 1).strip();
             if (!knownGroup(group)) {
                 throw new TraceFormatException(where + "unknown group '" + group + "' (known: TAU_DEFAULT, TAU_USER, "
-                        + String.join(", ", java.util.Arrays.stream(ScoreType.values()).map(Enum::name).toList()) + ")");
+                        + String.join(", ", Arrays.stream(ScoreType.values()).map(Enum::name).toList()) + ")");
             }
         }
         Field f = Field.of(left);
         if (f == null) {
             throw new TraceFormatException(where + "unknown field '" + left + "' (fields: "
-                    + String.join(", ", java.util.Arrays.stream(Field.values()).map(x -> x.spelling).toList()) + ")");
+                    + String.join(", ", Arrays.stream(Field.values()).map(x -> x.spelling).toList()) + ")");
         }
         double v;
         try {
