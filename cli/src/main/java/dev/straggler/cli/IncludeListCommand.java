@@ -38,7 +38,10 @@ import java.util.regex.Pattern;
                 + "filter file or a TAU selective instrumentation file that keeps MPI and every function on a path "
                 + "to communication and drops the short user functions that fill the trace.",
                 "Input: a trace, or a call-path profile (.cubex with visits and time: Score-P's profile.cubex, a "
-                        + "Scalasca or Straggler analysis)."})
+                        + "Scalasca or Straggler analysis)."},
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:done", "1:error (unreadable input, bad rule or filter file)", "2:wrong arguments",
+                "3:the --budget is out of reach; the file holds the largest reduction the policy allows"})
 final class IncludeListCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
