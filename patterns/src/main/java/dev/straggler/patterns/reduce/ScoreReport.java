@@ -11,7 +11,8 @@ import java.util.Map;
  * The before/after table of a {@link ReductionPlan}, laid out like {@code scorep-score -r}: a summary of events,
  * bytes (all ranks and largest rank, scorep-score's max_buf) and regions, the type groups before and after the
  * filter ({@code FLT} collects what is dropped, the others are suffixed {@code -FLT} as scorep-score does), and
- * with {@code regions} one line per visited region marked {@code +} (dropped) or {@code -} (kept).
+ * with {@code regions} one line per visited region marked {@code +} (dropped) or {@code -} (kept). Besides
+ * scorep-score's columns each line has the bytes of all ranks ({@code total[B]}) and the event records.
  */
 public final class ScoreReport {
     private ScoreReport() {
@@ -34,8 +35,8 @@ public final class ScoreReport {
         }
         sb.append('\n');
         double total = b.time();
-        sb.append(String.format(Locale.ROOT, "flt %8s %14s %12s %10s %7s %14s  %s%n", "type", "max_buf[B]", "visits",
-                "time[s]", "time[%]", "time/visit[us]", "region"));
+        sb.append(String.format(Locale.ROOT, "flt %8s %14s %15s %13s %12s %10s %7s %14s  %s%n", "type", "max_buf[B]",
+                "total[B]", "events", "visits", "time[s]", "time[%]", "time/visit[us]", "region"));
         Map<ScoreType, List<Integer>> groups = new EnumMap<>(ScoreType.class);
         for (int r : s.presentRegions()) {
             groups.computeIfAbsent(s.type(r), k -> new ArrayList<>()).add(r);
@@ -92,13 +93,17 @@ public final class ScoreReport {
     private static void row(StringBuilder sb, char flt, String type, RegionStatistics s, List<Integer> regions,
                             double totalTime, String name) {
         long visits = 0;
+        long events = 0;
+        long bytes = 0;
         double time = 0;
         for (int r : regions) {
             visits += s.visits(r);
+            events += s.events(r);
+            bytes += s.bytes(r);
             time += s.time(r);
         }
-        sb.append(String.format(Locale.ROOT, "%c %10s %,14d %,12d %10.2f %7.1f %14.2f  %s%n", flt, type,
-                maxBuf(s, regions), visits, time, totalTime > 0 ? 100 * time / totalTime : 0,
+        sb.append(String.format(Locale.ROOT, "%c %10s %,14d %,15d %,13d %,12d %10.2f %7.1f %14.2f  %s%n", flt, type,
+                maxBuf(s, regions), bytes, events, visits, time, totalTime > 0 ? 100 * time / totalTime : 0,
                 visits > 0 ? 1e6 * time / visits : 0, name));
     }
 
