@@ -1,0 +1,53 @@
+package dev.straggler.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Small helpers shared by the benchmarks: argument parsing, heap peaks, formatting. */
+public final class BenchSupport {
+    private BenchSupport() {
+    }
+
+    /** Parses {@code --key value} pairs. */
+    public static Map<String, String> args(String[] args) {
+        Map<String, String> m = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("--")) {
+                String k = args[i].substring(2);
+                m.put(k, i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "true");
+            }
+        }
+        return m;
+    }
+
+    public static void resetPeakHeap() {
+        System.gc();
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                p.resetPeakUsage();
+            }
+        }
+    }
+
+    /** Sum over heap pools of their peak usage since the last reset (an upper bound of the true peak). */
+    public static long peakHeapBytes() {
+        long s = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP) {
+                s += p.getPeakUsage().getUsed();
+            }
+        }
+        return s;
+    }
+
+    public static String mib(long bytes) {
+        return String.format("%.1f MiB", bytes / 1048576.0);
+    }
+
+    public static String rate(long events, long nanos) {
+        return String.format("%.1f M events/s", events / (nanos / 1e9) / 1e6);
+    }
+}

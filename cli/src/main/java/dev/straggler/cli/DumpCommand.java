@@ -1,0 +1,62 @@
+package dev.straggler.cli;
+
+import dev.straggler.trace.Clock;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+import dev.straggler.trace.text.TextTraceWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "dump", mixinStandardHelpOptions = true,
+        description = "Prints events in the text format, optionally only some ranks and a time window.")
+final class DumpCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "TRACE")
+    Path trace;
+
+    @Option(names = {"-r", "--rank"}, split = ",", paramLabel = "RANK", description = "Only these ranks (comma-separated or repeated).")
+    List<Integer> ranks;
+
+    @Option(names = "--from", paramLabel = "SECONDS", description = "Start of the window, seconds since the start of the measurement.")
+    Double from;
+
+    @Option(names = "--to", paramLabel = "SECONDS", description = "End of the window, seconds since the start of the measurement.")
+    Double to;
+
+    @Option(names = "--definitions", description = "Print the definitions too (the output is then a complete text trace when no filter is given).")
+    boolean definitions;
+
+    @Override
+    public Integer call() throws IOException {
+        try (TraceSource src = Traces.open(trace)) {
+            Clock c = src.definitions().clock();
+            long lo = from == null ? Long.MIN_VALUE : c.globalOffset() + Math.round(from * c.ticksPerSecond());
+            long hi = to == null ? Long.MAX_VALUE : c.globalOffset() + Math.round(to * c.ticksPerSecond());
+            Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+            if (definitions) {
+                TextTraceWriter.writeDefinitions(src.definitions(), out);
+            }
+            for (Location l : src.definitions().locations()) {
+                if (ranks == null || ranks.contains(l.rank())) {
+                    TextTraceWriter.writeEvents(src, l.index(), lo, hi, out);
+                }
+            }
+            out.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.straggler.cli;
+
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
+
+/**
+ * A progress bar on stderr when a person is watching (a terminal, not CI), and nothing otherwise, so that
+ * piped output and logs stay clean. Safe to step from several threads.
+ */
+final class Progress implements AutoCloseable, LongConsumer {
+    private final ProgressBar bar;
+    private final LongAdder done = new LongAdder();
+
+    private Progress(ProgressBar bar) {
+        this.bar = bar;
+    }
+
+    static Progress start(String task, long total, String unit, boolean quiet) {
+        boolean interactive = !quiet && System.console() != null && System.getenv("CI") == null;
+        if (!interactive) {
+            return new Progress(null);
+        }
+        ProgressBar b = new ProgressBarBuilder().setTaskName(task).setInitialMax(Math.max(total, 1))
+                .setStyle(ProgressBarStyle.COLORFUL_UNICODE_BLOCK).setUnit(" " + unit, 1).showSpeed()
+                .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
+                .setUpdateIntervalMillis(200).continuousUpdate().build();
+        return new Progress(b);
+    }
+
+    @Override
+    public void accept(long n) {
+        done.add(n);
+        if (bar != null) {
+            bar.stepBy(n);
+        }
+    }
+
+    long done() {
+        return done.sum();
+    }
+
+    void setMax(long max) {
+        if (bar != null) {
+            bar.maxHint(max);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (bar != null) {
+            bar.close();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.straggler.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CliTest {
+    static final Path SAMPLE = Path.of("..", "samples", "late-sender.txt");
+
+    @TempDir
+    Path tmp;
+
+    /** Runs the command line with stdout and stderr captured. */
+    record Run(int code, String out, String err) {
+    }
+
+    static synchronized Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void infoJsonReportsTheSamplesCounts() throws Exception {
+        Run r = run("info", SAMPLE.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(34, j.get("events").asLong());
+        assertEquals(2, j.get("ranks").asInt());
+        assertEquals(14, j.get("eventsByKind").get("ENTER").asLong());
+        assertEquals(2, j.get("collectivesByOp").get("BARRIER").asLong());
+        assertEquals(1_000_000, j.get("timerResolution").asLong());
+        assertEquals(0.009, j.get("durationSeconds").asDouble(), 1e-12);
+    }
+
+    @Test
+    void importedStoreDumpsTheSameEventsAsTheText() throws Exception {
+        Path store = tmp.resolve("store");
+        assertEquals(0, run("import", SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Run fromText = run("dump", SAMPLE.toString(), "--definitions");
+        Run fromStore = run("dump", store.toString(), "--definitions");
+        assertEquals(fromText.out(), fromStore.out());
+        assertTrue(fromStore.out().contains("1 7200 MPI_RECV from=0 comm=0 tag=42 bytes=4096"));
+    }
+
+    @Test
+    void dumpFiltersByRankAndTimeWindow() {
+        Run r = run("dump", SAMPLE.toString(), "-r", "0", "--from", "0.0075", "--to", "0.008");
+        assertEquals(0, r.code());
+        String[] lines = r.out().strip().split("\n");
+        assertEquals(2, lines.length, r.out()); // rank 0 at 8000: LEAVE compute, ENTER MPI_Barrier
+        for (String l : lines) {
+            assertTrue(l.startsWith("0 "), l);
+        }
+    }
+
+    @Test
+    void missingInputIsOneLineOnStderrWithNonZeroExit() {
+        Run r = run("info", tmp.resolve("nope").toString());
+        assertEquals(1, r.code());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("straggler: ") && r.err().contains("no such file"), r.err());
+    }
+
+    @Test
+    void invalidTraceIsNotImported() throws Exception {
+        Path bad = tmp.resolve("bad.txt");
+        Files.writeString(bad, "straggler-text 1\nregion 0 f\nlocation 0 rank=0\n0 5 ENTER f\n");
+        Run r = run("import", bad.toString(), "-o", tmp.resolve("out").toString(), "-q");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("still open at the end"), r.err());
+        assertFalse(Files.exists(tmp.resolve("out")));
+    }
+
+    @Test
+    void validateExitsNonZeroOnProblems() throws Exception {
+        Path bad = tmp.resolve("bad.txt");
+        Files.writeString(bad, "straggler-text 1\nregion 0 f\nlocation 0 rank=0\n0 5 LEAVE f\n");
+        Run r = run("validate", bad.toString());
+        assertEquals(1, r.code());
+        assertTrue(r.out().contains("location 0 (rank 0), event 0"), r.out());
+    }
+
+    @Test
+    void unknownOptionIsAUsageError() {
+        Run r = run("info", "--frobnicate");
+        assertEquals(2, r.code());
+    }
+
+    @Test
+    void stackTraceOnlyWithDebug() {
+        Run quiet = run("info", tmp.resolve("nope").toString());
+        Run debug = run("info", tmp.resolve("nope").toString(), "--debug");
+        assertFalse(quiet.err().contains("\tat "));
+        assertTrue(debug.err().contains("\tat "), debug.err());
+    }
+
+    @Test
+    void commMatrixCountsTheSamplesSingleMessage() throws Exception {
+        Run r = run("comm-matrix", SAMPLE.toString(), "--json");
+        assertEquals(0, r.code(), r.err());
+        JsonNode j = new ObjectMapper().readTree(r.out());
+        assertEquals(1, j.get("messages").get(0).get(1).asLong());
+        assertEquals(0, j.get("messages").get(1).get(0).asLong());
+        assertEquals(4096, j.get("bytes").get(0).get(1).asLong());
+    }
+}

@@ -1,0 +1,78 @@
+package dev.straggler.cli.report;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs the page's scripts in headless Chromium and inspects the resulting DOM. Skipped where no Chromium is
+ * installed ({@code apt-get install chromium}).
+ */
+class HtmlReportBrowserTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void scriptsRenderTreesAndChartOfTheHottestCallPath() throws Exception {
+        String dom = renderedDom(HtmlReport.of(ReportCubes.small())
+                .communication(new long[][]{{0, 3}, {2, 0}}, new long[][]{{0, 300}, {200, 0}}), "");
+        // metric tree rows: Time, MPI, Late Sender, Visits
+        assertEquals(4, count(dom, "class=\"row m-row") - count(dom, "class=\"row m-row hdr"), "metric rows");
+        // time's hottest exclusive call path is MPI_Recv (6 s): selected, with one bar per rank
+        assertTrue(dom.contains("Time \u2014 main \u203a MPI_Recv (exclusive)"), "chart title names the selected path");
+        assertEquals(4, count(section(dom, "explorer-chart"), "<rect"), "bars");
+        assertTrue(dom.contains("<b>6.00 s</b>"), "sum over ranks is shown");
+        assertTrue(dom.contains("work&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;"), "names are shown as text, not markup");
+        assertTrue(dom.contains("2 ranks \u00b7 5 messages \u00b7 500 B"), "communication totals");
+    }
+
+    @Test
+    void metricNamedInTheLinkIsOpened() throws Exception {
+        String dom = renderedDom(HtmlReport.of(ReportCubes.small()), "#metric=mpi_latesender");
+        assertTrue(dom.contains("Late Sender \u2014 main \u203a MPI_Recv (exclusive)"), "Late Sender selected");
+        // rank 0 has no Late Sender time: three bars
+        assertEquals(3, count(section(dom, "explorer-chart"), "<rect"));
+    }
+
+    private String renderedDom(HtmlReport report, String fragment) throws IOException, InterruptedException {
+        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
+                .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
+        Path page = tmp.resolve("report.html");
+        report.write(page);
+        Path profile = Files.createDirectory(tmp.resolve("profile"));
+        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", page.toUri() + fragment)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
+        return new String(out, StandardCharsets.UTF_8);
+    }
+
+    private static String section(String dom, String id) {
+        Matcher m = Pattern.compile("id=\"" + id + "\"(.*?)</div>", Pattern.DOTALL).matcher(dom);
+        assertTrue(m.find(), "no element " + id);
+        return m.group(1);
+    }
+
+    private static int count(String s, String what) {
+        int n = 0;
+        for (int i = s.indexOf(what); i >= 0; i = s.indexOf(what, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+}

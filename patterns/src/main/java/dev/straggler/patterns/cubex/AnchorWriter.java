@@ -1,0 +1,213 @@
+package dev.straggler.patterns.cubex;
+
+import dev.straggler.patterns.cube.CallPath;
+import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.trace.Region;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes anchor.xml the way CubeW's {@code cube_write_def} does (reference §3.2): one element per line, no
+ * indentation, attributes before documentation, then metrics, program and system. CubeLib parses the
+ * anchor with a token grammar ({@code Cube4Parser.yy}), so element order and spelling follow that writer
+ * exactly.
+ *
+ * <p>The caller supplies the id orders: metrics and cnodes in depth-first pre-order (ids are positions in
+ * those orders, so nesting and ids agree), locations grouped by rank.
+ */
+final class AnchorWriter {
+    /** Scalasca's pattern documentation; metric URLs point into it as Scalasca's own reports do. */
+    static final String MIRROR = "http://apps.fz-juelich.de/scalasca/releases/scalasca/2.6/help/";
+    static final String CREATOR = "Straggler";
+    /**
+     * Attributes that describe the library which wrote a file (or, for CLUSTER*, call-tree clustering
+     * this writer does not reproduce); copying them from a cube read elsewhere would misdescribe our file.
+     */
+    private static final Set<String> WRITER_ATTRIBUTES = Set.of("Cube Version", "CUBE Library version",
+            "Cube anchor.xml syntax version", "CubePL Version", "CUBE_CT_AGGR");
+
+    private final SeverityCube cube;
+    private final StringBuilder sb = new StringBuilder(1 << 16);
+
+    private AnchorWriter(SeverityCube cube) {
+        this.cube = cube;
+    }
+
+    /**
+     * @param metricOrder metric indices in pre-order of the metric tree; a metric's id is its position here
+     * @param metricIsInteger per metric index, whether it is written with dtype INTEGER
+     * @param cnodeOrder  call path ids in pre-order of the call tree; a cnode's id is its position here
+     * @param locationOrder location indices grouped by rank; a location's id is its position here
+     */
+    static String write(SeverityCube cube, int[] metricOrder, boolean[] metricIsInteger, int[] cnodeOrder,
+                        int[] locationOrder) {
+        AnchorWriter w = new AnchorWriter(cube);
+        w.header();
+        w.metrics(metricOrder, metricIsInteger);
+        w.program(cnodeOrder);
+        w.system(locationOrder);
+        w.sb.append("</cube>\n");
+        return w.sb.toString();
+    }
+
+    private void header() {
+        sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"4.4\">\n");
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("CubePL Version", "1.1");
+        attrs.put("Creator", CREATOR);
+        attrs.put("CUBE_CT_AGGR", "SUM");
+        for (Map.Entry<String, String> e : cube.attributes().entrySet()) {
+            String key = e.getKey();
+            if (key.equals("Creator")) {
+                // a cube read from another tool's file keeps that origin, but this file is written by us
+                if (!CREATOR.equals(e.getValue())) {
+                    attrs.put("Source creator", e.getValue());
+                }
+            } else if (!WRITER_ATTRIBUTES.contains(key) && !key.startsWith("CLUSTER")) {
+                attrs.put(key, e.getValue());
+            }
+        }
+        for (Map.Entry<String, String> e : attrs.entrySet()) {
+            sb.append("<attr key=\"").append(esc(e.getKey())).append("\" value=\"").append(esc(e.getValue())).append("\"/>\n");
+        }
+        sb.append("<doc>\n<mirrors>\n<murl>").append(MIRROR).append("</murl>\n</mirrors>\n</doc>\n");
+    }
+
+    private void metrics(int[] order, boolean[] integer) {
+        sb.append("<metrics>\n");
+        List<Metric> metrics = cube.metrics();
+        // nesting follows the pre-order: close elements until the open one is the next metric's parent
+        int[] open = new int[order.length];
+        int depth = 0;
+        for (int id = 0; id < order.length; id++) {
+            Metric m = metrics.get(order[id]);
+            while (depth > 0 && !metrics.get(open[depth - 1]).uniqueName().equals(m.parent())) {
+                sb.append("</metric>\n");
+                depth--;
+            }
+            sb.append("<metric id=\"").append(id).append("\" type=\"EXCLUSIVE\">\n");
+            leaf("disp_name", m.displayName());
+            leaf("uniq_name", m.uniqueName());
+            leaf("dtype", integer[order[id]] ? "INTEGER" : "FLOAT");
+            leaf("uom", m.unit());
+            leaf("url", "@mirror@scalasca_patterns.html#" + m.uniqueName());
+            leaf("descr", m.description());
+            open[depth++] = order[id];
+        }
+        while (depth-- > 0) {
+            sb.append("</metric>\n");
+        }
+        sb.append("</metrics>\n");
+    }
+
+    private void program(int[] cnodeOrder) {
+        sb.append("<program>\n");
+        List<Region> regions = cube.regions();
+        for (int i = 0; i < regions.size(); i++) {
+            Region r = regions.get(i);
+            sb.append("<region id=\"").append(i).append("\" mod=\"").append(esc(r.sourceFile()))
+                    .append("\" begin=\"").append(r.beginLine() > 0 ? r.beginLine() : -1)
+                    .append("\" end=\"").append(r.endLine() > 0 ? r.endLine() : -1).append("\">\n");
+            leaf("name", r.name());
+            leaf("mangled_name", r.canonicalName());
+            leaf("paradigm", CubeRegionNames.paradigmName(r.paradigm()));
+            leaf("role", CubeRegionNames.roleName(r.role()));
+            leaf("url", "");
+            leaf("descr", "");
+            sb.append("</region>\n");
+        }
+        List<CallPath> paths = cube.callPaths();
+        int[] open = new int[cnodeOrder.length];
+        int depth = 0;
+        for (int id = 0; id < cnodeOrder.length; id++) {
+            CallPath c = paths.get(cnodeOrder[id]);
+            while (depth > 0 && open[depth - 1] != c.parent()) {
+                sb.append("</cnode>\n");
+                depth--;
+            }
+            sb.append("<cnode id=\"").append(id).append("\" ");
+            if (c.callsite() > 0) {
+                sb.append("line=\"").append(c.callsite()).append("\" ");
+            }
+            sb.append("calleeId=\"").append(c.region()).append("\">\n");
+            open[depth++] = c.id();
+        }
+        while (depth-- > 0) {
+            sb.append("</cnode>\n");
+        }
+        sb.append("</program>\n");
+    }
+
+    private void system(int[] locationOrder) {
+        sb.append("<system>\n<systemtreenode Id=\"0\">\n");
+        leaf("name", "machine");
+        leaf("class", "machine");
+        sb.append("<systemtreenode Id=\"1\">\n");
+        leaf("name", "node");
+        leaf("class", "node");
+        List<SystemLocation> locs = cube.locations();
+        int group = -1;
+        int groupRank = Integer.MIN_VALUE;
+        for (int id = 0; id < locationOrder.length; id++) {
+            SystemLocation l = locs.get(locationOrder[id]);
+            if (group < 0 || l.rank() != groupRank) {
+                if (group >= 0) {
+                    sb.append("</locationgroup>\n");
+                }
+                group++;
+                groupRank = l.rank();
+                sb.append("<locationgroup Id=\"").append(group).append("\">\n");
+                leaf("name", "MPI Rank " + l.rank());
+                leaf("rank", Integer.toString(l.rank()));
+                leaf("type", "process");
+            }
+            sb.append("<location Id=\"").append(id).append("\">\n");
+            String name = l.name() == null || l.name().isBlank()
+                    ? (l.thread() == 0 ? "Master thread" : "Thread " + l.thread()) : l.name();
+            leaf("name", name);
+            leaf("rank", Integer.toString(l.thread()));
+            leaf("type", "thread");
+            sb.append("</location>\n");
+        }
+        sb.append("</locationgroup>\n</systemtreenode>\n</systemtreenode>\n</system>\n");
+    }
+
+    private void leaf(String tag, String text) {
+        sb.append('<').append(tag).append('>').append(esc(text)).append("</").append(tag).append(">\n");
+    }
+
+    /** XML-escapes text; characters XML 1.0 cannot carry at all become '?'. */
+    static String esc(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = null;
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            String rep = switch (ch) {
+                case '&' -> "&amp;";
+                case '<' -> "&lt;";
+                case '>' -> "&gt;";
+                case '"' -> "&quot;";
+                case '\'' -> "&apos;";
+                default -> (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0xFFFE || ch == 0xFFFF ? "?" : null;
+            };
+            if (rep != null && out == null) {
+                out = new StringBuilder(s.length() + 16).append(s, 0, i);
+            }
+            if (out != null) {
+                if (rep != null) {
+                    out.append(rep);
+                } else {
+                    out.append(ch);
+                }
+            }
+        }
+        return out == null ? s : out.toString();
+    }
+}
