@@ -33,6 +33,8 @@ final class CollectiveInstance {
     long[] completion = new long[0];
     /** {@link ViolationKind} ordinal + 1 per member, 0 for none. */
     byte[] violation = new byte[0];
+    /** Scratch per member for the patterns (synchronization point or not); cleared by {@link #load}. */
+    boolean[] flag = new boolean[0];
     /** Communicator rank whose time the others waited for (latest or root), -1 when none. */
     int reference;
 
@@ -48,20 +50,21 @@ final class CollectiveInstance {
             CollectiveTable t = replay.location(loc).collectives();
             location[j] = loc;
             record[j] = rec;
-            begin[j] = t.begin[rec];
-            end[j] = t.end[rec];
-            sent[j] = t.sent[rec];
-            received[j] = t.received[rec];
+            begin[j] = t.begin(rec);
+            end[j] = t.end(rec);
+            sent[j] = t.sent(rec);
+            received[j] = t.received(rec);
             if (j == 0) {
-                op = CollectiveOp.isValidCode(t.op[rec]) ? CollectiveOp.of(t.op[rec]) : null;
-                root = t.root[rec];
-            } else if (op == null || t.op[rec] != op.code() || t.root[rec] != root) {
+                op = CollectiveOp.isValidCode(t.op(rec)) ? CollectiveOp.of(t.op(rec)) : null;
+                root = t.root(rec);
+            } else if (op == null || t.op(rec) != op.code() || t.root(rec) != root) {
                 consistent = false;
             }
         }
         Arrays.fill(waitTime, 0, n, 0);
         Arrays.fill(completion, 0, n, 0);
         Arrays.fill(violation, 0, n, (byte) 0);
+        Arrays.fill(flag, 0, n, false);
         reference = -1;
     }
 
@@ -89,6 +92,7 @@ final class CollectiveInstance {
             waitTime = new long[n];
             completion = new long[n];
             violation = new byte[n];
+            flag = new boolean[n];
         }
     }
 }

@@ -29,7 +29,7 @@ final class CollectiveReplay {
             completion = new long[n][];
             violation = new byte[n][];
             for (int l = 0; l < n; l++) {
-                int size = replay.location(l).collectives().size;
+                int size = replay.location(l).collectives().size();
                 wait[l] = new long[size];
                 completion[l] = new long[size];
                 violation[l] = new byte[size];
@@ -104,9 +104,9 @@ final class CollectiveReplay {
             return;
         }
         LocationData w = replay.location(inst.location[worst]);
-        int path = w.collectives().callPath[inst.record[worst]];
+        int path = w.collectives().callPath(inst.record[worst]);
         int partner = inst.reference < 0 ? -1 : replay.location(inst.location[inst.reference]).rank();
-        found.offer(new InstanceCollector.Raw(metric, total, w.globalCallPath(path), w.rank(), w.thread(), partner,
-                waiting, start, end));
+        found.offer(metric, total, w.globalCallPath(path), w.rank(), w.thread(), partner,
+                waiting, start, end);
     }
 }

@@ -32,32 +32,63 @@ final class InstanceCollector {
         counts[metric]++;
     }
 
+    /** Offers an occurrence; allocates only when it is kept. */
+    void offer(int metric, long severity, int callPath, int rank, int thread, int partnerRank, int waitingRanks,
+               long start, long end) {
+        if (limit <= 0 || severity <= 0) {
+            return;
+        }
+        List<Raw> list = byMetric.get(metric);
+        int slot = slotFor(list, severity, callPath);
+        if (slot >= 0) {
+            Raw r = new Raw(metric, severity, callPath, rank, thread, partnerRank, waitingRanks, start, end);
+            if (slot == list.size()) {
+                list.add(r);
+            } else {
+                list.set(slot, r);
+            }
+        }
+    }
+
     void offer(Raw r) {
         if (limit <= 0 || r.severity() <= 0) {
             return;
         }
         List<Raw> list = byMetric.get(r.metric());
+        int slot = slotFor(list, r.severity(), r.callPath());
+        if (slot == list.size()) {
+            list.add(r);
+        } else if (slot >= 0) {
+            list.set(slot, r);
+        }
+    }
+
+    /** Where an occurrence goes: the entry of its call path, a free slot, the least severe entry, or -1. */
+    private int slotFor(List<Raw> list, long severity, int callPath) {
+        if (list.size() == limit && severity <= list.get(minIndex(list)).severity()) {
+            // not above the least severe kept: cannot replace it nor an entry of its own call path
+            return -1;
+        }
         for (int i = 0; i < list.size(); i++) {
-            if (list.get(i).callPath() == r.callPath()) {
-                if (r.severity() > list.get(i).severity()) {
-                    list.set(i, r);
-                }
-                return;
+            if (list.get(i).callPath() == callPath) {
+                return severity > list.get(i).severity() ? i : -1;
             }
         }
         if (list.size() < limit) {
-            list.add(r);
-            return;
+            return list.size();
         }
+        int min = minIndex(list);
+        return severity > list.get(min).severity() ? min : -1;
+    }
+
+    private static int minIndex(List<Raw> list) {
         int min = 0;
         for (int i = 1; i < list.size(); i++) {
             if (list.get(i).severity() < list.get(min).severity()) {
                 min = i;
             }
         }
-        if (r.severity() > list.get(min).severity()) {
-            list.set(min, r);
-        }
+        return min;
     }
 
     void addAll(InstanceCollector other) {

@@ -26,7 +26,7 @@ final class LateBroadcast extends CollectivePattern {
         }
         long rootBegin = c.begin[root];
         long earliestEnd = CollectiveInstance.POS_INF;
-        boolean[] waits = new boolean[c.size];
+        boolean[] waits = c.flag;
         for (int j = 0; j < c.size; j++) {
             waits[j] = c.received[j] > 0 && c.begin[j] < rootBegin;
             if (waits[j]) {

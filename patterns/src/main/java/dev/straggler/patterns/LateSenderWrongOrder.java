@@ -27,6 +27,8 @@ final class LateSenderWrongOrder {
     private final int[] path = new int[BUFFER_SIZE];
     private final int[] source = new int[BUFFER_SIZE];
     private int size;
+    /** Youngest remembered send record: when the current send is not older, nothing can be in wrong order. */
+    private long youngest = Long.MIN_VALUE;
 
     /** Remembers a Late Sender instance, evicting the oldest when full. */
     void remember(long sendRecordTime, long lateSenderWait, long messageBytes, int recvIndex, int callPath,
@@ -41,10 +43,14 @@ final class LateSenderWrongOrder {
         path[size] = callPath;
         source[size] = sourceRank;
         size++;
+        youngest = Math.max(youngest, sendRecordTime);
     }
 
     /** Reports and forgets every remembered instance whose send is younger than the current receive's send. */
     void scan(long currentSendTime, int currentSource, Sink sink) {
+        if (youngest <= currentSendTime) {
+            return;
+        }
         int i = 0;
         while (i < size) {
             if (sendTime[i] > currentSendTime) {
@@ -57,6 +63,7 @@ final class LateSenderWrongOrder {
     }
 
     private void remove(int i) {
+        boolean wasYoungest = sendTime[i] == youngest;
         int tail = size - i - 1;
         System.arraycopy(sendTime, i + 1, sendTime, i, tail);
         System.arraycopy(wait, i + 1, wait, i, tail);
@@ -65,5 +72,11 @@ final class LateSenderWrongOrder {
         System.arraycopy(path, i + 1, path, i, tail);
         System.arraycopy(source, i + 1, source, i, tail);
         size--;
+        if (wasYoungest) {
+            youngest = Long.MIN_VALUE;
+            for (int k = 0; k < size; k++) {
+                youngest = Math.max(youngest, sendTime[k]);
+            }
+        }
     }
 }

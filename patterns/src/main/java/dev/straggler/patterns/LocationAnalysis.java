@@ -58,10 +58,10 @@ final class LocationAnalysis {
     private void collectives(CollectiveReplay.Results coll) {
         CollectiveTable t = loc.collectives();
         int l = loc.location();
-        for (int i = 0; i < t.size; i++) {
-            int path = t.callPath[i];
-            long s = t.sent[i];
-            long r = t.received[i];
+        for (int i = 0; i < t.size(); i++) {
+            int path = t.callPath(i);
+            long s = t.sent(i);
+            long r = t.received(i);
             // Message.pattern: every collective end is counted by its payload direction
             if (s == 0 && r == 0) {
                 sev.add(MetricTree.SYNCS_COLL, path, 1);
@@ -74,7 +74,7 @@ final class LocationAnalysis {
             }
             sev.add(MetricTree.BYTES_COUT, path, s);
             sev.add(MetricTree.BYTES_CIN, path, r);
-            CollectivePattern p = CollectivePattern.forOp(CollectiveOp.isValidCode(t.op[i]) ? CollectiveOp.of(t.op[i]) : null);
+            CollectivePattern p = CollectivePattern.forOp(CollectiveOp.isValidCode(t.op(i)) ? CollectiveOp.of(t.op(i)) : null);
             if (p == null) {
                 continue;
             }

@@ -6,7 +6,6 @@ import dev.straggler.replay.RecvTable;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.SendTable;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
-import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 
 import java.util.Arrays;
 
@@ -24,7 +23,7 @@ final class PointToPointReplay {
     private final InstanceCollector instances;
     private final long[] violations;
     /** Multi-wait calls (ordinals) where some receive waited for a late sender. */
-    private final IntOpenHashSet lateSenderMultiWaits = new IntOpenHashSet();
+    private final java.util.BitSet lateSenderMultiWaits = new java.util.BitSet();
     private long unmatchedReceives;
     private long unmatchedSends;
 
@@ -64,10 +63,10 @@ final class PointToPointReplay {
         MessageMatching.ReceiveCursor cursor = replay.messages().receiveCursor(loc.location());
         LateSenderWrongOrder wrongOrder = new LateSenderWrongOrder();
         LateSenderWrongOrder.Sink woSink = this::wrongOrder;
-        for (int i = 0; i < r.size; i++) {
+        for (int i = 0; i < r.size(); i++) {
             int j = cursor.partner(i);
             int sl = cursor.partnerLocation();
-            if (pendingCall >= 0 && r.call[i] != pendingCall) {
+            if (pendingCall >= 0 && r.call(i) != pendingCall) {
                 // the multi-wait has been left before this receive: its Late Sender is final
                 flushMultiWait(wrongOrder);
             }
@@ -78,11 +77,11 @@ final class PointToPointReplay {
                 continue;
             }
             SendTable s = replay.location(sl).sends();
-            int path = r.callPath[i];
-            if (s.time[j] > r.time[i]) {
+            int path = r.callPath(i);
+            if (s.time(j) > r.time(i)) {
                 violations[ViolationKind.RECEIVE_BEFORE_SEND.ordinal()]++;
             }
-            long length = s.bytes[j];
+            long length = s.bytes(j);
             if (length == 0) {
                 sev.add(MetricTree.SYNCS_RECV, path, 1);
             } else {
@@ -91,12 +90,12 @@ final class PointToPointReplay {
             }
             byte kind = r.kind(i);
             if (LateSender.applies(kind)) {
-                long wait = LateSender.waitingTime(s.enter[j], r.enter[i], r.leave[i]);
+                long wait = LateSender.waitingTime(s.enter(j), r.enter(i), r.leave(i));
                 if (wait > 0) {
                     if (kind == RecvTable.CALL_WAIT_MULTI) {
-                        lateSenderMultiWaits.add(r.call[i]);
-                        if (pendingCall != r.call[i]) {
-                            pendingCall = r.call[i];
+                        lateSenderMultiWaits.set(r.call(i));
+                        if (pendingCall != r.call(i)) {
+                            pendingCall = r.call(i);
                             pendingWait = 0;
                         }
                         // strictly greater: the first of equal maxima is kept, as in Scalasca
@@ -111,7 +110,7 @@ final class PointToPointReplay {
                     }
                 }
             }
-            wrongOrder.scan(s.time[j], r.peer[i], woSink);
+            wrongOrder.scan(s.time(j), r.peer(i), woSink);
         }
         if (pendingCall >= 0) {
             flushMultiWait(wrongOrder);
@@ -126,13 +125,13 @@ final class PointToPointReplay {
     private void lateSender(LateSenderWrongOrder wrongOrder, int i, int sl, int j, long wait) {
         RecvTable r = loc.receives();
         SendTable s = replay.location(sl).sends();
-        int path = r.callPath[i];
+        int path = r.callPath(i);
         sev.add(MetricTree.MPI_LATESENDER, path, wait);
-        sev.add(s.bytes[j] == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
+        sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER);
-        instances.offer(new InstanceCollector.Raw(MetricTree.MPI_LATESENDER, wait, loc.globalCallPath(path),
-                loc.rank(), loc.thread(), replay.location(sl).rank(), 1, r.enter[i], r.leave[i]));
-        wrongOrder.remember(s.time[j], wait, s.bytes[j], i, path, r.peer[i]);
+        instances.offer(MetricTree.MPI_LATESENDER, wait, loc.globalCallPath(path),
+                loc.rank(), loc.thread(), replay.location(sl).rank(), 1, r.enter(i), r.leave(i));
+        wrongOrder.remember(s.time(j), wait, s.bytes(j), i, path, r.peer(i));
     }
 
     private void wrongOrder(int recvIndex, int path, long wait, long bytes, boolean sameSource) {
@@ -141,16 +140,16 @@ final class PointToPointReplay {
         sev.add(sameSource ? MetricTree.MPI_LSWO_SAME : MetricTree.MPI_LSWO_DIFFERENT, path, wait);
         sev.add(bytes == 0 ? MetricTree.MPI_SLSWO_COUNT : MetricTree.MPI_CLSWO_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER_WO);
-        int sourceRank = replay.definitions().communicator(r.comm[recvIndex]).members()[r.peer[recvIndex]];
-        instances.offer(new InstanceCollector.Raw(MetricTree.MPI_LATESENDER_WO, wait, loc.globalCallPath(path),
-                loc.rank(), loc.thread(), sourceRank, 1, r.enter[recvIndex], r.leave[recvIndex]));
+        int sourceRank = replay.definitions().communicator(r.comm(recvIndex)).members()[r.peer(recvIndex)];
+        instances.offer(MetricTree.MPI_LATESENDER_WO, wait, loc.globalCallPath(path),
+                loc.rank(), loc.thread(), sourceRank, 1, r.enter(recvIndex), r.leave(recvIndex));
     }
 
     // --- sender side ---------------------------------------------------------------------------------------
 
     private void senderSide() {
         SendTable s = loc.sends();
-        if (s.size == 0) {
+        if (s.size() == 0) {
             return;
         }
         MessageMatching.SendCursor cursor = replay.messages().sendCursor(loc.location());
@@ -163,9 +162,12 @@ final class PointToPointReplay {
         int[] maxSend = new int[8];
         int[] maxPartner = new int[8];
         int slots = 0;
-        for (int j = 0; j < s.size; j++) {
-            if (s.completion(j) == SendTable.CMP_WAIT_MULTI && !lateSenderMultiWaits.contains(s.cmpCall[j])) {
-                int slot = slotOfCall.get(s.cmpCall[j]);
+        // multi-wait slot of each send, -1 for none (looked up once)
+        int[] slotOfSend = new int[s.size()];
+        for (int j = 0; j < s.size(); j++) {
+            slotOfSend[j] = -1;
+            if (s.completion(j) == SendTable.CMP_WAIT_MULTI && !lateSenderMultiWaits.get(s.cmpCall(j))) {
+                int slot = slotOfCall.get(s.cmpCall(j));
                 if (slot < 0) {
                     if (slots == completions.length) {
                         int cap = slots * 2;
@@ -176,13 +178,14 @@ final class PointToPointReplay {
                         maxPartner = Arrays.copyOf(maxPartner, cap);
                     }
                     slot = slots++;
-                    slotOfCall.put(s.cmpCall[j], slot);
+                    slotOfCall.put(s.cmpCall(j), slot);
                     maxSend[slot] = -1;
                 }
                 completions[slot]++;
+                slotOfSend[j] = slot;
             }
         }
-        for (int j = 0; j < s.size; j++) {
+        for (int j = 0; j < s.size(); j++) {
             int ri = cursor.partner(j);
             int rl = cursor.partnerLocation();
             if (ri < 0) {
@@ -192,14 +195,14 @@ final class PointToPointReplay {
                 continue;
             }
             byte cmp = s.completion(j);
-            long reqEnter = replay.location(rl).receives().reqEnter[ri];
-            long wait = LateReceiver.waitingTime(s.cmpEnter[j], s.cmpLeave[j], reqEnter);
+            long reqEnter = replay.location(rl).receives().reqEnter(ri);
+            long wait = LateReceiver.waitingTime(s.cmpEnter(j), s.cmpLeave(j), reqEnter);
             if (LateReceiver.appliesSingly(cmp)) {
                 if (wait > 0) {
                     lateReceiver(j, wait, replay.location(rl).rank());
                 }
             } else if (cmp == SendTable.CMP_WAIT_MULTI) {
-                int slot = slotOfCall.get(s.cmpCall[j]);
+                int slot = slotOfSend[j];
                 if (slot >= 0) {
                     evaluated[slot]++;
                     // Scalasca replays backwards with a strict '>': of equal maxima the last send is kept
@@ -212,23 +215,21 @@ final class PointToPointReplay {
             }
         }
         // A multi-wait is evaluated once all the sends it completes have been matched (Scalasca's send count).
-        for (int j = 0; j < s.size; j++) {
-            if (s.completion(j) == SendTable.CMP_WAIT_MULTI) {
-                int slot = slotOfCall.get(s.cmpCall[j]);
-                if (slot >= 0 && maxSend[slot] == j && evaluated[slot] == completions[slot]) {
-                    lateReceiver(j, maxWait[slot], maxPartner[slot]);
-                }
+        for (int j = 0; j < s.size(); j++) {
+            int slot = slotOfSend[j];
+            if (slot >= 0 && maxSend[slot] == j && evaluated[slot] == completions[slot]) {
+                lateReceiver(j, maxWait[slot], maxPartner[slot]);
             }
         }
     }
 
     private void lateReceiver(int j, long wait, int partnerRank) {
         SendTable s = loc.sends();
-        int path = s.cmpCallPath[j];
+        int path = s.cmpCallPath(j);
         sev.add(MetricTree.MPI_LATERECEIVER, path, wait);
-        sev.add(s.bytes[j] == 0 ? MetricTree.MPI_SLR_COUNT : MetricTree.MPI_CLR_COUNT, path, 1);
+        sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLR_COUNT : MetricTree.MPI_CLR_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATERECEIVER);
-        instances.offer(new InstanceCollector.Raw(MetricTree.MPI_LATERECEIVER, wait, loc.globalCallPath(path),
-                loc.rank(), loc.thread(), partnerRank, 1, s.cmpEnter[j], s.cmpLeave[j]));
+        instances.offer(MetricTree.MPI_LATERECEIVER, wait, loc.globalCallPath(path),
+                loc.rank(), loc.thread(), partnerRank, 1, s.cmpEnter(j), s.cmpLeave(j));
     }
 }

@@ -73,7 +73,7 @@ final class WaitAtNxN extends CollectivePattern {
             }
         }
         long syncEnd = CollectiveInstance.POS_INF;
-        boolean[] sync = new boolean[n];
+        boolean[] sync = c.flag;
         for (int j = 0; j < n; j++) {
             if (payload(c, j)) {
                 sync[j] = (c.received[j] > 0 && c.begin[j] < latestSend)

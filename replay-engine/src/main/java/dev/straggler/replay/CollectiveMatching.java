@@ -36,8 +36,8 @@ public final class CollectiveMatching {
     void index(LocationData loc) {
         Int2ObjectOpenHashMap<IntArrayList> m = new Int2ObjectOpenHashMap<>();
         CollectiveTable t = loc.collectives();
-        for (int i = 0; i < t.size; i++) {
-            m.computeIfAbsent(t.comm[i], k -> new IntArrayList()).add(i);
+        for (int i = 0; i < t.size(); i++) {
+            m.computeIfAbsent(t.comm(i), k -> new IntArrayList()).add(i);
         }
         m.values().forEach(IntArrayList::trim);
         byComm[loc.location()] = m;

@@ -1,81 +1,86 @@
 package dev.straggler.replay;
 
-import java.util.Arrays;
-
 /**
- * The MPI collective operations of one location, one row per MpiCollectiveEnd record in stream order (57 bytes a
+ * The MPI collective operations of one location, one row per MpiCollectiveEnd record in stream order (45 bytes a
  * row). {@code begin} is the preceding MpiCollectiveBegin: PEARL uses Begin/End, not Enter/Leave, as a collective's
  * local begin and end (reference §1.1).
  *
  * <p>Filled by one thread during the location's pass, read-only afterwards.
  */
 public final class CollectiveTable {
-    public long[] begin;
-    public long[] end;
-    public long[] sent;
-    public long[] received;
-    public int[] comm;
-    /** Root as a rank within {@link #comm}, -1 for none. */
-    public int[] root;
-    /** Local call path of the collective call. */
-    public int[] callPath;
-    /** {@link dev.straggler.trace.CollectiveOp} code. */
-    public byte[] op;
-    public int size;
-
-    public CollectiveTable() {
-        this(16);
-    }
-
-    public CollectiveTable(int capacity) {
-        begin = new long[capacity];
-        end = new long[capacity];
-        sent = new long[capacity];
-        received = new long[capacity];
-        comm = new int[capacity];
-        root = new int[capacity];
-        callPath = new int[capacity];
-        op = new byte[capacity];
-    }
+    private final Columns.Longs begin = new Columns.Longs();
+    private final Columns.Longs end = new Columns.Longs();
+    private final Columns.Longs sent = new Columns.Longs();
+    private final Columns.Longs received = new Columns.Longs();
+    private final Columns.Ints comm = new Columns.Ints();
+    private final Columns.Ints root = new Columns.Ints();
+    private final Columns.Ints callPath = new Columns.Ints();
+    private final Columns.Bytes op = new Columns.Bytes();
+    private int size;
+    private int capacity = Columns.INITIAL;
 
     public int add(long b, long e, int opCode, int communicator, int rootRank, long bytesSent, long bytesReceived,
                    int path) {
-        if (size == begin.length) {
-            grow();
-        }
         int i = size++;
-        begin[i] = b;
-        end[i] = e;
-        sent[i] = bytesSent;
-        received[i] = bytesReceived;
-        comm[i] = communicator;
-        root[i] = rootRank;
-        callPath[i] = path;
-        op[i] = (byte) opCode;
+        if (i == capacity) {
+            capacity = Columns.nextCapacity(capacity);
+            begin.grow(capacity);
+            end.grow(capacity);
+            sent.grow(capacity);
+            received.grow(capacity);
+            comm.grow(capacity);
+            root.grow(capacity);
+            callPath.grow(capacity);
+            op.grow(capacity);
+        }
+        begin.set(i, b);
+        end.set(i, e);
+        sent.set(i, bytesSent);
+        received.set(i, bytesReceived);
+        comm.set(i, communicator);
+        root.set(i, rootRank);
+        callPath.set(i, path);
+        op.set(i, (byte) opCode);
         return i;
     }
 
-    private void grow() {
-        int cap = Math.max(16, begin.length * 2);
-        begin = Arrays.copyOf(begin, cap);
-        end = Arrays.copyOf(end, cap);
-        sent = Arrays.copyOf(sent, cap);
-        received = Arrays.copyOf(received, cap);
-        comm = Arrays.copyOf(comm, cap);
-        root = Arrays.copyOf(root, cap);
-        callPath = Arrays.copyOf(callPath, cap);
-        op = Arrays.copyOf(op, cap);
+    public int size() {
+        return size;
     }
 
-    public void trim() {
-        begin = Arrays.copyOf(begin, size);
-        end = Arrays.copyOf(end, size);
-        sent = Arrays.copyOf(sent, size);
-        received = Arrays.copyOf(received, size);
-        comm = Arrays.copyOf(comm, size);
-        root = Arrays.copyOf(root, size);
-        callPath = Arrays.copyOf(callPath, size);
-        op = Arrays.copyOf(op, size);
+    public long begin(int i) {
+        return begin.get(i);
+    }
+
+    public long end(int i) {
+        return end.get(i);
+    }
+
+    public long sent(int i) {
+        return sent.get(i);
+    }
+
+    public long received(int i) {
+        return received.get(i);
+    }
+
+    public int comm(int i) {
+        return comm.get(i);
+    }
+
+    /** Root as a rank within {@link #comm}, -1 for none. */
+    public int root(int i) {
+        return root.get(i);
+    }
+
+    /** Local call path of the collective call. */
+    public int callPath(int i) {
+        return callPath.get(i);
+    }
+
+    /** {@link dev.straggler.trace.CollectiveOp} code. */
+    public byte op(int i) {
+        return op.get(i);
     }
 
     public static int bytesPerRow() {

@@ -153,7 +153,7 @@ public final class LocationData {
 
     /** Bytes held by the communication records of this location (what crosses locations). */
     public long recordBytes() {
-        return (long) sends.size * SendTable.bytesPerRow() + (long) receives.size * RecvTable.bytesPerRow()
-                + (long) collectives.size * CollectiveTable.bytesPerRow();
+        return (long) sends.size() * SendTable.bytesPerRow() + (long) receives.size() * RecvTable.bytesPerRow()
+                + (long) collectives.size() * CollectiveTable.bytesPerRow();
     }
 }

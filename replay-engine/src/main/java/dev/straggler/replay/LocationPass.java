@@ -144,9 +144,6 @@ public final class LocationPass {
                 leave(lastTime, stackRegion[depth - 1]);
             }
         }
-        sends.trim();
-        receives.trim();
-        collectives.trim();
         return new LocationData(location, rank, thread, profile, sends, receives, collectives, events, anomalies,
                 events == 0 ? 0 : firstTime, events == 0 ? 0 : lastTime,
                 initEnter, initLeave, initPath, finalizeEnter, finalizeLeave, finalizePath);
@@ -181,7 +178,7 @@ public final class LocationPass {
             long e = pending[p];
             int idx = (int) (e >>> 1);
             if ((e & 1) == PATCH_RECV_LEAVE) {
-                receives.leave[idx] = t;
+                receives.setLeave(idx, t);
             } else {
                 sends.setCompletionLeave(idx, t);
             }

@@ -22,16 +22,27 @@ public final class LocationProfile {
     private long[] sends = new long[64];
     private long[] bytesSent = new long[64];
     private final Long2IntOpenHashMap index = new Long2IntOpenHashMap();
+    // Direct-mapped cache in front of the index: a loop enters the same few (parent, region) pairs again and again.
+    private static final int CACHE = 1 << 12;
+    private final long[] cacheKey = new long[CACHE];
+    private final int[] cacheNode = new int[CACHE];
 
     LocationProfile() {
         index.defaultReturnValue(-1);
+        java.util.Arrays.fill(cacheKey, -1L);
     }
 
     /** The child of {@code parentNode} (-1: a root) for {@code regionId}, created on first use. */
     int child(int parentNode, int regionId) {
         long key = ((long) (parentNode + 1) << 32) | (regionId & 0xffffffffL);
+        int slot = (int) ((parentNode * 0x9E3779B1L + regionId) & (CACHE - 1));
+        if (cacheKey[slot] == key) {
+            return cacheNode[slot];
+        }
         int n = index.get(key);
         if (n >= 0) {
+            cacheKey[slot] = key;
+            cacheNode[slot] = n;
             return n;
         }
         if (size == parent.length) {
@@ -41,6 +52,8 @@ public final class LocationProfile {
         parent[n] = parentNode;
         region[n] = regionId;
         index.put(key, n);
+        cacheKey[slot] = key;
+        cacheNode[slot] = n;
         return n;
     }
 

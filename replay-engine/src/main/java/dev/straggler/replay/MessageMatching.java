@@ -1,8 +1,6 @@
 package dev.straggler.replay;
 
-import dev.straggler.trace.Communicator;
 import dev.straggler.trace.TraceDefinitions;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.util.List;
 
@@ -21,6 +19,8 @@ public final class MessageMatching {
     private final List<LocationData> locations;
     private final KeyedQueues[] sendQueues;
     private final KeyedQueues[] recvQueues;
+    /** Global rank of each communicator rank, per communicator (indexed without list lookups on the hot path). */
+    private final int[][] members;
     private long unmatchedSends;
     private long unmatchedReceives;
     private long matched;
@@ -31,53 +31,82 @@ public final class MessageMatching {
         this.locations = locations;
         this.sendQueues = new KeyedQueues[locations.size()];
         this.recvQueues = new KeyedQueues[locations.size()];
+        this.members = new int[defs.communicators().size()][];
+        for (int c = 0; c < members.length; c++) {
+            members[c] = defs.communicator(c).members();
+        }
     }
 
     /** Builds the envelope queues of one location; locations may be indexed concurrently. */
     void index(LocationData loc) {
-        KeyedQueues sq = new KeyedQueues();
         SendTable s = loc.sends();
-        List<Communicator> comms = defs.communicators();
-        for (int i = 0; i < s.size; i++) {
-            if (s.shipped(i)) {
-                sq.add(s.comm[i], comms.get(s.comm[i]).members()[s.peer[i]], s.tag[i], i);
-            }
-        }
-        KeyedQueues rq = new KeyedQueues();
         RecvTable r = loc.receives();
-        for (int i = 0; i < r.size; i++) {
-            if (r.inMpi(i)) {
-                rq.add(r.comm[i], comms.get(r.comm[i]).members()[r.peer[i]], r.tag[i], i);
+        sendQueues[loc.location()] = KeyedQueues.build(new KeyedQueues.Envelopes() {
+            public int size() {
+                return s.size();
             }
-        }
-        sq.trim();
-        rq.trim();
-        sendQueues[loc.location()] = sq;
-        recvQueues[loc.location()] = rq;
+
+            public boolean included(int i) {
+                return s.shipped(i);
+            }
+
+            public int comm(int i) {
+                return s.comm(i);
+            }
+
+            public int peer(int i) {
+                return members[s.comm(i)][s.peer(i)];
+            }
+
+            public int tag(int i) {
+                return s.tag(i);
+            }
+        });
+        recvQueues[loc.location()] = KeyedQueues.build(new KeyedQueues.Envelopes() {
+            public int size() {
+                return r.size();
+            }
+
+            public boolean included(int i) {
+                return r.inMpi(i);
+            }
+
+            public int comm(int i) {
+                return r.comm(i);
+            }
+
+            public int peer(int i) {
+                return members[r.comm(i)][r.peer(i)];
+            }
+
+            public int tag(int i) {
+                return r.tag(i);
+            }
+        });
     }
 
     /** Counts the records left without partner, once every location is indexed. */
     void countUnmatched() {
         for (LocationData loc : locations) {
             int me = loc.rank();
-            recvQueues[loc.location()].forEach((comm, src, tag, queue) -> {
+            recvQueues[loc.location()].forEach((comm, src, tag, queueSize) -> {
                 int partner = src < locationOfRank.length ? locationOfRank[src] : -1;
                 int sends = 0;
                 if (partner >= 0 && sendQueues[partner] != null) {
                     int slot = sendQueues[partner].find(comm, me, tag);
-                    sends = slot < 0 ? 0 : sendQueues[partner].queue(slot).size();
+                    sends = slot < 0 ? 0 : sendQueues[partner].size(slot);
                 }
-                matched += Math.min(sends, queue.size());
-                unmatchedReceives += Math.max(0, queue.size() - sends);
+                matched += Math.min(sends, queueSize);
+                unmatchedReceives += Math.max(0, queueSize - sends);
             });
-            sendQueues[loc.location()].forEach((comm, dst, tag, queue) -> {
+            sendQueues[loc.location()].forEach((comm, dst, tag, queueSize) -> {
                 int partner = dst < locationOfRank.length ? locationOfRank[dst] : -1;
                 int recvs = 0;
                 if (partner >= 0 && recvQueues[partner] != null) {
                     int slot = recvQueues[partner].find(comm, me, tag);
-                    recvs = slot < 0 ? 0 : recvQueues[partner].queue(slot).size();
+                    recvs = slot < 0 ? 0 : recvQueues[partner].size(slot);
                 }
-                unmatchedSends += Math.max(0, queue.size() - recvs);
+                unmatchedSends += Math.max(0, queueSize - recvs);
             });
         }
     }
@@ -112,6 +141,9 @@ public final class MessageMatching {
         final int rank;
         final KeyedQueues own;
         final int[] taken;
+        /** Per own queue: the partner's mirrored queue and its location, resolved on first use. */
+        private final int[] partnerQueue;
+        private final int[] partnerOf;
         int partnerLocation = -1;
 
         Cursor(int location, KeyedQueues own) {
@@ -119,6 +151,9 @@ public final class MessageMatching {
             this.rank = locations.get(location).rank();
             this.own = own;
             this.taken = new int[own.queueCount()];
+            this.partnerQueue = new int[own.queueCount()];
+            this.partnerOf = new int[own.queueCount()];
+            java.util.Arrays.fill(partnerOf, -2);
         }
 
         /** Location of the partner found by the last call to {@code partner}, -1 when none. */
@@ -128,23 +163,21 @@ public final class MessageMatching {
 
         int lookup(int comm, int peerLocal, int tag, KeyedQueues[] partners) {
             partnerLocation = -1;
-            int peer = defs.communicators().get(comm).members()[peerLocal];
+            int peer = members[comm][peerLocal];
             int slot = own.find(comm, peer, tag);
             int ordinal = taken[slot]++;
-            int loc = peer < locationOfRank.length ? locationOfRank[peer] : -1;
-            if (loc < 0 || partners[loc] == null) {
-                return -1;
+            if (partnerOf[slot] == -2) {
+                int loc = peer < locationOfRank.length ? locationOfRank[peer] : -1;
+                int ps = loc < 0 || partners[loc] == null ? -1 : partners[loc].find(comm, rank, tag);
+                partnerOf[slot] = ps < 0 ? -1 : loc;
+                partnerQueue[slot] = ps;
             }
-            int ps = partners[loc].find(comm, rank, tag);
-            if (ps < 0) {
-                return -1;
-            }
-            IntArrayList q = partners[loc].queue(ps);
-            if (ordinal >= q.size()) {
+            int loc = partnerOf[slot];
+            if (loc < 0 || ordinal >= partners[loc].size(partnerQueue[slot])) {
                 return -1;
             }
             partnerLocation = loc;
-            return q.getInt(ordinal);
+            return partners[loc].get(partnerQueue[slot], ordinal);
         }
     }
 
@@ -163,7 +196,7 @@ public final class MessageMatching {
                 partnerLocation = -1;
                 return -1;
             }
-            return lookup(recvs.comm[i], recvs.peer[i], recvs.tag[i], sendQueues);
+            return lookup(recvs.comm(i), recvs.peer(i), recvs.tag(i), sendQueues);
         }
     }
 
@@ -182,7 +215,7 @@ public final class MessageMatching {
                 partnerLocation = -1;
                 return -1;
             }
-            return lookup(sends.comm[i], sends.peer[i], sends.tag[i], recvQueues);
+            return lookup(sends.comm(i), sends.peer(i), sends.tag(i), recvQueues);
         }
     }
 }

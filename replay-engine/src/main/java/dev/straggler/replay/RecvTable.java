@@ -1,12 +1,10 @@
 package dev.straggler.replay;
 
-import java.util.Arrays;
-
 /**
  * The point-to-point receives of one location, one row per MpiRecv/MpiIrecv (completion) record in stream order,
- * as parallel primitive columns (53 bytes a row). The receive's call ({@code callR} in reference §1.3) is
- * MPI_Recv or the MPI_Wait/Test that completes an Irecv; its request call ({@code reqR}) is MPI_Recv itself or the
- * MPI_Irecv that posted the request.
+ * as primitive columns (53 bytes a row). The receive's call ({@code callR} in reference §1.3) is MPI_Recv or the
+ * MPI_Wait/Test that completes an Irecv; its request call ({@code reqR}) is MPI_Recv itself or the MPI_Irecv that
+ * posted the request.
  *
  * <p>Filled by one thread during the location's pass, read-only afterwards.
  */
@@ -21,92 +19,104 @@ public final class RecvTable {
     public static final byte NOT_IN_MPI = 1 << 3;
     private static final byte KIND_MASK = 7;
 
-    /** Timestamp of the receive record. */
-    public long[] time;
-    /** Enter and Leave of the receive call. */
-    public long[] enter;
-    public long[] leave;
-    /** Enter of the request call (MPI_Irecv, or the receive call itself). */
-    public long[] reqEnter;
-    public int[] comm;
-    /** Source, as a rank within {@link #comm}. */
-    public int[] peer;
-    public int[] tag;
-    /** Local call path of the receive call. */
-    public int[] callPath;
-    /** Ordinal of the receive call among the MPI calls of this location. */
-    public int[] call;
-    public byte[] flags;
-    public int size;
-
-    public RecvTable() {
-        this(16);
-    }
-
-    public RecvTable(int capacity) {
-        time = new long[capacity];
-        enter = new long[capacity];
-        leave = new long[capacity];
-        reqEnter = new long[capacity];
-        comm = new int[capacity];
-        peer = new int[capacity];
-        tag = new int[capacity];
-        callPath = new int[capacity];
-        call = new int[capacity];
-        flags = new byte[capacity];
-    }
+    private final Columns.Longs time = new Columns.Longs();
+    private final Columns.Longs enter = new Columns.Longs();
+    private final Columns.Longs leave = new Columns.Longs();
+    private final Columns.Longs reqEnter = new Columns.Longs();
+    private final Columns.Ints comm = new Columns.Ints();
+    private final Columns.Ints peer = new Columns.Ints();
+    private final Columns.Ints tag = new Columns.Ints();
+    private final Columns.Ints callPath = new Columns.Ints();
+    private final Columns.Ints call = new Columns.Ints();
+    private final Columns.Bytes flags = new Columns.Bytes();
+    private int size;
+    private int capacity = Columns.INITIAL;
 
     public int add(long t, long callEnter, long requestEnter, int communicator, int peerRank, int msgTag,
                    int path, int callOrdinal, byte kind, boolean inMpi) {
-        if (size == time.length) {
-            grow();
-        }
         int i = size++;
-        time[i] = t;
-        enter[i] = callEnter;
-        reqEnter[i] = requestEnter;
-        comm[i] = communicator;
-        peer[i] = peerRank;
-        tag[i] = msgTag;
-        callPath[i] = path;
-        call[i] = callOrdinal;
-        flags[i] = (byte) (kind | (inMpi ? 0 : NOT_IN_MPI));
+        if (i == capacity) {
+            capacity = Columns.nextCapacity(capacity);
+            time.grow(capacity);
+            enter.grow(capacity);
+            leave.grow(capacity);
+            reqEnter.grow(capacity);
+            comm.grow(capacity);
+            peer.grow(capacity);
+            tag.grow(capacity);
+            callPath.grow(capacity);
+            call.grow(capacity);
+            flags.grow(capacity);
+        }
+        time.set(i, t);
+        enter.set(i, callEnter);
+        reqEnter.set(i, requestEnter);
+        comm.set(i, communicator);
+        peer.set(i, peerRank);
+        tag.set(i, msgTag);
+        callPath.set(i, path);
+        call.set(i, callOrdinal);
+        flags.set(i, (byte) (kind | (inMpi ? 0 : NOT_IN_MPI)));
         return i;
     }
 
+    void setLeave(int i, long t) {
+        leave.set(i, t);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Timestamp of the receive record. */
+    public long time(int i) {
+        return time.get(i);
+    }
+
+    /** Enter of the receive call. */
+    public long enter(int i) {
+        return enter.get(i);
+    }
+
+    /** Leave of the receive call. */
+    public long leave(int i) {
+        return leave.get(i);
+    }
+
+    /** Enter of the request call (MPI_Irecv, or the receive call itself). */
+    public long reqEnter(int i) {
+        return reqEnter.get(i);
+    }
+
+    public int comm(int i) {
+        return comm.get(i);
+    }
+
+    /** Source, as a rank within {@link #comm}. */
+    public int peer(int i) {
+        return peer.get(i);
+    }
+
+    public int tag(int i) {
+        return tag.get(i);
+    }
+
+    /** Local call path of the receive call. */
+    public int callPath(int i) {
+        return callPath.get(i);
+    }
+
+    /** Ordinal of the receive call among the MPI calls of this location. */
+    public int call(int i) {
+        return call.get(i);
+    }
+
     public byte kind(int i) {
-        return (byte) (flags[i] & KIND_MASK);
+        return (byte) (flags.get(i) & KIND_MASK);
     }
 
     public boolean inMpi(int i) {
-        return (flags[i] & NOT_IN_MPI) == 0;
-    }
-
-    private void grow() {
-        int cap = Math.max(16, time.length * 2);
-        time = Arrays.copyOf(time, cap);
-        enter = Arrays.copyOf(enter, cap);
-        leave = Arrays.copyOf(leave, cap);
-        reqEnter = Arrays.copyOf(reqEnter, cap);
-        comm = Arrays.copyOf(comm, cap);
-        peer = Arrays.copyOf(peer, cap);
-        tag = Arrays.copyOf(tag, cap);
-        callPath = Arrays.copyOf(callPath, cap);
-        call = Arrays.copyOf(call, cap);
-        flags = Arrays.copyOf(flags, cap);
-    }
-
-    public void trim() {
-        time = Arrays.copyOf(time, size);
-        enter = Arrays.copyOf(enter, size);
-        leave = Arrays.copyOf(leave, size);
-        reqEnter = Arrays.copyOf(reqEnter, size);
-        comm = Arrays.copyOf(comm, size);
-        peer = Arrays.copyOf(peer, size);
-        tag = Arrays.copyOf(tag, size);
-        callPath = Arrays.copyOf(callPath, size);
-        call = Arrays.copyOf(call, size);
-        flags = Arrays.copyOf(flags, size);
+        return (flags.get(i) & NOT_IN_MPI) == 0;
     }
 
     public static int bytesPerRow() {

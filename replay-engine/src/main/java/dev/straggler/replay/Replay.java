@@ -182,7 +182,7 @@ public final class Replay {
     /** True when any location has an MPI communication record or left MPI_Init. */
     public boolean hasMpi() {
         for (LocationData l : locations) {
-            if (l.sends().size > 0 || l.receives().size > 0 || l.collectives().size > 0 || l.hasInit()) {
+            if (l.sends().size() > 0 || l.receives().size() > 0 || l.collectives().size() > 0 || l.hasInit()) {
                 return true;
             }
         }

@@ -56,12 +56,12 @@ class LocationPassTest {
         b.rank(1).enter(0, "main").callRecv(5, 45, 0, 7, 64).leave(50);
         Replay r = replay(b);
         SendTable s = r.location(0).sends();
-        assertEquals(1, s.size);
-        assertEquals(10, s.enter[0]);
+        assertEquals(1, s.size());
+        assertEquals(10, s.enter(0));
         assertEquals(SendTable.CMP_WAIT_SINGLE, s.completion(0));
-        assertEquals(30, s.cmpEnter[0]);
-        assertEquals(40, s.cmpLeave[0]);
-        assertEquals(node(r, 0, "main", "MPI_Wait"), s.cmpCallPath[0]);
+        assertEquals(30, s.cmpEnter(0));
+        assertEquals(40, s.cmpLeave(0));
+        assertEquals(node(r, 0, "main", "MPI_Wait"), s.cmpCallPath(0));
     }
 
     @Test
@@ -72,9 +72,9 @@ class LocationPassTest {
                 .enter(10, "MPI_Waitall").irecv(30, TraceBuilder.WORLD, 0, 3, 8, 11L).leave(31).leave(50);
         Replay r = replay(b);
         RecvTable rt = r.location(1).receives();
-        assertEquals(5, rt.reqEnter[0]);
-        assertEquals(10, rt.enter[0]);
-        assertEquals(31, rt.leave[0]);
+        assertEquals(5, rt.reqEnter(0));
+        assertEquals(10, rt.enter(0));
+        assertEquals(31, rt.leave(0));
         assertEquals(RecvTable.CALL_WAIT_MULTI, rt.kind(0));
     }
 

@@ -28,7 +28,7 @@ class MatchingTest {
         for (int i = 0; i < 3; i++) {
             int j = c.partner(i);
             assertEquals(0, c.partnerLocation());
-            assertEquals(expected[i], s.bytes[j]);
+            assertEquals(expected[i], s.bytes(j));
         }
         assertEquals(3, r.messages().matchedMessages());
     }
