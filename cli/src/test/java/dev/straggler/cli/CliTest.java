@@ -125,4 +125,32 @@ class CliTest {
         assertEquals(0, j.get("messages").get(1).get(0).asLong());
         assertEquals(4096, j.get("bytes").get(0).get(1).asLong());
     }
+
+    @Test
+    void generatedScenarioIsAValidStoreWithItsExpectedValuesBeside() throws Exception {
+        Path out = tmp.resolve("ls");
+        Run r = run("generate", "late-sender", "-n", "4", "-o", out.toString(), "--expected", "-q");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(0, run("validate", out.toString()).code());
+        JsonNode expected = new ObjectMapper().readTree(tmp.resolve("ls.expected.json").toFile());
+        assertEquals("late-sender", expected.get("scenario").asText());
+        assertEquals(4, expected.get("ranks").asInt());
+    }
+
+    @Test
+    void scalingFamilyWritesOneExperimentPerProcessCount() {
+        Path out = tmp.resolve("fam");
+        Run r = run("generate", "graph500-like", "-n", "2,4", "--repetitions", "2", "-o", out.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        for (String name : new String[]{"graph500-like.p2.r0", "graph500-like.p2.r1", "graph500-like.p4.r0", "graph500-like.p4.r1"}) {
+            assertTrue(Files.isDirectory(out.resolve(name)), name);
+        }
+    }
+
+    @Test
+    void unknownScenarioIsRejectedWithTheListOfNames() {
+        Run r = run("generate", "no-such-thing", "-o", tmp.resolve("x").toString());
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("late-sender"), r.err());
+    }
 }

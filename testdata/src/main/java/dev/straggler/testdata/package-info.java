@@ -1,0 +1,58 @@
+/**
+ * Ground truth for every analysis: simulated MPI programs whose wait states are known in closed form.
+ *
+ * <h2>Use</h2>
+ * <pre>{@code
+ * Scenario s = Scenarios.byName("late-sender");                 // Scenarios.all() for --list
+ * ScenarioParams p = new ScenarioParams(8, seed, Map.of("extra", "0.5", "comm", "halves"));
+ * GeneratedTrace g = s.generate(p, traceWriter);                // MemoryTrace, StoreWriter, ...
+ * g.expected().write(Path.of("late-sender.expected.json"));     // or s.expected(p) without generating
+ * ScalingFamily.generate(Scenarios.byName("bt-like"), List.of(4, 16, 64), 3, seed, Map.of(), sink);
+ * }</pre>
+ *
+ * <h2>Simulator</h2>
+ * {@link dev.straggler.testdata.sim.Simulator} runs an SPMD {@link dev.straggler.testdata.sim.Program} (nested user
+ * functions, computation, MPI calls) on p ranks in simulated time. All timestamps come from the
+ * {@link dev.straggler.testdata.sim.NetworkModel} (latency, bandwidth, eager threshold, call overhead, collective
+ * costs, exit stagger), so wait states emerge from the program; per-rank clock offset and drift
+ * ({@link dev.straggler.testdata.sim.ClockSkew}) violate the clock condition on purpose. Events are recorded as
+ * Score-P 8 records them (reference §6.6): MPI regions have source file "MPI", paradigm MPI and Score-P's roles
+ * (MPI_Wait, MPI_Waitall, MPI_Init, MPI_Finalize, MPI_Comm_split: FUNCTION); MPI_Init, MPI_Finalize and
+ * MPI_Comm_split carry CREATE_HANDLE / DESTROY_HANDLE collective records on which Scalasca computes no wait state;
+ * collective byte counts follow Score-P's rules. Timer: 1 ns ticks. Each rank's events reach the writer in batches
+ * of at most 8 K events as the rank advances, so memory does not grow with the trace.
+ *
+ * <h2>Expectations</h2>
+ * {@link dev.straggler.testdata.ExpectedSeverities} are derived from the parameters with the same cost model and
+ * Scalasca 2.6's definitions (reference §1.3–1.4: clipping, sync points, payload rules, wrong-order buffer,
+ * multi-wait maximum, exclusion of Alltoallv and size-1 communicators, Init/Finalize), never from the trace;
+ * tests check them against the timestamps of the generated traces with an independent recomputation.
+ *
+ * <h2>Catalogue</h2> (closed forms for synchronised starts; the expectation files hold the exact values, network
+ * terms included)
+ * <table>
+ *   <tr><th>scenario</th><th>expected</th></tr>
+ *   <tr><td>late-sender (-nonblocking)</td><td>mpi_latesender ≈ extra per repetition at each receiver's MPI_Recv
+ *       (MPI_Wait)</td></tr>
+ *   <tr><td>late-receiver (-nonblocking)</td><td>mpi_latereceiver ≈ extra at MPI_Ssend or rendezvous MPI_Send
+ *       (the sender's MPI_Wait); 0 with an eager MPI_Send</td></tr>
+ *   <tr><td>waitall-late-senders</td><td>mpi_latesender = (p−1)·extra − (p−1)·overhead at rank 0's MPI_Waitall</td></tr>
+ *   <tr><td>imbalance-at-barrier / -alltoall / -allreduce / -allgather</td><td>wait = max_k w_k − w_j at every
+ *       rank (mpi_barrier_wait / mpi_wait_nxn)</td></tr>
+ *   <tr><td>late-broadcast, late-scatter</td><td>mpi_latebroadcast = high − low at every non-root</td></tr>
+ *   <tr><td>early-reduce, early-gather</td><td>mpi_earlyreduce = low − high at the root</td></tr>
+ *   <tr><td>early-scan</td><td>mpi_earlyscan at rank i = max_{k≤i} w_k − w_i</td></tr>
+ *   <tr><td>wrong-order-different / -same, right-order</td><td>mpi_lswo_different (same) = the first receive's late
+ *       sender; right-order: late senders, no wrong order</td></tr>
+ *   <tr><td>barrier-completion, nxn-completion</td><td>completion = stagger × rank</td></tr>
+ *   <tr><td>alltoallv-excluded, size1-comm-excluded</td><td>no collective wait state</td></tr>
+ *   <tr><td>clock-violation</td><td>late sender clipped to the receive's duration; skewed Init/Finalize</td></tr>
+ *   <tr><td>deep-calltree</td><td>include-list ground truth: the helpers (&gt;98% of function events) are excluded</td></tr>
+ *   <tr><td>bt-like, sweep3d-like</td><td>model-level: designed-bad / designed-good callsites</td></tr>
+ *   <tr><td>gyro-like</td><td>exact; Wait at N×N in the sub-communicator Alltoall at p = 192, none at 128</td></tr>
+ *   <tr><td>graph500-like</td><td>exact; run time c0 + c1/p + c2/√p</td></tr>
+ * </table>
+ * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
+ * MPI_Comm_split, or on size-1 communicators.
+ */
+package dev.straggler.testdata;

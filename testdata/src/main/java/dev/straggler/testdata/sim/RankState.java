@@ -1,0 +1,319 @@
+package dev.straggler.testdata.sim;
+
+import dev.straggler.trace.CollectiveOp;
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.EventKind;
+import dev.straggler.trace.TraceWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+
+/**
+ * One simulated rank: the interpreter of its program (an explicit stack, so no program is materialised), its
+ * clock, communicators, requests, its receive queues, and the bounded buffer its events are written through.
+ */
+final class RankState implements Ctx {
+    final int rank;
+    private final int worldSize;
+    private final long seed;
+    long now;
+
+    // interpreter
+    private Node[] stack = new Node[32];
+    private int[] pos = new int[32];
+    private int sp;
+    private int[] loopIter = new int[8];
+    private int[] loopCount = new int[8];
+    private int loopDepth;
+
+    // communicators by slot
+    final int[] slotComm;
+    final int[] slotLocal;
+    final int[] slotSize;
+    final long[] slotSeq;
+
+    // requests
+    final Request[] requests;
+    final Request sendRequest;
+    final Request recvRequest;
+    long nextRequestId = 1;
+
+    // as a receiver: unmatched arrived messages and posted receives, both in MPI matching order
+    final ArrayList<Message> unexpected = new ArrayList<>();
+    final ArrayList<Request> posted = new ArrayList<>();
+
+    // the call being executed or blocked in
+    Node.Mpi pendingOp;
+    Node.Mpi blockedOp;
+    long blockedEnter;
+    int unmatched;
+    Request[] waitList = new Request[4];
+    int waitCount;
+    boolean finished;
+
+    // output
+    private final EventBatch batch;
+    private final TraceWriter out;
+    private final ClockSkew skew;
+    private final boolean skewed;
+    long events;
+    long lastObserved;
+
+    RankState(int rank, int worldSize, Program program, long seed, TraceWriter out, int batchSize, ClockSkew skew) {
+        this.rank = rank;
+        this.worldSize = worldSize;
+        this.seed = seed;
+        this.out = out;
+        this.skew = skew;
+        this.skewed = skew.affects(rank);
+        this.batch = new EventBatch(batchSize);
+        int slots = program.commSlots();
+        slotComm = new int[slots];
+        slotLocal = new int[slots];
+        slotSize = new int[slots];
+        slotSeq = new long[slots];
+        Arrays.fill(slotComm, -1);
+        Arrays.fill(slotLocal, -1);
+        slotComm[Program.WORLD] = 0;
+        slotLocal[Program.WORLD] = rank;
+        slotSize[Program.WORLD] = worldSize;
+        requests = new Request[program.requestSlots()];
+        sendRequest = new Request(rank);
+        recvRequest = new Request(rank);
+        stack[0] = program.root();
+        sp = 1;
+    }
+
+    // ---- Ctx
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return worldSize;
+    }
+
+    @Override
+    public int commRank(int slot) {
+        return slotLocal[slot];
+    }
+
+    @Override
+    public int commSize(int slot) {
+        return slotSize[slot];
+    }
+
+    @Override
+    public int iteration(int depth) {
+        if (depth < 0 || depth >= loopDepth) {
+            throw new IllegalArgumentException("rank " + rank + " is in " + loopDepth + " loops; no loop at depth " + depth);
+        }
+        return loopIter[depth];
+    }
+
+    @Override
+    public long seed() {
+        return seed;
+    }
+
+    // ---- interpreter
+
+    /**
+     * Executes local statements (calls of user functions, computation) until the next MPI call, which it returns
+     * without executing; null when the program has ended.
+     */
+    Node.Mpi advance() {
+        while (sp > 0) {
+            int top = sp - 1;
+            Node n = stack[top];
+            switch (n.kind) {
+                case Node.SEQ -> {
+                    Node.Seq s = (Node.Seq) n;
+                    int p = pos[top];
+                    if (p < s.children.length) {
+                        pos[top] = p + 1;
+                        push(s.children[p]);
+                    } else {
+                        sp--;
+                    }
+                }
+                case Node.LOOP -> {
+                    Node.Loop l = (Node.Loop) n;
+                    if (pos[top] == 0) {
+                        pos[top] = 1;
+                        if (loopDepth == loopIter.length) {
+                            loopIter = Arrays.copyOf(loopIter, loopDepth * 2);
+                            loopCount = Arrays.copyOf(loopCount, loopDepth * 2);
+                        }
+                        loopCount[loopDepth] = l.count.applyAsInt(this);
+                        loopIter[loopDepth] = 0;
+                        loopDepth++;
+                    } else {
+                        loopIter[loopDepth - 1]++;
+                    }
+                    if (loopIter[loopDepth - 1] < loopCount[loopDepth - 1]) {
+                        push(l.body);
+                    } else {
+                        loopDepth--;
+                        sp--;
+                    }
+                }
+                case Node.CALL -> {
+                    Node.Call c = (Node.Call) n;
+                    if (pos[top] == 0) {
+                        pos[top] = 1;
+                        enter(now, c.region);
+                        if (c.body != null) {
+                            push(c.body);
+                        }
+                    } else {
+                        leave(now, c.region);
+                        sp--;
+                    }
+                }
+                case Node.COMPUTE -> {
+                    long d = ((Node.Compute) n).ticks.applyAsLong(this);
+                    if (d > 0) {
+                        now += d;
+                    }
+                    sp--;
+                }
+                case Node.IF -> {
+                    Node.If f = (Node.If) n;
+                    if (pos[top] == 0) {
+                        pos[top] = 1;
+                        Node b = f.test.test(this) ? f.then : f.otherwise;
+                        if (b != null) {
+                            push(b);
+                        }
+                    } else {
+                        sp--;
+                    }
+                }
+                case Node.MPI -> {
+                    sp--;
+                    return (Node.Mpi) n;
+                }
+                default -> throw new IllegalStateException("unknown node kind " + n.kind);
+            }
+        }
+        return null;
+    }
+
+    private void push(Node n) {
+        if (sp == stack.length) {
+            stack = Arrays.copyOf(stack, sp * 2);
+            pos = Arrays.copyOf(pos, sp * 2);
+        }
+        stack[sp] = n;
+        pos[sp] = 0;
+        sp++;
+    }
+
+    /** The request in a user slot, created on first use; fails when the slot still holds an active request. */
+    Request userRequest(int slot, Node.Mpi op) {
+        if (slot < 0 || slot >= requests.length) {
+            throw new IllegalStateException("rank " + rank + ": " + op.call.regionName() + " uses request slot " + slot
+                    + " but the program declares " + requests.length);
+        }
+        Request r = requests[slot];
+        if (r == null) {
+            r = new Request(rank);
+            requests[slot] = r;
+        } else if (r.active) {
+            throw new IllegalStateException("rank " + rank + ": " + op.call.regionName() + " reuses request slot " + slot
+                    + " before it was completed by MPI_Wait/MPI_Waitall");
+        }
+        return r;
+    }
+
+    // ---- events: one writer call per batch of events, which is what keeps memory bounded
+
+    private long ts(long t) {
+        long o = skewed ? skew.observe(rank, t) : t;
+        if (o < 0) {
+            throw new IllegalStateException("rank " + rank + ": clock skew makes the time of an event negative (" + o + ")");
+        }
+        lastObserved = o;
+        return o;
+    }
+
+    private void emitted() {
+        events++;
+        if (batch.size == batch.capacity()) {
+            flush();
+        }
+    }
+
+    void flush() {
+        if (batch.size == 0) {
+            return;
+        }
+        try {
+            out.append(rank, batch);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        batch.clear();
+    }
+
+    void enter(long t, int region) {
+        batch.enter(ts(t), region);
+        emitted();
+    }
+
+    void leave(long t, int region) {
+        batch.leave(ts(t), region);
+        emitted();
+    }
+
+    void sendRecord(long t, int peer, int comm, int tag, long bytes) {
+        batch.send(ts(t), peer, comm, tag, bytes);
+        emitted();
+    }
+
+    void isendRecord(long t, int peer, int comm, int tag, long bytes, long request) {
+        batch.isend(ts(t), peer, comm, tag, bytes, request);
+        emitted();
+    }
+
+    void recvRecord(long t, int peer, int comm, int tag, long bytes) {
+        batch.recv(ts(t), peer, comm, tag, bytes);
+        emitted();
+    }
+
+    void irecvRecord(long t, int peer, int comm, int tag, long bytes, long request) {
+        batch.irecv(ts(t), peer, comm, tag, bytes, request);
+        emitted();
+    }
+
+    void requestRecord(long t, EventKind kind, long request) {
+        batch.request(ts(t), kind, request);
+        emitted();
+    }
+
+    void collectiveBegin(long t) {
+        batch.collectiveBegin(ts(t));
+        emitted();
+    }
+
+    void collectiveEnd(long t, CollectiveOp op, int comm, int root, long sent, long received) {
+        batch.collectiveEnd(ts(t), op, comm, root, sent, received);
+        emitted();
+    }
+
+    void programBegin(long t) {
+        batch.add(ts(t), EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0);
+        emitted();
+    }
+
+    void programEnd(long t) {
+        batch.add(ts(t), EventKind.PROGRAM_END_CODE, 0, 0, 0, 0, 0);
+        emitted();
+    }
+}
