@@ -9,6 +9,7 @@ INPUT lines (tab-separated):
   location  INDEX  RANK  THREAD  NAME
   comm    ID  NAME  MEMBERS                                (comma-separated global ranks, '-' for none)
   event   LOCATION  TIME  KIND  REF  COMM  TAG  BYTES  AUX (Straggler EventKind codes and columns)
+Definition lines come before the first event line; events are streamed, so the input may be of any size.
 
 Communicator groups are written as Score-P writes them: one COMM_LOCATIONS group of the MPI ranks' master threads
 and one COMM_GROUP of ranks per communicator. Used by the Straggler tests to produce reference OTF2 archives.
@@ -20,20 +21,29 @@ from otf2.enums import Paradigm, RegionRole, GroupType, CollectiveOp, Measuremen
 
 def main(src, out):
     tps, offset = 1000000000, 0
-    regions, locations, comms, events = [], [], [], []
-    with open(src) as f:
+    regions, locations, comms = [], [], []
+    f = open(src)
+    first_event = None
+    for line in f:
+        p = line.rstrip('\n').split('\t')
+        if p[0] == 'clock':
+            tps, offset = int(p[1]), int(p[2])
+        elif p[0] == 'region':
+            regions.append(p[1:])
+        elif p[0] == 'location':
+            locations.append(p[1:])
+        elif p[0] == 'comm':
+            comms.append(p[1:])
+        elif p[0] == 'event':
+            first_event = p[1:]
+            break
+
+    def events():
+        if first_event is not None:
+            yield first_event
         for line in f:
-            p = line.rstrip('\n').split('\t')
-            if p[0] == 'clock':
-                tps, offset = int(p[1]), int(p[2])
-            elif p[0] == 'region':
-                regions.append(p[1:])
-            elif p[0] == 'location':
-                locations.append(p[1:])
-            elif p[0] == 'comm':
-                comms.append(p[1:])
-            elif p[0] == 'event':
-                events.append(p[1:])
+            yield line.rstrip('\n').split('\t')[1:]
+
     with otf2.writer.open(out, timer_resolution=tps) as trace:
         d = trace.definitions
         node = d.system_tree_node("node")
@@ -60,7 +70,7 @@ def main(src, out):
             g = d.group(name, group_type=GroupType.COMM_GROUP, paradigm=Paradigm.MPI, members=ranks)
             com[int(cid)] = d.comm(name, group=g)
         writers = {i: trace.event_writer_from_location(l) for i, l in locs.items()}
-        for loc, t, kind, ref, comm, tag, nbytes, aux in events:
+        for loc, t, kind, ref, comm, tag, nbytes, aux in events():
             w = writers[int(loc)]
             t, kind, ref, comm, tag, nbytes, aux = int(t), int(kind), int(ref), int(comm), int(tag), int(nbytes), int(aux)
             if kind == 0:
@@ -91,8 +101,8 @@ def main(src, out):
                 w.measurement_on_off(t, MeasurementMode.ON if ref == 1 else MeasurementMode.OFF)
             elif kind == 15:
                 w.buffer_flush(t, aux)
-            # PROGRAM_BEGIN/END (13, 14) need string definitions of the program; left out: the test compares
-            # call paths below the program region
+            # PROGRAM_BEGIN/END (13, 14) would need the program's string definitions: not written
+    f.close()
 
 
 if __name__ == '__main__':

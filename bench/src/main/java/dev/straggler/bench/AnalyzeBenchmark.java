@@ -3,6 +3,9 @@ package dev.straggler.bench;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.ReplayOptions;
 import dev.straggler.trace.Clock;
 import dev.straggler.trace.CollectiveOp;
 import dev.straggler.trace.Communicator;
@@ -23,8 +26,6 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -43,7 +44,7 @@ import java.util.SplittableRandom;
  * <p>Usage: {@code java -cp straggler-bench.jar dev.straggler.bench.AnalyzeBenchmark [--events 10000000]
  * [--ranks 16] [--dir /tmp/straggler-analyze-bench] [--otf2 DIR/traces.otf2] [--repeat 2]}. With {@code --otf2}
  * an OTF2 archive is timed as well (write one with {@code --write-otf2-input FILE}, which dumps the generated trace
- * as a line-oriented text the python3-otf2 script {@code bench/scripts/write_otf2.py} turns into OTF2).
+ * for the python3-otf2 script {@code patterns/src/test/resources/otf2/write_otf2.py}, which writes the OTF2).
  */
 public final class AnalyzeBenchmark {
 
@@ -72,9 +73,51 @@ public final class AnalyzeBenchmark {
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
         time("store", store, repeat);
+        retained(store);
         if (a.containsKey("otf2")) {
             time("otf2", Path.of(a.get("otf2")), repeat);
         }
+    }
+
+    /**
+     * Live heap held once every location has been replayed (records, envelope queues, call-path profiles): what
+     * stays in memory while the patterns run, measured after full collections, per communication record.
+     */
+    private static void retained(Path trace) throws IOException {
+        System.gc();
+        System.gc();
+        long before = usedHeap();
+        Replay replay;
+        try (TraceSource s = Traces.open(trace)) {
+            replay = Replay.run(s, ReplayOptions.defaults().withThreads(2));
+        }
+        System.gc();
+        System.gc();
+        long held = usedHeap() - before;
+        long visits = 0;
+        for (LocationData l : replay.locations()) {
+            for (int n = 0; n < l.profile().size(); n++) {
+                visits += l.profile().visits(n);
+            }
+        }
+        long comm = replay.events() - 2 * visits;
+        System.out.printf(Locale.ROOT, "retained after replay: %s for %,d communication records = %.1f bytes each"
+                        + " (record columns %s); ENTER/LEAVE events read: %,d%n", BenchSupport.mib(held), comm,
+                held / (double) comm, BenchSupport.mib(replay.recordBytes()), 2 * visits);
+        if (replay.events() < 0) {
+            System.out.print(""); // keep the replay reachable until measured
+        }
+    }
+
+    /** CPU time of the whole process (all threads, GC and JIT included). */
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
     }
 
     private static void time(String label, Path trace, int repeat) throws IOException {
@@ -82,27 +125,30 @@ public final class AnalyzeBenchmark {
             for (int threads : new int[]{1, 2}) {
                 AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined);
                 long best = Long.MAX_VALUE;
+                long bestCpu = Long.MAX_VALUE;
                 long peak = 0;
                 AnalysisResult r = null;
                 for (int i = 0; i < repeat; i++) {
                     r = null;
                     BenchSupport.resetPeakHeap();
+                    long c0 = processCpuNanos();
                     long t0 = System.nanoTime();
                     try (TraceSource s = Traces.open(trace)) {
                         r = Analysis.run(s, o);
                     }
                     long t = System.nanoTime() - t0;
+                    bestCpu = Math.min(bestCpu, processCpuNanos() - c0);
                     best = Math.min(best, t);
                     peak = Math.max(peak, BenchSupport.peakHeapBytes());
                 }
                 long ev = r.summary().events();
                 long comm = communicationRecords(r);
                 System.out.printf(Locale.ROOT,
-                        "%-5s %-9s %d thread(s): %6.2f s  %s  = %.1f M events/s per core;  peak heap %s"
-                                + " = %.0f bytes per communication record (%,d records, %.0f%% of events; records hold %s)%n",
+                        "%-5s %-9s %d thread(s): %6.2f s  %s  = %.1f M events/s per core (%.1f M events per CPU-second);"
+                                + "  peak heap %s (%,d communication records, %.0f%% of events)%n",
                         label, pipelined ? "pipelined" : "direct", threads, best / 1e9, BenchSupport.rate(ev, best),
-                        ev / (best / 1e9) / 1e6 / threads, BenchSupport.mib(peak), peak / (double) comm, comm,
-                        100.0 * comm / ev, BenchSupport.mib(r.summary().communicationRecordBytes()));
+                        ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), comm,
+                        100.0 * comm / ev);
             }
         }
     }
@@ -196,47 +242,53 @@ public final class AnalyzeBenchmark {
     }
 
     /**
-     * The generated trace as lines {@code LOCATION TIME KIND REF COMM TAG BYTES AUX} (EventKind codes), with the
-     * definitions first, for the python3-otf2 writer script; a bench input only, not a project format.
+     * The generated trace as the tab-separated input of the python3-otf2 writer script
+     * ({@code patterns/src/test/resources/otf2/write_otf2.py}): definitions, then events, streamed.
      */
     static final class TextDump implements TraceWriter {
         private final Path file;
-        private final List<Path> parts = new ArrayList<>();
-        private final List<BufferedWriter> writers = new ArrayList<>();
+        private final Path events;
+        private final BufferedWriter out;
 
-        TextDump(Path file) {
+        TextDump(Path file) throws IOException {
             this.file = file;
+            this.events = Path.of(file + ".events");
+            this.out = Files.newBufferedWriter(events);
         }
 
         @Override
-        public void append(int location, EventBatch batch) throws IOException {
-            while (writers.size() <= location) {
-                Path p = Path.of(file + ".loc" + writers.size());
-                parts.add(p);
-                writers.add(Files.newBufferedWriter(p));
-            }
-            BufferedWriter out = writers.get(location);
-            for (int i = 0; i < batch.size; i++) {
-                out.write(location + " " + batch.time[i] + " " + batch.kind[i] + " " + batch.ref[i] + " "
-                        + batch.comm[i] + " " + batch.tag[i] + " " + batch.bytes[i] + " " + batch.aux[i] + "\n");
+        public void append(int location, EventBatch b) throws IOException {
+            for (int i = 0; i < b.size; i++) {
+                out.write("event\t" + location + "\t" + b.time[i] + "\t" + b.kind[i] + "\t" + b.ref[i] + "\t"
+                        + b.comm[i] + "\t" + b.tag[i] + "\t" + b.bytes[i] + "\t" + b.aux[i] + "\n");
             }
         }
 
         @Override
         public void finish(TraceDefinitions d) throws IOException {
-            for (BufferedWriter w : writers) {
-                w.close();
-            }
-            try (BufferedWriter out = Files.newBufferedWriter(file)) {
-                out.write("ranks " + d.locations().size() + "\n");
+            out.close();
+            try (BufferedWriter w = Files.newBufferedWriter(file)) {
+                w.write("clock\t" + d.clock().ticksPerSecond() + "\t" + d.clock().globalOffset() + "\n");
                 for (var r : d.regions()) {
-                    out.write("region " + r.id() + " " + r.name() + " " + (r.sourceFile().isEmpty() ? "-" : r.sourceFile())
-                            + " " + r.paradigm().name() + " " + r.role().name() + "\n");
+                    w.write(String.join("\t", "region", Integer.toString(r.id()), r.name(), r.canonicalName(),
+                            r.sourceFile().isEmpty() ? "-" : r.sourceFile(), r.paradigm().name(), r.role().name())
+                            + "\n");
                 }
-                for (Path p : parts) {
-                    out.write("events " + p + "\n");
+                for (Location l : d.locations()) {
+                    w.write("location\t" + l.index() + "\t" + l.rank() + "\t" + l.thread() + "\t" + l.name() + "\n");
+                }
+                for (Communicator c : d.communicators()) {
+                    StringBuilder m = new StringBuilder();
+                    for (int g : c.members()) {
+                        m.append(m.length() == 0 ? "" : ",").append(g);
+                    }
+                    w.write("comm\t" + c.id() + "\t" + c.name() + "\t" + m + "\n");
                 }
             }
+            try (var o = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
+                Files.copy(events, o);
+            }
+            Files.delete(events);
         }
 
         @Override
