@@ -3,6 +3,7 @@ package dev.straggler.patterns.scalasca;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.Instance;
 import dev.straggler.trace.TraceSource;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
@@ -78,5 +79,18 @@ class ScalascaRealTracesTest {
         assertEquals(ref.clockViolationsCollective(), r.violations().collective(), "collective clock violations");
         ref.instanceCounts().forEach((metric, count) ->
                 assertEquals(count, r.instanceCounts().getOrDefault(metric, 0L), "instances of " + metric));
+        // the most severe point-to-point instances: same waits, ranks and call paths as trace.stat
+        for (String metric : new String[]{"mpi_latesender", "mpi_latesender_wo", "mpi_latereceiver", "mpi_earlyreduce"}) {
+            List<ScalascaReference.StatInstance> theirs = ref.mostSevere().getOrDefault(metric, List.of());
+            List<Instance> ours = r.mostSevere().stream().filter(i -> i.metric().equals(metric)).toList();
+            assertEquals(theirs.size(), ours.size(), metric + " instances listed");
+            for (int k = 0; k < theirs.size(); k++) {
+                ScalascaReference.StatInstance t = theirs.get(k);
+                Instance o = ours.get(k);
+                assertEquals(t.duration(), o.severity(), 1.5e-10, metric + " #" + k);
+                assertEquals(t.rank(), o.rank(), metric + " #" + k);
+                assertEquals(ref.path(t.cnode()), r.cube().pathNames(o.callPath()), metric + " #" + k);
+            }
+        }
     }
 }

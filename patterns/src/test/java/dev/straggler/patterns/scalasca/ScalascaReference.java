@@ -38,6 +38,11 @@ public final class ScalascaReference {
     private final Map<Integer, int[]> locationRankThread = new LinkedHashMap<>();
     private final Map<String, Double> treeTotals = new LinkedHashMap<>();
     private final Map<String, Long> instanceCounts = new LinkedHashMap<>();
+    private final Map<String, List<StatInstance>> mostSevere = new LinkedHashMap<>();
+
+    /** A most severe instance of trace.stat: waiting time, call path id of scout.cubex, rank, enter/exit. */
+    public record StatInstance(int cnode, double enter, double exit, double duration, int rank) {
+    }
     private long ccvP2p;
     private long ccvColl;
 
@@ -185,10 +190,21 @@ public final class ScalascaReference {
             return;
         }
         Pattern line = Pattern.compile("^(mpi_\\w+)\\s+(\\d+)\\s");
+        Pattern inst = Pattern.compile("^- cnode (\\d+) enter: (\\S+) exit: (\\S+) duration: (\\S+) rank: (\\d+)");
+        String current = null;
         for (String l : Files.readAllLines(stat)) {
             Matcher m = line.matcher(l);
             if (m.find()) {
-                instanceCounts.put(m.group(1), Long.parseLong(m.group(2)));
+                current = m.group(1);
+                instanceCounts.put(current, Long.parseLong(m.group(2)));
+                mostSevere.put(current, new ArrayList<>());
+                continue;
+            }
+            Matcher i = inst.matcher(l);
+            if (i.find() && current != null) {
+                mostSevere.get(current).add(new StatInstance(Integer.parseInt(i.group(1)),
+                        Double.parseDouble(i.group(2)), Double.parseDouble(i.group(3)),
+                        Double.parseDouble(i.group(4)), Integer.parseInt(i.group(5))));
             }
         }
     }
@@ -256,6 +272,11 @@ public final class ScalascaReference {
 
     public long clockViolationsCollective() {
         return ccvColl;
+    }
+
+    /** The most severe instances trace.stat lists per pattern, as printed (most severe first). */
+    public Map<String, List<StatInstance>> mostSevere() {
+        return mostSevere;
     }
 
     /** Instance counts of trace.stat by pattern; absent patterns had none. */
