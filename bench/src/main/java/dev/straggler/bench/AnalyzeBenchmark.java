@@ -88,7 +88,7 @@ public final class AnalyzeBenchmark {
         System.gc();
         long before = usedHeap();
         Replay replay;
-        try (TraceSource s = Traces.open(trace)) {
+        try (TraceSource s = open(trace)) {
             replay = Replay.run(s, ReplayOptions.defaults().withThreads(2));
         }
         System.gc();
@@ -107,6 +107,21 @@ public final class AnalyzeBenchmark {
         if (replay.events() < 0) {
             System.out.print(""); // keep the replay reachable until measured
         }
+    }
+
+    /** A store or text trace through {@link Traces}, an OTF2 anchor through the OTF2 reader. */
+    static TraceSource open(Path trace) throws IOException {
+        if (trace.getFileName().toString().endsWith(".otf2")) {
+            try {
+                return (TraceSource) Class.forName("dev.straggler.trace.otf2.Otf2Archive")
+                        .getMethod("open", Path.class).invoke(null, trace);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+            } catch (ReflectiveOperationException e) {
+                throw new IOException("no OTF2 reader in this build: " + e, e);
+            }
+        }
+        return Traces.open(trace);
     }
 
     /** CPU time of the whole process (all threads, GC and JIT included). */
@@ -133,7 +148,7 @@ public final class AnalyzeBenchmark {
                     BenchSupport.resetPeakHeap();
                     long c0 = processCpuNanos();
                     long t0 = System.nanoTime();
-                    try (TraceSource s = Traces.open(trace)) {
+                    try (TraceSource s = open(trace)) {
                         r = Analysis.run(s, o);
                     }
                     long t = System.nanoTime() - t0;

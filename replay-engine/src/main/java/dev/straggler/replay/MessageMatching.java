@@ -16,7 +16,7 @@ import java.util.List;
 public final class MessageMatching {
     private final TraceDefinitions defs;
     private final int[] locationOfRank;
-    private final List<LocationData> locations;
+    private List<LocationData> locations;
     private final KeyedQueues[] sendQueues;
     private final KeyedQueues[] recvQueues;
     /** Global rank of each communicator rank, per communicator (indexed without list lookups on the hot path). */
@@ -25,12 +25,11 @@ public final class MessageMatching {
     private long unmatchedReceives;
     private long matched;
 
-    MessageMatching(TraceDefinitions defs, int[] locationOfRank, List<LocationData> locations) {
+    MessageMatching(TraceDefinitions defs, int[] locationOfRank, int locationCount) {
         this.defs = defs;
         this.locationOfRank = locationOfRank;
-        this.locations = locations;
-        this.sendQueues = new KeyedQueues[locations.size()];
-        this.recvQueues = new KeyedQueues[locations.size()];
+        this.sendQueues = new KeyedQueues[locationCount];
+        this.recvQueues = new KeyedQueues[locationCount];
         this.members = new int[defs.communicators().size()][];
         for (int c = 0; c < members.length; c++) {
             members[c] = defs.communicator(c).members();
@@ -83,6 +82,10 @@ public final class MessageMatching {
                 return r.tag(i);
             }
         });
+    }
+
+    void setLocations(List<LocationData> all) {
+        this.locations = all;
     }
 
     /** Counts the records left without partner, once every location is indexed. */

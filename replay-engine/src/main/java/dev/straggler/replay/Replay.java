@@ -66,17 +66,16 @@ public final class Replay {
         long totalEvents = declaredEvents(defs);
         AtomicLong done = new AtomicLong();
         CollectiveMatching collectives = new CollectiveMatching(defs, locationOfRank, n);
+        MessageMatching matching = new MessageMatching(defs, locationOfRank, n);
         List<LocationData> locations = Parallel.map(pool, n, l -> {
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
                     done, totalEvents);
+            // a location's envelope queues depend on its own records only: build them while they are hot
+            matching.index(d);
+            collectives.index(d);
             return d;
         });
-        MessageMatching matching = new MessageMatching(defs, locationOfRank, locations);
-        Parallel.map(pool, n, l -> {
-            matching.index(locations.get(l));
-            collectives.index(locations.get(l));
-            return null;
-        });
+        matching.setLocations(locations);
         matching.countUnmatched();
         collectives.build();
         CallTree tree = CallTree.merge(locations);

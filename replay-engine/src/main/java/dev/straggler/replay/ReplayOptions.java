@@ -23,7 +23,7 @@ public record ReplayOptions(int threads, ProgressListener progress, boolean pipe
     }
 
     public static ReplayOptions defaults() {
-        return new ReplayOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, false, 8192);
+        return new ReplayOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, false, 65536);
     }
 
     public ReplayOptions withThreads(int n) {
