@@ -105,15 +105,6 @@ public final class CollectiveMatching {
         return byComm[memberLocations[comm][member]].get(comm).getInt(k);
     }
 
-    /** The member's ordinal of a record on its communicator: the instance it belongs to, -1 if unmatched. */
-    public int instanceOf(int location, int recordIndex, int comm) {
-        IntArrayList l = byComm[location].get(comm);
-        if (l == null || memberLocations[comm] == null) {
-            return -1;
-        }
-        int pos = java.util.Arrays.binarySearch(l.elements(), 0, l.size(), recordIndex);
-        return pos >= 0 && pos < instances[comm] ? pos : -1;
-    }
 
     /** Collective records that belong to no complete instance (a member called fewer collectives, or is absent). */
     public long unmatchedRecords() {
