@@ -9,4 +9,7 @@ final class CommonOptions {
 
     @Option(names = {"-q", "--quiet"}, description = "No progress bar.")
     boolean quiet;
+
+    @Option(names = "--lenient", description = "OTF2 input: analyse what can be trusted in a damaged archive and report what was skipped.")
+    boolean lenient;
 }

@@ -3,7 +3,6 @@ package dev.straggler.cli;
 import dev.straggler.trace.Clock;
 import dev.straggler.trace.Location;
 import dev.straggler.trace.TraceSource;
-import dev.straggler.trace.Traces;
 import dev.straggler.trace.text.TextTraceWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,20 +41,24 @@ final class DumpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (TraceSource src = Traces.open(trace)) {
-            Clock c = src.definitions().clock();
-            long lo = from == null ? Long.MIN_VALUE : c.globalOffset() + Math.round(from * c.ticksPerSecond());
-            long hi = to == null ? Long.MAX_VALUE : c.globalOffset() + Math.round(to * c.ticksPerSecond());
-            Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-            if (definitions) {
-                TextTraceWriter.writeDefinitions(src.definitions(), out);
-            }
-            for (Location l : src.definitions().locations()) {
-                if (ranks == null || ranks.contains(l.rank())) {
-                    TextTraceWriter.writeEvents(src, l.index(), lo, hi, out);
+        try (TraceSource src = Inputs.open(trace, common)) {
+            try {
+                Clock c = src.definitions().clock();
+                long lo = from == null ? Long.MIN_VALUE : c.globalOffset() + Math.round(from * c.ticksPerSecond());
+                long hi = to == null ? Long.MAX_VALUE : c.globalOffset() + Math.round(to * c.ticksPerSecond());
+                Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
+                if (definitions) {
+                    TextTraceWriter.writeDefinitions(src.definitions(), out);
                 }
+                for (Location l : src.definitions().locations()) {
+                    if (ranks == null || ranks.contains(l.rank())) {
+                        TextTraceWriter.writeEvents(src, l.index(), lo, hi, out);
+                    }
+                }
+                out.flush();
+            } finally {
+                Inputs.reportSkipped(src);
             }
-            out.flush();
         }
         return 0;
     }

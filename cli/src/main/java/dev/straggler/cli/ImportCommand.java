@@ -4,7 +4,6 @@ import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.LocationReader;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceValidator;
-import dev.straggler.trace.Traces;
 import dev.straggler.trace.store.StoreOptions;
 import dev.straggler.trace.store.StoreWriter;
 import picocli.CommandLine.Command;
@@ -47,36 +46,40 @@ final class ImportCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--compression must be zstd or none, not '" + compression + "'");
         };
         StoreOptions opts = new StoreOptions(c, 1, batchSize);
-        try (TraceSource src = Traces.open(input)) {
-            if (!noValidate) {
-                TraceValidator.Report r = TraceValidator.validate(src);
-                if (!r.ok()) {
-                    r.problems().forEach(p -> System.err.println(input + ": " + p));
-                    throw new IllegalArgumentException(input + ": " + r.problemCount()
-                            + " structural problem(s); nothing written (use --no-validate to import anyway)");
+        try (TraceSource src = Inputs.open(input, common)) {
+            try {
+                if (!noValidate) {
+                    TraceValidator.Report r = TraceValidator.validate(src);
+                    if (!r.ok()) {
+                        r.problems().forEach(p -> System.err.println(input + ": " + p));
+                        throw new IllegalArgumentException(input + ": " + r.problemCount()
+                                + " structural problem(s); nothing written (use --no-validate to import anyway)");
+                    }
                 }
-            }
-            long total = src.eventCount();
-            try (Progress progress = Progress.start("import", total, "events", common.quiet);
-                 StoreWriter w = StoreWriter.create(output, opts)) {
-                int n = src.definitions().locations().size();
-                try {
-                    IntStream.range(0, n).parallel().forEach(l -> {
-                        EventBatch b = new EventBatch(8192);
-                        try (LocationReader r = src.openLocation(l)) {
-                            while (r.next(b)) {
-                                w.append(l, b);
-                                progress.accept(b.size);
+                long total = src.eventCount();
+                try (Progress progress = Progress.start("import", total, "events", common.quiet);
+                     StoreWriter w = StoreWriter.create(output, opts)) {
+                    int n = src.definitions().locations().size();
+                    try {
+                        IntStream.range(0, n).parallel().forEach(l -> {
+                            EventBatch b = new EventBatch(8192);
+                            try (LocationReader r = src.openLocation(l)) {
+                                while (r.next(b)) {
+                                    w.append(l, b);
+                                    progress.accept(b.size);
+                                }
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
                             }
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                    });
-                } catch (UncheckedIOException e) {
-                    throw e.getCause();
+                        });
+                    } catch (UncheckedIOException e) {
+                        throw e.getCause();
+                    }
+                    w.finish(src.definitions());
+                    System.out.printf("imported %,d events of %d locations from %s into %s%n", progress.done(), n, input, output);
                 }
-                w.finish(src.definitions());
-                System.out.printf("imported %,d events of %d locations from %s into %s%n", progress.done(), n, input, output);
+            } finally {
+                Inputs.reportSkipped(src);
             }
         }
         return 0;

@@ -8,7 +8,8 @@ import dev.straggler.trace.Region;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceStatistics;
-import dev.straggler.trace.Traces;
+import dev.straggler.trace.otf2.Otf2Archive;
+import dev.straggler.trace.otf2.Otf2Statistics;
 import dev.straggler.trace.store.StoreReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,12 +38,16 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (TraceSource src = Traces.open(trace)) {
-            Map<String, Object> info = summarise(src, common.quiet);
-            if (json) {
-                System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(info));
-            } else {
-                printText(info);
+        try (TraceSource src = Inputs.open(trace, common)) {
+            try {
+                Map<String, Object> info = summarise(src, common.quiet);
+                if (json) {
+                    System.out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(info));
+                } else {
+                    printText(info);
+                }
+            } finally {
+                Inputs.reportSkipped(src);
             }
         }
         return 0;
@@ -50,11 +55,13 @@ final class InfoCommand implements Callable<Integer> {
 
     /** The summary as ordered key/values; the JSON output is exactly this map. */
     static Map<String, Object> summarise(TraceSource src, boolean quiet) throws IOException {
-        TraceDefinitions d = src.definitions();
         TraceStatistics s;
         try (Progress p = Progress.start("scan", src.eventCount(), "events", quiet)) {
             s = TraceStatistics.compute(src, p);
         }
+        // after the scan: an OTF2 archive learns its skipped records only by reading every location
+        TraceDefinitions d = src.definitions();
+        Otf2Statistics otf2 = src instanceof Otf2Archive a ? a.scanStatistics() : null;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("trace", src.origin());
         m.put("application", d.experiment().application());
@@ -74,6 +81,17 @@ final class InfoCommand implements Callable<Integer> {
         m.put("eventsByKind", byKind);
         m.put("skippedRecords", d.skippedRecords());
         m.put("skippedRecordCount", skipped);
+        if (otf2 != null) {
+            Otf2Archive a = (Otf2Archive) src;
+            m.put("format", "OTF2 " + a.anchor().version());
+            m.put("creator", a.anchor().creator());
+            m.put("eventsByRecord", otf2.eventsByRecord());
+            m.put("attributeLists", otf2.attributeLists());
+            if (otf2.events() != s.totalEvents() + skipped) {
+                throw new IllegalStateException("event count mismatch: " + otf2.events() + " records, "
+                        + (s.totalEvents() + skipped) + " delivered or skipped");
+            }
+        }
         m.put("timerResolution", d.clock().ticksPerSecond());
         m.put("globalOffset", d.clock().globalOffset());
         m.put("durationSeconds", s.totalEvents() == 0 ? 0.0 : d.clock().seconds(s.lastTime() - s.firstTime()));
@@ -106,6 +124,9 @@ final class InfoCommand implements Callable<Integer> {
     @SuppressWarnings("unchecked")
     private static void printText(Map<String, Object> m) {
         System.out.printf("trace            %s%n", m.get("trace"));
+        if (m.containsKey("format")) {
+            System.out.printf("format           %s (%s)%n", m.get("format"), m.get("creator"));
+        }
         System.out.printf("application      %s%n", m.get("application").toString().isEmpty() ? "(unknown)" : m.get("application"));
         if (m.containsKey("parameters")) {
             System.out.printf("parameters       %s%n", m.get("parameters"));

@@ -2,7 +2,6 @@ package dev.straggler.cli;
 
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceValidator;
-import dev.straggler.trace.Traces;
 import dev.straggler.trace.store.StoreReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,24 +26,28 @@ final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        try (TraceSource src = Traces.open(trace)) {
-            long problems = 0;
-            if (src instanceof StoreReader s) {
-                for (String p : s.verify()) {
-                    System.out.println(p);
-                    problems++;
+        try (TraceSource src = Inputs.open(trace, common)) {
+            try {
+                long problems = 0;
+                if (src instanceof StoreReader s) {
+                    for (String p : s.verify()) {
+                        System.out.println(p);
+                        problems++;
+                    }
                 }
+                TraceValidator.Report r = TraceValidator.validate(src, max);
+                r.problems().forEach(p -> System.out.println(trace + ": " + p));
+                problems += r.problemCount();
+                if (problems == 0) {
+                    System.out.println(trace + ": valid");
+                    return 0;
+                }
+                System.out.println(trace + ": " + problems + " problem(s)"
+                        + (r.problemCount() > r.problems().size() ? " (" + r.problems().size() + " listed)" : ""));
+                return 1;
+            } finally {
+                Inputs.reportSkipped(src);
             }
-            TraceValidator.Report r = TraceValidator.validate(src, max);
-            r.problems().forEach(p -> System.out.println(trace + ": " + p));
-            problems += r.problemCount();
-            if (problems == 0) {
-                System.out.println(trace + ": valid");
-                return 0;
-            }
-            System.out.println(trace + ": " + problems + " problem(s)"
-                    + (r.problemCount() > r.problems().size() ? " (" + r.problems().size() + " listed)" : ""));
-            return 1;
         }
     }
 }

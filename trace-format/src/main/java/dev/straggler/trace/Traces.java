@@ -1,5 +1,7 @@
 package dev.straggler.trace;
 
+import dev.straggler.trace.otf2.Otf2Archive;
+import dev.straggler.trace.otf2.Otf2Options;
 import dev.straggler.trace.store.StoreLayout;
 import dev.straggler.trace.store.StoreReader;
 import dev.straggler.trace.text.TextTraceReader;
@@ -10,7 +12,8 @@ import java.nio.file.Path;
 
 /**
  * Opens any trace the tools accept, recognising its format from the path: a Straggler store directory
- * (has {@code manifest.json}), or a text trace (first line {@code straggler-text 1}).
+ * (has {@code manifest.json}), an OTF2 archive (its anchor file, or the directory holding it), or a text trace
+ * (first line {@code straggler-text 1}).
  */
 public final class Traces {
     private Traces() {
@@ -18,19 +21,31 @@ public final class Traces {
 
     /** @throws TraceFormatException when the path is none of the known formats, naming what was looked for */
     public static TraceSource open(Path path) throws IOException {
+        return open(path, false);
+    }
+
+    /**
+     * @param lenient for OTF2: keep what can be trusted in a damaged archive and report what was skipped
+     *                ({@link Otf2Archive#warnings()}) instead of failing at the first defect
+     */
+    public static TraceSource open(Path path, boolean lenient) throws IOException {
         if (!Files.exists(path)) {
             throw new TraceFormatException(path + ": no such file or directory");
         }
+        if (Files.isDirectory(path) && StoreLayout.isStore(path)) {
+            return StoreReader.open(path);
+        }
+        if (Otf2Archive.isOtf2(path)) {
+            return Otf2Archive.open(path, new Otf2Options(lenient));
+        }
         if (Files.isDirectory(path)) {
-            if (StoreLayout.isStore(path)) {
-                return StoreReader.open(path);
-            }
-            throw new TraceFormatException(path + ": directory is not a Straggler store (no " + StoreLayout.MANIFEST + ")");
+            throw new TraceFormatException(path + ": directory is neither a Straggler store (no " + StoreLayout.MANIFEST
+                    + ") nor an OTF2 archive (no anchor file *.otf2)");
         }
         if (TextTraceReader.looksLikeText(path)) {
             return TextTraceReader.read(path);
         }
-        throw new TraceFormatException(path + ": unrecognised trace format (expected a Straggler store directory "
-                + "or a text trace starting with '" + TextTraceReader.MAGIC + " " + TextTraceReader.VERSION + "')");
+        throw new TraceFormatException(path + ": unrecognised trace format (expected a Straggler store directory, "
+                + "an OTF2 anchor file, or a text trace starting with '" + TextTraceReader.MAGIC + " " + TextTraceReader.VERSION + "')");
     }
 }

@@ -1,0 +1,210 @@
+package dev.straggler.trace.otf2;
+
+import dev.straggler.trace.Communicator;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.Paradigm;
+import dev.straggler.trace.ProcessDef;
+import dev.straggler.trace.Region;
+import dev.straggler.trace.TraceDefinitions;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+/**
+ * Writes the global definition file of an archive from Straggler's definitions (field layouts of reference §6.7).
+ * Model ids become OTF2 ids: region {@code i}, communicator {@code c}, location group {@code r} for rank
+ * {@code r}; group 0 lists each rank's master thread in rank order (the MPI {@code COMM_LOCATIONS} group, which
+ * makes location groups MPI ranks), and group {@code c + 1} communicator {@code c}'s global ranks.
+ */
+final class GlobalDefinitionsWriter {
+    /** String 1 is reserved for the program name that PROGRAM_BEGIN records refer to. */
+    static final int PROGRAM_NAME_STRING = 1;
+
+    private GlobalDefinitionsWriter() {
+    }
+
+    /**
+     * Writes {@code file}: ClockProperties, every string, the system tree, one location group per rank, the
+     * locations (with their event counts), the regions, and the groups and communicators.
+     *
+     * @return the number of definition records written (the anchor file states it)
+     */
+    static long write(Path file, TraceDefinitions d, long[] events, Otf2WriterOptions options) throws IOException {
+        Strings strings = new Strings();
+        RecordBuffer body = new RecordBuffer(256, options.byteOrder());
+        List<byte[]> records = new ArrayList<>();
+        List<Integer> types = new ArrayList<>();
+        // definitions are collected first so that the strings they name can be written before them
+        IntConsumer add = type -> {
+            records.add(Arrays.copyOf(body.buf, body.pos));
+            types.add(type);
+            body.reset();
+        };
+        body.u64c(d.clock().ticksPerSecond());
+        body.u64c(d.clock().globalOffset());
+        body.u64c(d.clock().traceLength());
+        body.u64c(Otf2Format.UNDEFINED_U64);
+        add.accept(Otf2Format.DEF_CLOCK_PROPERTIES);
+
+        if (d.regions().stream().anyMatch(r -> r.paradigm() == Paradigm.MPI)
+                || !d.communicators().isEmpty()) {
+            body.u8(Otf2Format.PARADIGM_MPI);
+            body.u32c(strings.id("MPI"));
+            body.u8(1); // OTF2_PARADIGM_CLASS_PROCESS
+            add.accept(Otf2Format.DEF_PARADIGM);
+        }
+
+        // system tree: a machine, and under it one node per host the processes name
+        body.u32c(0);
+        body.u32c(strings.id("machine"));
+        body.u32c(strings.id("machine"));
+        body.u32c(Otf2Format.UNDEFINED_U32);
+        add.accept(Otf2Format.DEF_SYSTEM_TREE_NODE);
+        Map<String, Integer> nodes = new LinkedHashMap<>();
+        int ranks = Math.max(d.processes().size(),
+                d.locations().stream().mapToInt(Location::rank).max().orElse(-1) + 1);
+        String[] processName = new String[ranks];
+        String[] processNode = new String[ranks];
+        for (ProcessDef p : d.processes()) {
+            if (p.rank() >= 0 && p.rank() < ranks) {
+                processName[p.rank()] = p.name();
+                processNode[p.rank()] = p.node();
+            }
+        }
+        for (int r = 0; r < ranks; r++) {
+            String node = processNode[r] == null || processNode[r].isEmpty() ? "node" : processNode[r];
+            if (!nodes.containsKey(node)) {
+                nodes.put(node, nodes.size() + 1);
+                body.u32c(nodes.get(node));
+                body.u32c(strings.id(node));
+                body.u32c(strings.id("node"));
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_SYSTEM_TREE_NODE);
+            }
+            body.u32c(r);
+            body.u32c(strings.id(processName[r] == null ? "rank " + r : processName[r]));
+            body.u8(Otf2Format.LOCATION_GROUP_PROCESS);
+            body.u32c(nodes.get(node));
+            body.u32c(Otf2Format.UNDEFINED_U32);
+            add.accept(Otf2Format.DEF_LOCATION_GROUP);
+        }
+        for (Location l : d.locations()) {
+            body.u64c(l.id());
+            body.u32c(strings.id(l.name()));
+            body.u8(l.type().code());
+            body.u64c(events[l.index()]);
+            body.u32c(l.rank());
+            add.accept(Otf2Format.DEF_LOCATION);
+        }
+        for (Region r : d.regions()) {
+            body.u32c(r.id());
+            body.u32c(strings.id(r.name()));
+            body.u32c(0);
+            body.u8(0);
+            body.u32c(r.sourceFile().isEmpty() ? Otf2Format.UNDEFINED_U32 : strings.id(r.sourceFile()));
+            body.u32c(r.beginLine());
+            body.u32c(r.endLine());
+            body.u32c(strings.id(r.canonicalName()));
+            body.u8(r.role().code());
+            body.u8(r.paradigm().code());
+            body.u32c(0);
+            add.accept(Otf2Format.DEF_REGION);
+        }
+        if (!d.communicators().isEmpty()) {
+            // group 0: each rank's master thread, in rank order; group c + 1: communicator c's global ranks
+            int[] master = d.masterLocationByRank();
+            body.u32c(0);
+            body.u32c(0);
+            body.u8(0);
+            body.u32c(ranks);
+            for (int r = 0; r < ranks; r++) {
+                final int rank = r;
+                int loc = r < master.length ? master[r] : -1;
+                if (loc < 0) {
+                    // a rank without a CPU thread: any of its locations stands for it
+                    loc = d.locations().stream().filter(x -> x.rank() == rank).mapToInt(Location::index)
+                            .findFirst().orElseThrow(() -> new IllegalArgumentException("rank " + rank
+                                    + " has no location"));
+                }
+                body.u64c(d.location(loc).id());
+            }
+            body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
+            body.u8(Otf2Format.PARADIGM_MPI);
+            body.u32c(0);
+            add.accept(Otf2Format.DEF_GROUP);
+            for (Communicator c : d.communicators()) {
+                body.u32c(c.id() + 1);
+                body.u32c(0);
+                body.u8(0);
+                body.u32c(c.size());
+                for (int m : c.members()) {
+                    body.u64c(m);
+                }
+                body.u8(Otf2Format.GROUP_COMM_GROUP);
+                body.u8(Otf2Format.PARADIGM_MPI);
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_GROUP);
+            }
+            for (Communicator c : d.communicators()) {
+                body.u32c(c.id());
+                body.u32c(strings.id(c.name()));
+                body.u32c(c.id() + 1);
+                body.u32c(c.parent() < 0 ? Otf2Format.UNDEFINED_U32 : c.parent());
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_COMM);
+            }
+        }
+
+        long count = 0;
+        try (ChunkWriter w = new ChunkWriter(file,
+                (int) options.chunkSizeDefinitions(), options.byteOrder())) {
+            // ClockProperties first, then every string, then the rest in the order built
+            count += put(w, types.get(0), records.get(0), records.get(0).length);
+            // string 1 is the program name even when another string has the same text (OTF2 allows that)
+            body.reset();
+            body.u32c(PROGRAM_NAME_STRING);
+            body.string(d.experiment().application());
+            count += put(w, Otf2Format.DEF_STRING, body.buf, body.pos);
+            for (Map.Entry<String, Integer> s : strings.ids.entrySet()) {
+                body.reset();
+                body.u32c(s.getValue());
+                body.string(s.getKey());
+                count += put(w, Otf2Format.DEF_STRING, body.buf, body.pos);
+            }
+            for (int i = 1; i < records.size(); i++) {
+                count += put(w, types.get(i), records.get(i), records.get(i).length);
+            }
+        }
+        return count;
+    }
+
+    private static int put(ChunkWriter w, int type, byte[] b, int n) throws IOException {
+        w.reserve(RecordBuffer.recordSize(n));
+        w.chunk.record(type, b, n);
+        return 1;
+    }
+
+    /** String ids in order of first use; 0 is the empty string, 1 (written apart) the program name. */
+    private static final class Strings {
+        final Map<String, Integer> ids = new LinkedHashMap<>();
+
+        Strings() {
+            ids.put("", 0);
+        }
+
+        int id(String s) {
+            Integer i = ids.get(s);
+            if (i == null) {
+                i = ids.size() + 1;
+                ids.put(s, i);
+            }
+            return i;
+        }
+    }
+}
