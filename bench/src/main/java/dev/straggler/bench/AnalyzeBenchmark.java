@@ -109,18 +109,7 @@ public final class AnalyzeBenchmark {
         }
     }
 
-    /** A store or text trace through {@link Traces}, an OTF2 anchor through the OTF2 reader. */
     static TraceSource open(Path trace) throws IOException {
-        if (trace.getFileName().toString().endsWith(".otf2")) {
-            try {
-                return (TraceSource) Class.forName("dev.straggler.trace.otf2.Otf2Archive")
-                        .getMethod("open", Path.class).invoke(null, trace);
-            } catch (java.lang.reflect.InvocationTargetException e) {
-                throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-            } catch (ReflectiveOperationException e) {
-                throw new IOException("no OTF2 reader in this build: " + e, e);
-            }
-        }
         return Traces.open(trace);
     }
 

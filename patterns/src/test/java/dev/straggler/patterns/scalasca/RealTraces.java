@@ -1,9 +1,9 @@
 package dev.straggler.patterns.scalasca;
 
 import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.otf2.Otf2Archive;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,26 +23,8 @@ public final class RealTraces {
         return Files.isDirectory(p) ? Optional.of(p) : Optional.empty();
     }
 
-    /**
-     * Opens an OTF2 archive with the project's reader ({@code dev.straggler.trace.otf2.Otf2Archive}); empty while
-     * that reader is not part of the build.
-     */
+    /** Opens an OTF2 archive with the project's reader; always present, kept optional for the callers. */
     public static Optional<TraceSource> openOtf2(Path anchor) throws IOException {
-        Class<?> c;
-        try {
-            c = Class.forName("dev.straggler.trace.otf2.Otf2Archive");
-        } catch (ClassNotFoundException e) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of((TraceSource) c.getMethod("open", Path.class).invoke(null, anchor));
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("unexpected Otf2Archive API", e);
-        }
+        return Optional.of(Otf2Archive.open(anchor));
     }
 }
