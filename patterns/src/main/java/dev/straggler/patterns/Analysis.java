@@ -54,7 +54,7 @@ public final class Analysis {
     private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool)
             throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
-                .withPipelined(options.pipelined());
+                .withReading(options.reading());
         Replay replay = Replay.run(source, ro, pool);
         TraceDefinitions defs = replay.definitions();
         long[] timeMasks = TimeMasks.of(replay.regions());

@@ -1,6 +1,7 @@
 package dev.straggler.patterns;
 
 import dev.straggler.replay.ProgressListener;
+import dev.straggler.replay.Reading;
 
 import java.util.Objects;
 
@@ -10,9 +11,11 @@ import java.util.Objects;
  * @param threads      worker threads (locations are replayed and analysed in parallel); results do not depend on it
  * @param progress     receives progress updates, from worker threads
  * @param topInstances most severe occurrences kept per pattern, on distinct call paths (Scalasca keeps 5)
- * @param pipelined    read each location on a separate decoding thread ({@link dev.straggler.replay.PipelinedReader})
+ * @param reading      how locations are read: directly, or pipelined through a decoding thread
+ *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
+ *                     left over
  */
-public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, boolean pipelined) {
+public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading) {
     public AnalysisOptions {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -21,22 +24,29 @@ public record AnalysisOptions(int threads, ProgressListener progress, int topIns
             throw new IllegalArgumentException("topInstances must be >= 0: " + topInstances);
         }
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(reading, "reading");
     }
 
-    /** All available cores, no progress output, 5 instances per pattern, direct reading. */
+    /** All available cores, no progress output, 5 instances per pattern, automatic reading. */
     public static AnalysisOptions defaults() {
-        return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5, false);
+        return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5,
+                Reading.AUTO);
     }
 
     public AnalysisOptions withThreads(int n) {
-        return new AnalysisOptions(n, progress, topInstances, pipelined);
+        return new AnalysisOptions(n, progress, topInstances, reading);
     }
 
     public AnalysisOptions withProgress(ProgressListener p) {
-        return new AnalysisOptions(threads, p, topInstances, pipelined);
+        return new AnalysisOptions(threads, p, topInstances, reading);
     }
 
+    public AnalysisOptions withReading(Reading r) {
+        return new AnalysisOptions(threads, progress, topInstances, r);
+    }
+
+    /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */
     public AnalysisOptions withPipelined(boolean p) {
-        return new AnalysisOptions(threads, progress, topInstances, p);
+        return withReading(p ? Reading.PIPELINED : Reading.DIRECT);
     }
 }

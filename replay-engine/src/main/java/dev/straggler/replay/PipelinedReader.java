@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * Reads one location on a dedicated decoding thread and hands its batches to the replaying thread through a
  * Disruptor ring of pre-allocated {@link EventBatch} slots: the reader decodes straight into a slot, so the
  * hand-off copies nothing and allocates nothing per batch (Disruptor moves ~90 M events/s when batched, style.md).
- * It pays when decoding and replaying are of similar cost and a spare core exists; see the benchmark.
+ * It pays only when a core is left idle by the replay threads ({@link Reading#AUTO}, measurements there).
  *
  * <p>One consumer: {@link #drain} is called once, by the thread that owns this reader.
  */

@@ -65,11 +65,12 @@ public final class Replay {
         int n = defs.locations().size();
         long totalEvents = declaredEvents(defs);
         AtomicLong done = new AtomicLong();
+        boolean pipelined = options.reading().pipelines(options.threads(), n, Runtime.getRuntime().availableProcessors());
         CollectiveMatching collectives = new CollectiveMatching(defs, locationOfRank, n);
         MessageMatching matching = new MessageMatching(defs, locationOfRank, n);
         List<LocationData> locations = Parallel.map(pool, n, l -> {
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
-                    done, totalEvents);
+                    pipelined, done, totalEvents);
             // a location's envelope queues depend on its own records only: build them while they are hot
             matching.index(d);
             collectives.index(d);
@@ -99,11 +100,11 @@ public final class Replay {
     }
 
     static LocationData replayLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
-                                       boolean master, ReplayOptions options, AtomicLong done, long total)
-            throws IOException {
+                                       boolean master, ReplayOptions options, boolean pipelined, AtomicLong done,
+                                       long total) throws IOException {
         LocationPass pass = new LocationPass(defs, regions, l, master);
         try {
-            read(source, l, pass, options, done, total);
+            read(source, l, pass, options, pipelined, done, total);
         } catch (IOException e) {
             String where = source.origin() + ": location " + l + " (rank " + defs.location(l).rank() + "): ";
             throw e instanceof TraceFormatException ? new TraceFormatException(where + e.getMessage(), e)
@@ -112,9 +113,9 @@ public final class Replay {
         return pass.finish();
     }
 
-    private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, AtomicLong done,
-                             long total) throws IOException {
-        if (options.pipelined()) {
+    private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, boolean pipelined,
+                             AtomicLong done, long total) throws IOException {
+        if (pipelined) {
             try (PipelinedReader r = new PipelinedReader(source, l, options.batchSize())) {
                 r.drain(b -> {
                     pass.accept(b);
