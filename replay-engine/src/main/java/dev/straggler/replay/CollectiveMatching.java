@@ -23,7 +23,7 @@ public final class CollectiveMatching {
     private long unmatchedRecords;
     private long incompleteCommunicators;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     CollectiveMatching(TraceDefinitions defs, int[] locationOfRank, int locationCount) {
         this.defs = defs;
         this.locationOfRank = locationOfRank;
