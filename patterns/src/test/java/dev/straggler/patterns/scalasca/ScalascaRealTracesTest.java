@@ -90,6 +90,10 @@ class ScalascaRealTracesTest {
                 assertEquals(t.duration(), o.severity(), 1.5e-10, metric + " #" + k);
                 assertEquals(t.rank(), o.rank(), metric + " #" + k);
                 assertEquals(ref.path(t.cnode()), r.cube().pathNames(o.callPath()), metric + " #" + k);
+                if (metric.equals("mpi_latesender") || metric.equals("mpi_latereceiver")) {
+                    // the waiting call's Enter, in seconds since the start of the measurement
+                    assertEquals(t.enter(), o.start(), 1.5e-9, metric + " #" + k + " enter");
+                }
             }
         }
     }
