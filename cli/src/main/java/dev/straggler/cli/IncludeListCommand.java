@@ -1,5 +1,8 @@
 package dev.straggler.cli;
 
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisJson;
+import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cubex.CubexReader;
 import dev.straggler.patterns.reduce.CallTreeProfile;
@@ -37,8 +40,8 @@ import java.util.regex.Pattern;
                 + "leads to MPI, USR: never communicates), estimates the trace size per region, and writes a Score-P "
                 + "filter file or a TAU selective instrumentation file that keeps MPI and every function on a path "
                 + "to communication and drops the short user functions that fill the trace.",
-                "Input: a trace, or a call-path profile (.cubex with visits and time: Score-P's profile.cubex, a "
-                        + "Scalasca or Straggler analysis)."},
+                "Input: a trace, or a call-path profile: a .cubex with visits and time (Score-P's profile.cubex, a "
+                        + "Scalasca or Straggler analysis) or a Straggler analysis .json."},
         exitCodeListHeading = "Exit codes:%n",
         exitCodeList = {"0:done", "1:error (unreadable input, bad rule or filter file)", "2:wrong arguments",
                 "3:the --budget is out of reach; the file holds the largest reduction the policy allows"})
@@ -46,7 +49,7 @@ final class IncludeListCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Parameters(index = "0", paramLabel = "TRACE|PROFILE.cubex")
+    @Parameters(index = "0", paramLabel = "TRACE|PROFILE")
     Path input;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the filter file here (without it only the table is printed).")
@@ -92,9 +95,12 @@ final class IncludeListCommand implements Callable<Integer> {
             description = "Only evaluate an existing Score-P filter file or TAU list (like scorep-score -f).")
     Path apply;
 
-    @Option(names = "--analysis", paramLabel = "CUBEX",
-            description = "An analysis result (Straggler or Scalasca .cubex): only call paths with wait states are kept apart; without it every MPI call path is.")
+    @Option(names = "--analysis", paramLabel = "CUBEX|JSON",
+            description = "An analysis of the same run (Straggler .json or .cubex, Scalasca .cubex): a budget then keeps apart only the call paths with wait states; without it (or --analyze) every MPI call path is kept apart.")
     Path analysis;
+
+    @Option(names = "--analyze", description = "Run the wait-state analysis on the trace to find the call paths with wait states (see --analysis).")
+    boolean analyze;
 
     @Option(names = "--size-model", paramLabel = "records|scorep",
             description = "Count bytes as the trace's OTF2 records (default for a trace) or as scorep-score estimates them (always for a profile).")
@@ -112,6 +118,9 @@ final class IncludeListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (analyze && analysis != null) {
+            throw new IllegalArgumentException("give either --analysis or --analyze, not both");
+        }
         CallTreeProfile profile = profile();
         if (profile.anomalyCount() > 0) {
             System.err.println("straggler: " + profile.anomalyCount() + " malformed event(s) skipped while profiling:");
@@ -128,8 +137,8 @@ final class IncludeListCommand implements Callable<Integer> {
         if (apply != null) {
             plan = ReductionPlanner.evaluate(stats, FilterFiles.read(apply), apply.toString());
         } else {
-            boolean[] carries = analysis == null ? WaitStates.possible(stats)
-                    : WaitStates.fromCube(CubexReader.read(analysis), profile);
+            boolean[] carries = analysis != null ? WaitStates.fromCube(cube(analysis), profile)
+                    : analyze ? WaitStates.fromCube(analyzeInput(), profile) : WaitStates.possible(stats);
             plan = ReductionPlanner.plan(stats, options(), carries);
         }
         System.out.print(ScoreReport.format(plan, regions));
@@ -165,10 +174,28 @@ final class IncludeListCommand implements Callable<Integer> {
         return plan.budgetMet() ? 0 : 3;
     }
 
+    private boolean profileInput() {
+        String n = input.getFileName().toString();
+        return n.endsWith(".cubex") || n.endsWith(".json");
+    }
+
+    /** A Cube file, or a Straggler analysis document. */
+    private static SeverityCube cube(Path p) throws IOException {
+        return p.getFileName().toString().endsWith(".json") ? AnalysisJson.read(p).cube() : CubexReader.read(p);
+    }
+
+    private SeverityCube analyzeInput() throws IOException {
+        if (profileInput()) {
+            throw new IllegalArgumentException("--analyze needs a trace; " + input + " is a profile (use --analysis)");
+        }
+        try (TraceSource src = Inputs.open(input, common)) {
+            return Analysis.run(src, AnalysisOptions.defaults()).cube();
+        }
+    }
+
     private CallTreeProfile profile() throws IOException {
-        if (input.getFileName().toString().endsWith(".cubex")) {
-            SeverityCube cube = CubexReader.read(input);
-            return CubeProfiles.fromCube(cube, input.toString());
+        if (profileInput()) {
+            return CubeProfiles.fromCube(cube(input), input.toString());
         }
         try (TraceSource src = Inputs.open(input, common)) {
             try {

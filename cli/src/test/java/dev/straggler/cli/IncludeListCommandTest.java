@@ -1,8 +1,13 @@
 package dev.straggler.cli;
 
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisJson;
+import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.testdata.ExpectedSeverities;
 import dev.straggler.testdata.ScenarioParams;
 import dev.straggler.testdata.Scenarios;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
 import dev.straggler.trace.filter.ScorepFilter;
 import dev.straggler.trace.filter.TauSelectFile;
 import org.junit.jupiter.api.Assumptions;
@@ -102,6 +107,45 @@ class IncludeListCommandTest {
         assertEquals(512L << 20, IncludeListCommand.parseSize("512MiB"));
         assertEquals(1000, IncludeListCommand.parseSize("1000"));
         assertEquals(1536, IncludeListCommand.parseSize("1.5k"));
+    }
+
+    @Test
+    void anAnalysisDocumentIsAProfileInput() throws Exception {
+        Path store = deepCallTree();
+        Path json = tmp.resolve("analysis.json");
+        try (TraceSource src = Traces.open(store)) {
+            AnalysisJson.write(Analysis.run(src, AnalysisOptions.defaults()), json);
+        }
+        Path filter = tmp.resolve("from-json.filter");
+        CliTest.Run r = run("include-list", json.toString(), "-o", filter.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("scorep-score estimate"), r.out());
+        Set<String> excluded = new HashSet<>();
+        ScorepFilter.read(filter).regionRules().forEach(rule -> excluded.add(rule.pattern()));
+        assertEquals(new HashSet<>(truth().exclude()), excluded);
+        CliTest.Run both = run("include-list", json.toString(), "--analyze");
+        assertEquals(1, both.code());
+        assertTrue(both.err().contains("--analyze needs a trace"), both.err());
+    }
+
+    @Test
+    void waitStatesFromOurAnalysisOrScalascasGiveTheSamePlanUnderABudget() {
+        String shared = System.getProperty("straggler.shared");
+        Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path bt = Path.of(shared, "traces", "real", "npb-bt.S-4");
+        Assumptions.assumeTrue(Files.isDirectory(bt), bt + " is absent");
+        CliTest.Run ours = run("include-list", bt.toString(), "--budget", "0", "--analyze", "-r");
+        CliTest.Run scalasca = run("include-list", bt.toString(), "--budget", "0", "--analysis",
+                bt.resolve("scout.cubex").toString(), "-r");
+        CliTest.Run assumed = run("include-list", bt.toString(), "--budget", "0", "-r");
+        assertEquals(3, ours.code(), ours.err());
+        assertEquals(ours.out(), scalasca.out());
+        // knowing which call paths carry no wait states lets more functions go
+        assertTrue(count(ours.out()) > count(assumed.out()), ours.out() + "\n" + assumed.out());
+    }
+
+    private static long count(String out) {
+        return out.lines().filter(l -> l.startsWith("+ ") && !l.contains("FLT")).count();
     }
 
     @Test

@@ -29,7 +29,10 @@ final class PathMerges {
         this.original = canonical(new boolean[profile.regions().size()]);
     }
 
-    /** The name of a merge the exclusion set causes, or null when it causes none. */
+    /**
+     * Null when the exclusion set folds no two communication call paths with wait states together, else a
+     * description naming one of them.
+     */
     String merge(boolean[] dropped) {
         int[] reduced = canonical(dropped);
         Map<Integer, IntOpenHashSet> originals = new HashMap<>();
@@ -45,7 +48,7 @@ final class PathMerges {
         }
         for (Map.Entry<Integer, IntOpenHashSet> e : originals.entrySet()) {
             if (e.getValue().size() > 1 && carried.get(e.getKey())) {
-                return String.join("/", profile.pathNames(example.get(e.getKey())));
+                return "e.g. " + String.join("/", profile.pathNames(example.get(e.getKey())));
             }
         }
         return null;

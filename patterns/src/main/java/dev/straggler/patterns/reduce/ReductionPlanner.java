@@ -167,10 +167,10 @@ public final class ReductionPlanner {
             if (merged != null) {
                 for (int x : same) {
                     drop[x] = false;
-                    reason[x] = "COM: dropping it would merge call paths with wait states into " + merged;
+                    reason[x] = "COM: dropping it would fold call paths with wait states together, " + merged;
                 }
-                notes.add("kept " + s.regions().get(r).name() + ": dropping it would merge call paths with wait states into "
-                        + merged);
+                notes.add("kept " + s.regions().get(r).name() + ": dropping it would fold call paths with wait states "
+                        + "together, " + merged);
                 return;
             }
         }

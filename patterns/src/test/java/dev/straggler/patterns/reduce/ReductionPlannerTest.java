@@ -49,7 +49,7 @@ class ReductionPlannerTest {
         // one of f and g goes; dropping the other too would make main/f/MPI_Send and main/g/MPI_Send one path
         assertNotEquals(dropped.contains("f"), dropped.contains("g"));
         assertFalse(p.budgetMet());
-        assertTrue(p.notes().stream().anyMatch(n -> n.contains("merge call paths with wait states")), p.notes().toString());
+        assertTrue(p.notes().stream().anyMatch(n -> n.contains("fold call paths with wait states together")), p.notes().toString());
         assertTrue(p.notes().stream().anyMatch(n -> n.contains("out of reach")), p.notes().toString());
     }
 
