@@ -1,40 +1,65 @@
 package dev.straggler.cli;
 
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.testdata.GeneratedTrace;
+import dev.straggler.testdata.Scenario;
+import dev.straggler.testdata.ScenarioParams;
+import dev.straggler.testdata.Scenarios;
+import dev.straggler.trace.MemoryTrace;
 import dev.straggler.trace.TraceSource;
-import dev.straggler.trace.TraceValidator;
 import dev.straggler.trace.text.TextTraceReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Runs Straggler on a bundled sample trace and shows what it finds.")
+        description = {"Shows what Straggler finds on two bundled samples: a hand-written two-rank trace, and a simulated",
+                "16-rank BT-like solver (x/y/z sweeps with late senders, a barrier whose cost grows with p).",
+                "Writes the reports (HTML, CUBE4, JSON) into the output directory."})
 final class DemoCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
+
+    @Option(names = {"-o", "--output-dir"}, defaultValue = "straggler-demo", description = "Where the reports go (default ${DEFAULT-VALUE}).")
+    Path outDir;
 
     static final String SAMPLE = "/samples/late-sender.txt";
 
     @Override
     public Integer call() throws Exception {
+        Files.createDirectories(outDir);
+        System.out.println("== 1. A hand-written trace (samples/late-sender.txt): rank 1 waits in MPI_Recv for a late send ==");
         try (InputStream in = DemoCommand.class.getResourceAsStream(SAMPLE)) {
             if (in == null) {
                 throw new IllegalStateException("bundled sample " + SAMPLE + " missing from the build");
             }
-            try (TraceSource t = TextTraceReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), "sample:late-sender.txt")) {
-                System.out.println("== Sample trace: two ranks, rank 1 waits in MPI_Recv for a late send ==");
-                Map<String, Object> info = InfoCommand.summarise(t, true);
-                System.out.printf("%d ranks, %d events, %.3f ms%n", info.get("ranks"), info.get("events"),
-                        (Double) info.get("durationSeconds") * 1e3);
-                TraceValidator.Report r = TraceValidator.validate(t);
-                System.out.println("validation: " + (r.ok() ? "well formed" : r.problemCount() + " problems"));
+            try (TraceSource t = TextTraceReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), "samples/late-sender.txt")) {
+                AnalysisResult r = AnalyzeCommand.analyse(t, 0, true);
+                System.out.print(dev.straggler.patterns.TextReport.render(r, AnalyzeCommand.terminalWidth()));
             }
         }
+        System.out.println();
+        Scenario bt = Scenarios.byName("bt-like");
+        int ranks = 16;
+        System.out.println("== 2. A simulated BT-like solver on " + ranks + " ranks (straggler generate bt-like -n " + ranks + ") ==");
+        MemoryTrace trace = new MemoryTrace("simulated bt-like, " + ranks + " ranks");
+        GeneratedTrace g = bt.generate(new ScenarioParams(ranks, 1, Map.of()), trace);
+        System.out.printf("simulated %,d events%n", g.events());
+        AnalysisResult r = AnalyzeCommand.analyse(trace, 0, common.quiet);
+        r.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
+        System.out.print(dev.straggler.patterns.TextReport.render(r, AnalyzeCommand.terminalWidth()));
+        System.out.println();
+        AnalyzeCommand.writeOutputs(r, trace, outDir.resolve("bt-like.json"), outDir.resolve("bt-like.cubex"),
+                outDir.resolve("bt-like.html"));
+        System.out.println("Open " + outDir.resolve("bt-like.html").toAbsolutePath() + " in a browser to explore the result.");
         return 0;
     }
 }

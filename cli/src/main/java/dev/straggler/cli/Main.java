@@ -11,8 +11,8 @@ import java.nio.file.NoSuchFileException;
 /** The {@code straggler} command. */
 @Command(name = "straggler", mixinStandardHelpOptions = true, version = "straggler 0.1.0",
         description = "Finds out why a parallel program is slow from its event traces.",
-        subcommands = {DemoCommand.class, GenerateCommand.class, ImportCommand.class, InfoCommand.class, ValidateCommand.class,
-                DumpCommand.class, CommMatrixCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {AnalyzeCommand.class, DemoCommand.class, GenerateCommand.class, ImportCommand.class, InfoCommand.class, ValidateCommand.class,
+                DumpCommand.class, CommMatrixCommand.class, IncludeListCommand.class, FilterCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

@@ -39,6 +39,13 @@ final class Progress implements AutoCloseable, LongConsumer {
         }
     }
 
+    /** Moves the bar to an absolute position (for listeners that report cumulative counts). */
+    void stepTo(long position) {
+        if (bar != null) {
+            bar.stepTo(position);
+        }
+    }
+
     long done() {
         return done.sum();
     }

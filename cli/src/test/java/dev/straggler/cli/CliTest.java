@@ -153,4 +153,34 @@ class CliTest {
         assertEquals(1, r.code());
         assertTrue(r.err().contains("late-sender"), r.err());
     }
+
+    @Test
+    void analyzeFindsTheHandWrittenLateSenderAndBarrierWait() throws Exception {
+        // samples/late-sender.txt: MPI_Recv entered at 2000 us, MPI_Send at 7000 us -> Late Sender 5 ms on rank 1;
+        // barrier begins at 7501 (rank 1) and 8001 (rank 0) -> Wait at Barrier 0.5 ms on rank 1.
+        Path json = tmp.resolve("a.json");
+        Path cube = tmp.resolve("a.cubex");
+        Path html = tmp.resolve("a.html");
+        Run r = run("analyze", SAMPLE.toString(), "--json", json.toString(), "--cube", cube.toString(),
+                "--html", html.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Late Sender"), r.out());
+        var result = dev.straggler.patterns.AnalysisJson.read(json);
+        assertEquals(0.005, result.total("mpi_latesender"), 1e-12);
+        assertEquals(0.0005, result.total("mpi_barrier_wait"), 1e-12);
+        var fromCube = dev.straggler.patterns.cubex.CubexReader.read(cube);
+        assertEquals(0.005, fromCube.total("mpi_latesender"), 1e-12);
+        assertTrue(Files.readString(html).contains("mpi_latesender"));
+    }
+
+    @Test
+    void demoWritesItsReports() {
+        Path dir = tmp.resolve("demo");
+        Run r = run("demo", "-o", dir.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Late Sender"), r.out());
+        for (String f : new String[]{"bt-like.html", "bt-like.cubex", "bt-like.json"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(f)), f);
+        }
+    }
 }

@@ -1,0 +1,302 @@
+package dev.straggler.bench;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.ReplayOptions;
+import dev.straggler.trace.Clock;
+import dev.straggler.trace.CollectiveOp;
+import dev.straggler.trace.Communicator;
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.EventKind;
+import dev.straggler.trace.Experiment;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.Paradigm;
+import dev.straggler.trace.RegionRole;
+import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.TraceWriter;
+import dev.straggler.trace.Traces;
+import dev.straggler.trace.store.StoreOptions;
+import dev.straggler.trace.store.StoreWriter;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * End-to-end {@code analyze} throughput: generates a trace with a realistic MPI event mix, stores it, and times
+ * the whole analysis (read, replay, matching, patterns, cube) on 1 and 2 threads, with direct reading and with the
+ * Disruptor-pipelined reading, reporting events/s, events/s per core and the peak heap compared with the number of
+ * communication records (the only data the analysis keeps across ranks).
+ *
+ * <p>Mix per iteration of a rank (Score-P conventions): a user function with a nested kernel, an MPI_Irecv from
+ * the left neighbour, an MPI_Isend to the right one, an MPI_Waitall completing both, an MPI_Send/MPI_Recv pair in
+ * the other direction, and every 8th iteration an MPI_Allreduce; about 23 % of the events are MPI records other
+ * than ENTER/LEAVE (10 % are message records). Time steps are drawn from 50..5000 ticks of a 1 ns timer.
+ *
+ * <p>Usage: {@code java -cp straggler-bench.jar dev.straggler.bench.AnalyzeBenchmark [--events 10000000]
+ * [--ranks 16] [--dir /tmp/straggler-analyze-bench] [--otf2 DIR/traces.otf2] [--repeat 2]}. With {@code --otf2}
+ * an OTF2 archive is timed as well (write one with {@code --write-otf2-input FILE}, which dumps the generated trace
+ * for the python3-otf2 script {@code patterns/src/test/resources/otf2/write_otf2.py}, which writes the OTF2).
+ */
+public final class AnalyzeBenchmark {
+
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> a = BenchSupport.args(argv);
+        long events = Long.parseLong(a.getOrDefault("events", "10000000"));
+        int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
+        int repeat = Integer.parseInt(a.getOrDefault("repeat", "2"));
+        Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
+        Path store = dir.resolve("store-" + events + "-" + ranks);
+        System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events,
+                ranks, Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
+        if (a.containsKey("write-otf2-input")) {
+            Path out = Path.of(a.get("write-otf2-input"));
+            try (TextDump w = new TextDump(out)) {
+                generate(w, ranks, events / ranks);
+            }
+            System.out.println("wrote " + out);
+            return;
+        }
+        if (!Files.exists(store.resolve("manifest.json"))) {
+            long t0 = System.nanoTime();
+            try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
+                generate(w, ranks, events / ranks);
+            }
+            System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
+        }
+        time("store", store, repeat);
+        retained(store);
+        if (a.containsKey("otf2")) {
+            time("otf2", Path.of(a.get("otf2")), repeat);
+        }
+    }
+
+    /**
+     * Live heap held once every location has been replayed (records, envelope queues, call-path profiles): what
+     * stays in memory while the patterns run, measured after full collections, per communication record.
+     */
+    private static void retained(Path trace) throws IOException {
+        System.gc();
+        System.gc();
+        long before = usedHeap();
+        Replay replay;
+        try (TraceSource s = open(trace)) {
+            replay = Replay.run(s, ReplayOptions.defaults().withThreads(2));
+        }
+        System.gc();
+        System.gc();
+        long held = usedHeap() - before;
+        long visits = 0;
+        for (LocationData l : replay.locations()) {
+            for (int n = 0; n < l.profile().size(); n++) {
+                visits += l.profile().visits(n);
+            }
+        }
+        long comm = replay.events() - 2 * visits;
+        System.out.printf(Locale.ROOT, "retained after replay: %s for %,d communication records = %.1f bytes each"
+                        + " (record columns %s); ENTER/LEAVE events read: %,d%n", BenchSupport.mib(held), comm,
+                held / (double) comm, BenchSupport.mib(replay.recordBytes()), 2 * visits);
+        if (replay.events() < 0) {
+            System.out.print(""); // keep the replay reachable until measured
+        }
+    }
+
+    static TraceSource open(Path trace) throws IOException {
+        return Traces.open(trace);
+    }
+
+    /** CPU time of the whole process (all threads, GC and JIT included). */
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
+    }
+
+    private static long usedHeap() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
+    private static void time(String label, Path trace, int repeat) throws IOException {
+        for (boolean pipelined : new boolean[]{false, true}) {
+            for (int threads : new int[]{1, 2}) {
+                AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined);
+                long best = Long.MAX_VALUE;
+                long bestCpu = Long.MAX_VALUE;
+                long peak = 0;
+                AnalysisResult r = null;
+                for (int i = 0; i < repeat; i++) {
+                    r = null;
+                    BenchSupport.resetPeakHeap();
+                    long c0 = processCpuNanos();
+                    long t0 = System.nanoTime();
+                    try (TraceSource s = open(trace)) {
+                        r = Analysis.run(s, o);
+                    }
+                    long t = System.nanoTime() - t0;
+                    bestCpu = Math.min(bestCpu, processCpuNanos() - c0);
+                    best = Math.min(best, t);
+                    peak = Math.max(peak, BenchSupport.peakHeapBytes());
+                }
+                long ev = r.summary().events();
+                long comm = communicationRecords(r);
+                System.out.printf(Locale.ROOT,
+                        "%-5s %-9s %d thread(s): %6.2f s  %s  = %.1f M events/s per core (%.1f M events per CPU-second);"
+                                + "  peak heap %s (%,d communication records, %.0f%% of events)%n",
+                        label, pipelined ? "pipelined" : "direct", threads, best / 1e9, BenchSupport.rate(ev, best),
+                        ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), comm,
+                        100.0 * comm / ev);
+            }
+        }
+    }
+
+    /** Events other than ENTER/LEAVE: every visit is one ENTER and one LEAVE. */
+    private static long communicationRecords(AnalysisResult r) {
+        return r.summary().events() - 2L * (long) r.total("visits");
+    }
+
+    static TraceDefinitions definitions(int ranks) {
+        TraceDefinitions.Builder b = TraceDefinitions.builder().clock(Clock.nanoseconds())
+                .experiment(Experiment.of("analyze-mix", ranks));
+        b.addRegion("main", "app.c", 1, 100, Paradigm.USER, RegionRole.FUNCTION);          // 0
+        b.addRegion("solve", "app.c", 10, 50, Paradigm.USER, RegionRole.FUNCTION);         // 1
+        b.addRegion("kernel", "app.c", 60, 90, Paradigm.USER, RegionRole.FUNCTION);        // 2
+        b.addRegion("MPI_Irecv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 3
+        b.addRegion("MPI_Isend", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 4
+        b.addRegion("MPI_Waitall", "MPI", 0, 0, Paradigm.MPI, RegionRole.FUNCTION);        // 5
+        b.addRegion("MPI_Send", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 6
+        b.addRegion("MPI_Recv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 7
+        b.addRegion("MPI_Allreduce", "MPI", 0, 0, Paradigm.MPI, RegionRole.COLL_ALL2ALL);  // 8
+        b.communicator(Communicator.world(0, ranks));
+        for (int r = 0; r < ranks; r++) {
+            b.location(Location.masterThread(r, r));
+        }
+        return b.build();
+    }
+
+    /** Writes {@code perRank} events (about) for every rank, rank by rank. */
+    static void generate(TraceWriter w, int ranks, long perRank) throws IOException {
+        EventBatch b = new EventBatch(8192);
+        for (int r = 0; r < ranks; r++) {
+            SplittableRandom rnd = new SplittableRandom(r);
+            int right = (r + 1) % ranks;
+            int left = (r + ranks - 1) % ranks;
+            long t = 1_000_000;
+            long n = 1;
+            b.enter(t, 0);
+            for (int it = 0; n < perRank - 24; it++) {
+                int tag = it & 7;
+                long len = 8L << tag;
+                b.enter(t += 50 + rnd.nextInt(4950), 1);
+                b.enter(t += 50 + rnd.nextInt(4950), 2);
+                b.leave(t += 50 + rnd.nextInt(4950), 2);
+                b.leave(t += 50 + rnd.nextInt(4950), 1);
+                long rq = 2L * it;
+                long sq = 2L * it + 1;
+                b.enter(t += 20, 3);
+                b.add(t += 10, EventKind.MPI_IRECV_REQUEST_CODE, 0, 0, 0, 0, rq);
+                b.leave(t += 20, 3);
+                b.enter(t += 20, 4);
+                b.isend(t += 10, right, 0, tag, len, sq);
+                b.leave(t += 20, 4);
+                b.enter(t += 20, 5);
+                b.irecv(t += 50 + rnd.nextInt(2000), left, 0, tag, len, rq);
+                b.add(t += 10, EventKind.MPI_ISEND_COMPLETE_CODE, 0, 0, 0, 0, sq);
+                b.leave(t += 10, 5);
+                if ((r & 1) == 0) {
+                    b.enter(t += 20, 6);
+                    b.send(t += 10, left, 0, 100 + tag, len);
+                    b.leave(t += 40, 6);
+                    b.enter(t += 20, 7);
+                    b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
+                    b.leave(t += 10, 7);
+                } else {
+                    b.enter(t += 20, 7);
+                    b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
+                    b.leave(t += 10, 7);
+                    b.enter(t += 20, 6);
+                    b.send(t += 10, left, 0, 100 + tag, len);
+                    b.leave(t += 40, 6);
+                }
+                n += 22;
+                if (tag == 7) {
+                    b.enter(t += 20, 8);
+                    b.collectiveBegin(t += 10);
+                    b.collectiveEnd(t += 100 + rnd.nextInt(3000), CollectiveOp.ALLREDUCE, 0, -1, 8, 8);
+                    b.leave(t += 10, 8);
+                    n += 4;
+                }
+                if (b.size >= 8000) {
+                    w.append(r, b);
+                    b.clear();
+                }
+            }
+            b.leave(t + 10, 0);
+            w.append(r, b);
+            b.clear();
+        }
+        w.finish(definitions(ranks));
+    }
+
+    /**
+     * The generated trace as the tab-separated input of the python3-otf2 writer script
+     * ({@code patterns/src/test/resources/otf2/write_otf2.py}): definitions, then events, streamed.
+     */
+    static final class TextDump implements TraceWriter {
+        private final Path file;
+        private final Path events;
+        private final BufferedWriter out;
+
+        TextDump(Path file) throws IOException {
+            this.file = file;
+            this.events = Path.of(file + ".events");
+            this.out = Files.newBufferedWriter(events);
+        }
+
+        @Override
+        public void append(int location, EventBatch b) throws IOException {
+            for (int i = 0; i < b.size; i++) {
+                out.write("event\t" + location + "\t" + b.time[i] + "\t" + b.kind[i] + "\t" + b.ref[i] + "\t"
+                        + b.comm[i] + "\t" + b.tag[i] + "\t" + b.bytes[i] + "\t" + b.aux[i] + "\n");
+            }
+        }
+
+        @Override
+        public void finish(TraceDefinitions d) throws IOException {
+            out.close();
+            try (BufferedWriter w = Files.newBufferedWriter(file)) {
+                w.write("clock\t" + d.clock().ticksPerSecond() + "\t" + d.clock().globalOffset() + "\n");
+                for (var r : d.regions()) {
+                    w.write(String.join("\t", "region", Integer.toString(r.id()), r.name(), r.canonicalName(),
+                            r.sourceFile().isEmpty() ? "-" : r.sourceFile(), r.paradigm().name(), r.role().name())
+                            + "\n");
+                }
+                for (Location l : d.locations()) {
+                    w.write("location\t" + l.index() + "\t" + l.rank() + "\t" + l.thread() + "\t" + l.name() + "\n");
+                }
+                for (Communicator c : d.communicators()) {
+                    StringBuilder m = new StringBuilder();
+                    for (int g : c.members()) {
+                        m.append(m.length() == 0 ? "" : ",").append(g);
+                    }
+                    w.write("comm\t" + c.id() + "\t" + c.name() + "\t" + m + "\n");
+                }
+            }
+            try (var o = Files.newOutputStream(file, java.nio.file.StandardOpenOption.APPEND)) {
+                Files.copy(events, o);
+            }
+            Files.delete(events);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package dev.straggler.cli;
+
+import dev.straggler.cli.report.HtmlReport;
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisJson;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.TextReport;
+import dev.straggler.patterns.TraceSummary;
+import dev.straggler.patterns.cubex.CubexWriter;
+import dev.straggler.trace.CommunicationMatrix;
+import dev.straggler.trace.TraceSource;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+@Command(name = "analyze", mixinStandardHelpOptions = true,
+        description = {"Replays a trace and finds its wait states (Scalasca's patterns): where time is lost waiting, and why.",
+                "Prints the metric tree and the worst call paths and ranks; writes JSON, CUBE4 and HTML on request."})
+final class AnalyzeCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "TRACE", description = "OTF2 anchor, store directory or text trace.")
+    Path trace;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the result as JSON (schema straggler.analysis/1).")
+    Path json;
+
+    @Option(names = "--cube", paramLabel = "FILE.cubex", description = "Write the severity cube as CUBE4 for the Cube tools.")
+    Path cube;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report.")
+    Path html;
+
+    @Option(names = {"-t", "--threads"}, defaultValue = "0", description = "Replay threads (default: one per core).")
+    int threads;
+
+    @Option(names = "--width", defaultValue = "0", description = "Report width in columns (default: the terminal's, else 100).")
+    int width;
+
+    @Override
+    public Integer call() throws IOException {
+        try (TraceSource src = Inputs.open(trace, common)) {
+            try {
+                AnalysisResult result = analyse(src, threads, common.quiet);
+                result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
+                System.out.print(TextReport.render(result, width > 0 ? width : terminalWidth()));
+                writeOutputs(result, src, json, cube, html);
+            } finally {
+                Inputs.reportSkipped(src);
+            }
+        }
+        return 0;
+    }
+
+    static AnalysisResult analyse(TraceSource src, int threads, boolean quiet) throws IOException {
+        long events = src.eventCount();
+        try (Progress p = Progress.start("analyze", events, "events", quiet)) {
+            AnalysisOptions o = AnalysisOptions.defaults().withProgress((phase, done, total) -> {
+                if ("read".equals(phase)) {
+                    p.stepTo(done);
+                }
+            });
+            return Analysis.run(src, threads > 0 ? o.withThreads(threads) : o);
+        }
+    }
+
+    static void writeOutputs(AnalysisResult result, TraceSource src, Path json, Path cube, Path html) throws IOException {
+        if (json != null) {
+            AnalysisJson.write(result, json);
+            System.out.println("wrote " + json);
+        }
+        if (cube != null) {
+            CubexWriter.write(result.cube(), cube);
+            System.out.println("wrote " + cube);
+        }
+        if (html != null) {
+            CommunicationMatrix m = CommunicationMatrix.compute(src);
+            TraceSummary s = result.summary();
+            Map<String, String> facts = new LinkedHashMap<>();
+            facts.put("Trace", s.origin());
+            facts.put("Ranks", Integer.toString(s.ranks()));
+            facts.put("Events", String.format("%,d", s.events()));
+            facts.put("Duration", String.format("%.6f s", s.durationSeconds()));
+            facts.put("Messages", String.format("%,d", s.messages()));
+            facts.put("Collective operations", String.format("%,d", s.collectiveOperations()));
+            facts.put("Clock-condition violations", result.violations().total() == 0 ? "none"
+                    : result.violations().pointToPoint() + " point-to-point, " + result.violations().collective()
+                    + " collective (waiting times clipped)");
+            HtmlReport.of(result.cube())
+                    .title("Straggler: " + (s.application().isEmpty() ? "wait-state analysis" : s.application()))
+                    .subtitle("Wait-state analysis of " + s.origin())
+                    .summary(facts)
+                    .communication(m.messages(), m.bytes())
+                    .write(html);
+            System.out.println("wrote " + html);
+        }
+    }
+
+    static int terminalWidth() {
+        try {
+            String cols = System.getenv("COLUMNS");
+            if (cols != null) {
+                return Math.max(60, Integer.parseInt(cols.strip()));
+            }
+        } catch (NumberFormatException ignored) {
+            // fall through to the default
+        }
+        return 100;
+    }
+}

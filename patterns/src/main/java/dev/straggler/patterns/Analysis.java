@@ -1,0 +1,197 @@
+package dev.straggler.patterns;
+
+import dev.straggler.patterns.cube.CallPath;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.replay.Anomaly;
+import dev.straggler.replay.CallTree;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Parallel;
+import dev.straggler.replay.Pools;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.ReplayOptions;
+import dev.straggler.trace.Clock;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.TraceSource;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Wait-state analysis of a trace, the Scalasca way (reference §1): replays every location, matches
+ * communication, evaluates the MPI wait-state patterns and returns a {@link SeverityCube} with Scalasca's metric
+ * tree ({@link MetricTree}), the most severe instances and the clock-condition violations.
+ *
+ * <p>Thread-safe and stateless; the result is identical for any thread count.
+ */
+public final class Analysis {
+    /** The warning given for a trace without MPI; time and visits are still computed. */
+    public static final String NO_MPI_WARNING = "trace has no MPI events: only time and visits are analysed";
+
+    private Analysis() {
+    }
+
+    /**
+     * Analyses a trace.
+     *
+     * @throws IOException when the trace cannot be read; the message names the trace and the location
+     */
+    public static AnalysisResult run(TraceSource source, AnalysisOptions options) throws IOException {
+        ExecutorService pool = Pools.fixed(options.threads(), "analysis");
+        try {
+            return run(source, options, pool);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool)
+            throws IOException {
+        ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
+                .withReading(options.reading());
+        Replay replay = Replay.run(source, ro, pool);
+        TraceDefinitions defs = replay.definitions();
+        long[] timeMasks = TimeMasks.of(replay.regions());
+
+        CollectiveReplay.Results coll = new CollectiveReplay.Results(replay);
+        InstanceCollector instances = CollectiveReplay.run(replay, coll, pool, options.topInstances());
+        InitFinalize.Reference init = InitFinalize.init(replay);
+        InitFinalize.Reference fin = InitFinalize.finalizeReference(replay);
+
+        SeverityCube cube = emptyCube(replay, source);
+        long[] violations = new long[ViolationKind.values().length];
+        long[] unmatched = new long[2];
+        double tps = defs.clock().ticksPerSecond();
+        int n = replay.locations().size();
+        AtomicLong done = new AtomicLong();
+        Parallel.forEachOrdered(pool, n, 2 * options.threads(), l -> {
+            LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, options.topInstances());
+            options.progress().update("patterns", done.incrementAndGet(), n);
+            return a;
+        }, (l, a) -> {
+            copyInto(cube, a, tps);
+            instances.addAll(a.instances);
+            for (int k = 0; k < violations.length; k++) {
+                violations[k] += a.violations[k];
+            }
+            unmatched[0] += a.unmatchedSends;
+            unmatched[1] += a.unmatchedReceives;
+        });
+        cube.freeze();
+
+        TraceSummary summary = summary(replay, source);
+        List<String> warnings = warnings(replay, summary, init, fin);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        long[] c = instances.counts();
+        for (int m = 0; m < MetricTree.COUNT; m++) {
+            if (c[m] != 0) {
+                counts.put(MetricTree.ALL.get(m).uniqueName(), c[m]);
+            }
+        }
+        return new AnalysisResult(cube, summary, ClockViolations.of(violations),
+                instances.instances(tps, defs.clock().globalOffset()), warnings, counts);
+    }
+
+    private static SeverityCube emptyCube(Replay replay, TraceSource source) {
+        CallTree tree = replay.callTree();
+        List<CallPath> paths = new ArrayList<>(tree.size());
+        for (int i = 0; i < tree.size(); i++) {
+            paths.add(new CallPath(i, tree.parent(i), tree.region(i), 0));
+        }
+        List<SystemLocation> locations = new ArrayList<>();
+        for (Location l : replay.definitions().locations()) {
+            locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name()));
+        }
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("creator", "Straggler");
+        attrs.put("origin", source.origin());
+        attrs.put("application", replay.definitions().experiment().application());
+        attrs.put("ticks_per_second", Long.toString(replay.definitions().clock().ticksPerSecond()));
+        return new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
+    }
+
+    private static void copyInto(SeverityCube cube, LocationAnalysis a, double tps) {
+        LocationData loc = a.loc;
+        for (int m = 0; m < MetricTree.COUNT; m++) {
+            long[] row = a.sev.row(m);
+            if (row == null) {
+                continue;
+            }
+            boolean time = MetricTree.isTime(m);
+            for (int p = 0; p < row.length; p++) {
+                if (row[p] != 0) {
+                    cube.add(m, loc.globalCallPath(p), loc.location(), time ? row[p] / tps : row[p]);
+                }
+            }
+        }
+    }
+
+    private static TraceSummary summary(Replay replay, TraceSource source) {
+        TraceDefinitions defs = replay.definitions();
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (LocationData l : replay.locations()) {
+            if (l.events() > 0) {
+                first = Math.min(first, l.firstTime());
+                last = Math.max(last, l.lastTime());
+            }
+        }
+        Clock clock = defs.clock();
+        double duration = first <= last ? clock.seconds(last - first) : 0;
+        long instances = 0;
+        for (int c = 0; c < defs.communicators().size(); c++) {
+            instances += replay.collectives().instances(c);
+        }
+        Map<String, Long> anomalies = new LinkedHashMap<>();
+        for (Map.Entry<Anomaly, Long> e : replay.anomalies().entrySet()) {
+            anomalies.put(e.getKey().description(), e.getValue());
+        }
+        return new TraceSummary(source.origin(), defs.experiment().application(), defs.rankCount(),
+                defs.locations().size(), replay.events(), duration, clock.ticksPerSecond(), replay.hasMpi(),
+                replay.callTree().size(), replay.messages().matchedMessages(), replay.messages().unmatchedSends(),
+                replay.messages().unmatchedReceives(), instances, replay.collectives().unmatchedRecords(),
+                replay.recordBytes(), anomalies);
+    }
+
+    private static List<String> warnings(Replay replay, TraceSummary s, InitFinalize.Reference init,
+                                         InitFinalize.Reference fin) {
+        List<String> w = new ArrayList<>();
+        if (!s.hasMpi()) {
+            w.add(NO_MPI_WARNING);
+            return addAnomalies(w, s);
+        }
+        if (s.unmatchedSends() > 0) {
+            w.add(s.unmatchedSends() + " send(s) without a matching receive (ignored)");
+        }
+        if (s.unmatchedReceives() > 0) {
+            w.add(s.unmatchedReceives() + " receive(s) without a matching send (skipped)");
+        }
+        if (s.unmatchedCollectives() > 0) {
+            w.add(s.unmatchedCollectives() + " collective record(s) outside a complete instance (skipped)");
+        }
+        if (replay.collectives().incompleteCommunicators() > 0) {
+            w.add(replay.collectives().incompleteCommunicators()
+                    + " communicator(s) with members missing from the trace (their collectives are skipped)");
+        }
+        boolean anyInit = replay.locations().stream().anyMatch(LocationData::hasInit);
+        if (anyInit && !init.complete()) {
+            w.add("MPI_Init is missing on some ranks: Initialization Completion not computed");
+        }
+        boolean anyFin = replay.locations().stream().anyMatch(LocationData::hasFinalize);
+        if (anyFin && !fin.complete()) {
+            w.add("MPI_Finalize is missing on some ranks: Wait at Finalize not computed");
+        }
+        return addAnomalies(w, s);
+    }
+
+    private static List<String> addAnomalies(List<String> w, TraceSummary s) {
+        s.anomalies().forEach((what, count) -> w.add(count + " × " + what));
+        return w;
+    }
+}

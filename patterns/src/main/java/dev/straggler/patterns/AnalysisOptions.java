@@ -1,0 +1,52 @@
+package dev.straggler.patterns;
+
+import dev.straggler.replay.ProgressListener;
+import dev.straggler.replay.Reading;
+
+import java.util.Objects;
+
+/**
+ * How to run an analysis.
+ *
+ * @param threads      worker threads (locations are replayed and analysed in parallel); results do not depend on it
+ * @param progress     receives progress updates, from worker threads
+ * @param topInstances most severe occurrences kept per pattern, on distinct call paths (Scalasca keeps 5)
+ * @param reading      how locations are read: directly, or pipelined through a decoding thread
+ *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
+ *                     left over
+ */
+public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading) {
+    public AnalysisOptions {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1: " + threads);
+        }
+        if (topInstances < 0) {
+            throw new IllegalArgumentException("topInstances must be >= 0: " + topInstances);
+        }
+        Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(reading, "reading");
+    }
+
+    /** All available cores, no progress output, 5 instances per pattern, automatic reading. */
+    public static AnalysisOptions defaults() {
+        return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5,
+                Reading.AUTO);
+    }
+
+    public AnalysisOptions withThreads(int n) {
+        return new AnalysisOptions(n, progress, topInstances, reading);
+    }
+
+    public AnalysisOptions withProgress(ProgressListener p) {
+        return new AnalysisOptions(threads, p, topInstances, reading);
+    }
+
+    public AnalysisOptions withReading(Reading r) {
+        return new AnalysisOptions(threads, progress, topInstances, r);
+    }
+
+    /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */
+    public AnalysisOptions withPipelined(boolean p) {
+        return withReading(p ? Reading.PIPELINED : Reading.DIRECT);
+    }
+}

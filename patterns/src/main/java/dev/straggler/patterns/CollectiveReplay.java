@@ -1,0 +1,112 @@
+package dev.straggler.patterns;
+
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Parallel;
+import dev.straggler.replay.Replay;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Evaluates every matched collective instance with its {@link CollectivePattern} and stores each member's
+ * outcome next to its record, where the member location's analysis picks it up in stream order. Instances are
+ * independent, so chunks of them run in parallel; each member record is written by exactly one task.
+ */
+final class CollectiveReplay {
+    private static final int CHUNK = 2048;
+
+    /** Per location, per collective record: wait, completion (ticks) and violation (kind ordinal + 1). */
+    static final class Results {
+        final long[][] wait;
+        final long[][] completion;
+        final byte[][] violation;
+
+        Results(Replay replay) {
+            int n = replay.locations().size();
+            wait = new long[n][];
+            completion = new long[n][];
+            violation = new byte[n][];
+            for (int l = 0; l < n; l++) {
+                int size = replay.location(l).collectives().size();
+                wait[l] = new long[size];
+                completion[l] = new long[size];
+                violation[l] = new byte[size];
+            }
+        }
+    }
+
+    private CollectiveReplay() {
+    }
+
+    /** Evaluates all instances; returns their most severe occurrences (merged in a fixed order). */
+    static InstanceCollector run(Replay replay, Results out, ExecutorService pool, int topInstances) throws IOException {
+        record Chunk(int comm, int from, int to) {
+        }
+        List<Chunk> chunks = new ArrayList<>();
+        int comms = replay.definitions().communicators().size();
+        for (int c = 0; c < comms; c++) {
+            int n = replay.collectives().instances(c);
+            if (n == 0 || replay.collectives().size(c) < 2) {
+                continue; // collectives on self-like communicators do not synchronize
+            }
+            for (int k = 0; k < n; k += CHUNK) {
+                chunks.add(new Chunk(c, k, Math.min(n, k + CHUNK)));
+            }
+        }
+        InstanceCollector all = new InstanceCollector(topInstances);
+        Parallel.forEachOrdered(pool, chunks.size(), Integer.MAX_VALUE, i -> {
+            Chunk ch = chunks.get(i);
+            InstanceCollector found = new InstanceCollector(topInstances);
+            CollectiveInstance inst = new CollectiveInstance();
+            for (int k = ch.from(); k < ch.to(); k++) {
+                inst.load(replay, ch.comm(), k);
+                CollectivePattern p = CollectivePattern.forOp(inst.op);
+                if (p == null || !inst.consistent) {
+                    continue;
+                }
+                p.evaluate(inst);
+                for (int j = 0; j < inst.size; j++) {
+                    out.wait[inst.location[j]][inst.record[j]] = inst.waitTime[j];
+                    out.completion[inst.location[j]][inst.record[j]] = inst.completion[j];
+                    out.violation[inst.location[j]][inst.record[j]] = inst.violation[j];
+                }
+                offer(replay, inst, p.waitMetric(), inst.waitTime, found);
+                if (p.completionMetric() >= 0) {
+                    offer(replay, inst, p.completionMetric(), inst.completion, found);
+                }
+            }
+            return found;
+        }, (i, found) -> all.addAll(found));
+        return all;
+    }
+
+    private static void offer(Replay replay, CollectiveInstance inst, int metric, long[] values,
+                              InstanceCollector found) {
+        long total = 0;
+        int worst = -1;
+        int waiting = 0;
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (int j = 0; j < inst.size; j++) {
+            start = Math.min(start, inst.begin[j]);
+            end = Math.max(end, inst.end[j]);
+            if (values[j] > 0) {
+                total += values[j];
+                waiting++;
+                if (worst < 0 || values[j] > values[worst]) {
+                    worst = j;
+                }
+            }
+        }
+        if (worst < 0) {
+            return;
+        }
+        LocationData w = replay.location(inst.location[worst]);
+        int path = w.collectives().callPath(inst.record[worst]);
+        int partner = inst.reference < 0 ? -1 : replay.location(inst.location[inst.reference]).rank();
+        found.offer(metric, total, w.globalCallPath(path), w.rank(), w.thread(), partner,
+                waiting, start, end);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.straggler.patterns;
+
+import dev.straggler.replay.CollectiveTable;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.LocationProfile;
+import dev.straggler.replay.Replay;
+import dev.straggler.trace.CollectiveOp;
+
+/**
+ * All severities of one location: the time profile split by Scalasca's call-path masks, visits, message and
+ * collective statistics, point-to-point patterns, the outcome of its collectives and of MPI_Init/MPI_Finalize.
+ * Runs on one thread; locations run in parallel.
+ */
+final class LocationAnalysis {
+    final LocationData loc;
+    final LocationSeverities sev;
+    final InstanceCollector instances;
+    final long[] violations = new long[ViolationKind.values().length];
+    long unmatchedReceives;
+    long unmatchedSends;
+
+    private LocationAnalysis(LocationData loc, int topInstances) {
+        this.loc = loc;
+        this.sev = new LocationSeverities(loc.profile().size());
+        this.instances = new InstanceCollector(topInstances);
+    }
+
+    static LocationAnalysis run(Replay replay, int location, long[] timeMasks, CollectiveReplay.Results coll,
+                                InitFinalize.Reference init, InitFinalize.Reference fin, int topInstances) {
+        LocationAnalysis a = new LocationAnalysis(replay.location(location), topInstances);
+        a.profile(timeMasks);
+        PointToPointReplay p2p = new PointToPointReplay(replay, a.loc, a.sev, a.instances, a.violations);
+        p2p.run();
+        a.unmatchedReceives = p2p.unmatchedReceives();
+        a.unmatchedSends = p2p.unmatchedSends();
+        a.collectives(coll);
+        a.initFinalize(init, fin);
+        a.sums();
+        return a;
+    }
+
+    private void profile(long[] timeMasks) {
+        LocationProfile p = loc.profile();
+        long[] excl = p.exclusiveTimes();
+        for (int n = 0; n < p.size(); n++) {
+            long mask = timeMasks[p.region(n)];
+            long t = excl[n];
+            for (long bits = mask; bits != 0; bits &= bits - 1) {
+                sev.add(Long.numberOfTrailingZeros(bits), n, t);
+            }
+            sev.add(MetricTree.VISITS, n, p.visits(n));
+            sev.add(MetricTree.SYNCS_SEND, n, p.zeroByteSends(n));
+            sev.add(MetricTree.COMMS_SEND, n, p.sends(n));
+            sev.add(MetricTree.BYTES_SENT, n, p.bytesSent(n));
+        }
+    }
+
+    private void collectives(CollectiveReplay.Results coll) {
+        CollectiveTable t = loc.collectives();
+        int l = loc.location();
+        for (int i = 0; i < t.size(); i++) {
+            int path = t.callPath(i);
+            long s = t.sent(i);
+            long r = t.received(i);
+            // Message.pattern: every collective end is counted by its payload direction
+            if (s == 0 && r == 0) {
+                sev.add(MetricTree.SYNCS_COLL, path, 1);
+            } else if (s != 0 && r != 0) {
+                sev.add(MetricTree.COMMS_CXCH, path, 1);
+            } else if (s != 0) {
+                sev.add(MetricTree.COMMS_CSRC, path, 1);
+            } else {
+                sev.add(MetricTree.COMMS_CDST, path, 1);
+            }
+            sev.add(MetricTree.BYTES_COUT, path, s);
+            sev.add(MetricTree.BYTES_CIN, path, r);
+            CollectivePattern p = CollectivePattern.forOp(CollectiveOp.isValidCode(t.op(i)) ? CollectiveOp.of(t.op(i)) : null);
+            if (p == null) {
+                continue;
+            }
+            long w = coll.wait[l][i];
+            if (w > 0) {
+                sev.add(p.waitMetric(), path, w);
+                instances.count(p.waitMetric());
+            }
+            long c = coll.completion[l][i];
+            if (c > 0 && p.completionMetric() >= 0) {
+                sev.add(p.completionMetric(), path, c);
+                instances.count(p.completionMetric());
+            }
+            if (coll.violation[l][i] != 0) {
+                violations[coll.violation[l][i] - 1]++;
+            }
+        }
+    }
+
+    private void initFinalize(InitFinalize.Reference init, InitFinalize.Reference fin) {
+        if (init.complete() && loc.hasInit()) {
+            long c = InitFinalize.initCompletion(init, loc.initLeave());
+            sev.add(MetricTree.MPI_INIT_COMPLETION, loc.initCallPath(), c);
+            if (InitFinalize.violated(init, loc.initLeave())) {
+                violations[ViolationKind.INIT_FINALIZE_LEAVE_BEFORE_LAST_ENTER.ordinal()]++;
+            }
+        }
+        if (fin.complete() && loc.hasFinalize()) {
+            long w = InitFinalize.finalizeWait(fin, loc.finalizeEnter(), loc.finalizeLeave());
+            sev.add(MetricTree.MPI_FINALIZE_WAIT, loc.finalizeCallPath(), w);
+            if (InitFinalize.violated(fin, loc.finalizeLeave())) {
+                violations[ViolationKind.INIT_FINALIZE_LEAVE_BEFORE_LAST_ENTER.ordinal()]++;
+            }
+        }
+    }
+
+    /** Parents whose value is their children's sum (metric-inclusive values, Cube's convention). */
+    private void sums() {
+        sev.sum(MetricTree.SYNCS_P2P, MetricTree.SYNCS_SEND, MetricTree.SYNCS_RECV);
+        sev.sum(MetricTree.SYNCS, MetricTree.SYNCS_P2P, MetricTree.SYNCS_COLL);
+        sev.sum(MetricTree.COMMS_P2P, MetricTree.COMMS_SEND, MetricTree.COMMS_RECV);
+        sev.sum(MetricTree.COMMS_COLL, MetricTree.COMMS_CXCH, MetricTree.COMMS_CSRC, MetricTree.COMMS_CDST);
+        sev.sum(MetricTree.COMMS, MetricTree.COMMS_P2P, MetricTree.COMMS_COLL);
+        sev.sum(MetricTree.BYTES_P2P, MetricTree.BYTES_SENT, MetricTree.BYTES_RCVD);
+        sev.sum(MetricTree.BYTES_COLL, MetricTree.BYTES_COUT, MetricTree.BYTES_CIN);
+        sev.sum(MetricTree.BYTES, MetricTree.BYTES_P2P, MetricTree.BYTES_COLL);
+    }
+}

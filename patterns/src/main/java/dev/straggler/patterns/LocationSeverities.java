@@ -1,0 +1,53 @@
+package dev.straggler.patterns;
+
+/**
+ * The severities of one location, per metric and local call path, as exact integers: ticks for time metrics,
+ * occurrences or bytes otherwise. Every wait is a difference of integer timestamps, so sums are exact and do not
+ * depend on the order of addition. A metric's row is allocated on its first non-zero value. Single-threaded.
+ */
+final class LocationSeverities {
+    private final long[][] values = new long[MetricTree.COUNT][];
+    private final int paths;
+
+    LocationSeverities(int localPaths) {
+        this.paths = localPaths;
+    }
+
+    void add(int metric, int path, long v) {
+        if (v == 0) {
+            return;
+        }
+        long[] row = values[metric];
+        if (row == null) {
+            row = new long[paths];
+            values[metric] = row;
+        }
+        row[path] += v;
+    }
+
+    long get(int metric, int path) {
+        long[] row = values[metric];
+        return row == null ? 0 : row[path];
+    }
+
+    /** The row of a metric, null when all zero. */
+    long[] row(int metric) {
+        return values[metric];
+    }
+
+    int paths() {
+        return paths;
+    }
+
+    /** Sets {@code target = Σ parts} per call path (a metric whose value is its children's sum). */
+    void sum(int target, int... parts) {
+        for (int p : parts) {
+            long[] row = values[p];
+            if (row != null) {
+                for (int c = 0; c < paths; c++) {
+                    add(target, c, row[c]);
+                }
+            }
+        }
+    }
+}

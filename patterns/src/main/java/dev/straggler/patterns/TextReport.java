@@ -1,0 +1,175 @@
+package dev.straggler.patterns;
+
+import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.SeverityCube;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The terminal summary of an analysis, one screen, readable without options: the trace in one line, clock
+ * violations and warnings, the time part of the metric tree with totals and shares of execution time (metrics
+ * that are zero are left out), the message counts, then for each significant wait state its worst call paths and
+ * most affected ranks.
+ */
+public final class TextReport {
+    /** Wait states below this share of execution time are not detailed. */
+    static final double SIGNIFICANT = 0.001;
+    private static final int MAX_PATTERNS = 5;
+    private static final int TOP = 3;
+
+    private TextReport() {
+    }
+
+    /** @param width characters per line (80 is a good default); long call paths are shortened from the left */
+    public static String render(AnalysisResult r, int width) {
+        width = Math.max(60, width);
+        SeverityCube c = r.cube();
+        TraceSummary s = r.summary();
+        StringBuilder out = new StringBuilder();
+        out.append(fit("Wait-state analysis of " + s.origin(), width)).append('\n');
+        out.append(fit(String.format(Locale.ROOT, "%s%d ranks, %d locations, %,d events, %.3f s, %,d messages, %,d collective operations",
+                s.application().isEmpty() ? "" : s.application() + ": ", s.ranks(), s.locations(), s.events(),
+                s.durationSeconds(), s.messages(), s.collectiveOperations()), width)).append('\n');
+        if (r.violations().total() > 0) {
+            out.append(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d collective "
+                    + "(waiting times clipped)%n", r.violations().pointToPoint(), r.violations().collective()));
+        }
+        for (String w : r.warnings()) {
+            out.append(fit("warning: " + w, width)).append('\n');
+        }
+        double execution = c.total("execution");
+        out.append('\n');
+        int valueCol = width - 22;
+        out.append(pad("Metric (all ranks)", valueCol)).append(String.format("%12s %8s%n", "seconds", "% exec"));
+        for (int m = 0; m < c.metrics().size(); m++) {
+            Metric mt = c.metrics().get(m);
+            if (!mt.unit().equals("sec")) {
+                continue;
+            }
+            double v = c.total(m);
+            if (v == 0 && m != MetricTree.TIME) {
+                continue;
+            }
+            String label = "  ".repeat(depth(c, m)) + mt.displayName();
+            out.append(pad(fit(label, valueCol - 1), valueCol))
+                    .append(String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(v), execution == 0 ? 0 : 100 * v / execution));
+        }
+        out.append(fit(String.format(Locale.ROOT, "Visits %,d   MPI synchronizations %,d   communications %,d   bytes %,d",
+                (long) c.total("visits"), (long) c.total("syncs"), (long) c.total("comms"), (long) c.total("bytes")),
+                width)).append('\n');
+
+        List<Integer> patterns = new ArrayList<>();
+        for (int m = 0; m < c.metrics().size(); m++) {
+            if (isWaitState(c, m) && execution > 0 && c.total(m) >= SIGNIFICANT * execution) {
+                patterns.add(m);
+            }
+        }
+        patterns.sort(Comparator.comparingDouble((Integer m) -> -c.total(m)).thenComparingInt(m -> m));
+        if (!patterns.isEmpty()) {
+            out.append('\n').append(String.format(Locale.ROOT, "Wait states (at least %.1f%% of execution time)%n",
+                    100 * SIGNIFICANT));
+        }
+        for (int m : patterns.subList(0, Math.min(MAX_PATTERNS, patterns.size()))) {
+            double total = c.total(m);
+            out.append(String.format(Locale.ROOT, "%s: %s s (%.1f%%)%n", c.metrics().get(m).displayName(), seconds(total),
+                    100 * total / execution));
+            List<int[]> paths = topCallPaths(c, m);
+            for (int[] p : paths) {
+                double v = c.sumOverLocations(m, p[0]);
+                String share = String.format(Locale.ROOT, " %10s %5.1f%%", seconds(v), 100 * v / total);
+                int room = width - 5 - share.length();
+                out.append("  at ").append(pad(shortPath(c, p[0], room - 1), room))
+                        .append(share).append('\n');
+            }
+            double[] perLoc = c.perLocation(m);
+            List<Integer> locs = new ArrayList<>();
+            for (int l = 0; l < perLoc.length; l++) {
+                if (perLoc[l] > 0) {
+                    locs.add(l);
+                }
+            }
+            locs.sort(Comparator.comparingDouble((Integer l) -> -perLoc[l]).thenComparingInt(l -> l));
+            StringBuilder ranks = new StringBuilder("  ranks:");
+            for (int l : locs.subList(0, Math.min(TOP, locs.size()))) {
+                var loc = c.locations().get(l);
+                ranks.append(String.format(Locale.ROOT, " %d%s %s s (%.0f%%),", loc.rank(),
+                        loc.thread() == 0 ? "" : "." + loc.thread(), seconds(perLoc[l]), 100 * perLoc[l] / total));
+            }
+            if (locs.size() > TOP) {
+                ranks.append(" +").append(locs.size() - TOP).append(" more");
+            } else {
+                ranks.setLength(ranks.length() - 1);
+            }
+            out.append(fit(ranks.toString(), width)).append('\n');
+        }
+        return out.toString();
+    }
+
+    /** Leaf-level wait-state metrics (not the time masks and not counts). */
+    private static boolean isWaitState(SeverityCube c, int m) {
+        return m == MetricTree.MPI_LATESENDER || m == MetricTree.MPI_LATESENDER_WO
+                || m == MetricTree.MPI_LATERECEIVER || m == MetricTree.MPI_BARRIER_WAIT
+                || m == MetricTree.MPI_BARRIER_COMPLETION || m == MetricTree.MPI_WAIT_NXN
+                || m == MetricTree.MPI_NXN_COMPLETION || m == MetricTree.MPI_LATEBROADCAST
+                || m == MetricTree.MPI_EARLYREDUCE || m == MetricTree.MPI_EARLYSCAN
+                || m == MetricTree.MPI_INIT_COMPLETION || m == MetricTree.MPI_FINALIZE_WAIT;
+    }
+
+    private static List<int[]> topCallPaths(SeverityCube c, int m) {
+        List<int[]> all = new ArrayList<>();
+        for (int p = 0; p < c.callPaths().size(); p++) {
+            if (c.sumOverLocations(m, p) > 0) {
+                all.add(new int[]{p});
+            }
+        }
+        all.sort(Comparator.comparingDouble((int[] p) -> -c.sumOverLocations(m, p[0])).thenComparingInt(p -> p[0]));
+        return all.subList(0, Math.min(TOP, all.size()));
+    }
+
+    private static int depth(SeverityCube c, int m) {
+        int d = 0;
+        for (String p = c.metrics().get(m).parent(); p != null; p = c.metric(p).parent()) {
+            d++;
+        }
+        return d;
+    }
+
+    /** A call path as "a/b/c", dropping leading elements (shown as "…") to fit. */
+    static String shortPath(SeverityCube c, int path, int width) {
+        List<String> names = c.pathNames(path);
+        String full = String.join("/", names);
+        if (full.length() <= width) {
+            return full;
+        }
+        for (int from = 1; from < names.size(); from++) {
+            String s = "…/" + String.join("/", names.subList(from, names.size()));
+            if (s.length() <= width) {
+                return s;
+            }
+        }
+        return fit(names.get(names.size() - 1), width);
+    }
+
+    /** Seconds with six decimals, or in scientific notation below a millisecond so that small waits stay visible. */
+    static String seconds(double v) {
+        if (v == 0) {
+            return "0";
+        }
+        return Math.abs(v) >= 1e-3 ? String.format(Locale.ROOT, "%.6f", v) : String.format(Locale.ROOT, "%.3e", v);
+    }
+
+    private static String fit(String s, int width) {
+        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
+    }
+
+    private static String pad(String s, int width) {
+        StringBuilder b = new StringBuilder(s);
+        while (b.length() < width) {
+            b.append(' ');
+        }
+        return b.toString();
+    }
+}

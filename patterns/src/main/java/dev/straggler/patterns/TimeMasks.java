@@ -1,0 +1,108 @@
+package dev.straggler.patterns;
+
+import dev.straggler.replay.RegionClass;
+import dev.straggler.replay.RegionTable;
+import dev.straggler.trace.Paradigm;
+import dev.straggler.trace.Region;
+import dev.straggler.trace.RegionRole;
+
+import java.util.regex.Pattern;
+
+/**
+ * Which time metrics a region's exclusive time counts towards: Scalasca's call-path masks of the remap
+ * specification ({@code scout.spec.in}, reference §1.2), decided by region paradigm, role and name. A metric
+ * such as {@code mpi_point2point} is the exclusive time of the call paths in its mask, summed; the parents
+ * ({@code mpi_communication}, {@code mpi}) include their children's masks, and {@code comp} is execution time
+ * outside MPI and the other parallel runtimes.
+ */
+final class TimeMasks {
+    private TimeMasks() {
+    }
+
+    private static final Pattern INIT_EXIT = Pattern.compile("^MPI_(Init(_thread|ialized)?|Finalize(d)?)$");
+    private static final Pattern MGMT_COMM = Pattern.compile("^MPI_(Cart_(coords|create|get|map|rank|shift|sub)"
+            + "|Cartdim_get|Comm_(accept|compare|connect|create(_group|_keyval)?|delete_attr|disconnect"
+            + "|dup(_with_info)?|free(_keyval)?|get_(attr|info|name|parent)|group|idup|join|rank|remote_(group|size)"
+            + "|set_(attr|info|name)|size|spawn(_multiple)?|split(_type)?|test_inter)|Dims_create"
+            + "|Dist_graph_(create(_adjacent)?|neighbors(_count)?)|Graph_(create|get|map|neighbors(_count)?)"
+            + "|Graphdims_get|Intercomm_(create|merge)|Topo_test|(Close|Open)_port|(Lookup|Publish|Unpublish)_name)$");
+    private static final Pattern MGMT_FILE = Pattern.compile("^MPI_File_(close|delete|get_(amode|atomicity"
+            + "|byte_offset|group|info|position(_shared)?|size|type_extent|view)|open|preallocate|seek(_shared)?"
+            + "|set_(atomicity|info|size|view)|sync)$");
+    private static final Pattern MGMT_WIN = Pattern.compile("^MPI_Win_(allocate(_shared)?|attach"
+            + "|create(_dynamic|_keyval)?|delete_attr|detach|free(_keyval)?|get_(attr|group|info|name)"
+            + "|set_(attr|info|name)|shared_query)$");
+    private static final Pattern RMA_SYNC = Pattern.compile("^MPI_Win_((complete|fence|post|start|test|wait)"
+            + "|(flush(_local)?|lock|unlock)(_all)?|sync)$");
+    private static final Pattern P2P_COMPLETION = Pattern.compile("^MPI_(Test|Wait)(all|any|some)?$");
+    private static final Pattern FILE_IO = Pattern.compile("^MPI_File_(i?(read|write)(_at|_shared)?"
+            + "|(iread|iwrite)_(all|at_all)|(read|write)_(all|at_all|ordered)(_begin|_end)?)$");
+
+    private static long bit(int metric) {
+        return 1L << metric;
+    }
+
+    /** Bit set over {@link MetricTree} indices, per region of the table. */
+    static long[] of(RegionTable regions) {
+        long[] masks = new long[regions.size()];
+        for (int r = 0; r < masks.length; r++) {
+            masks[r] = of(regions.region(r), regions.classOf(r));
+        }
+        return masks;
+    }
+
+    static long of(Region r, int cls) {
+        long m = bit(MetricTree.TIME);
+        String name = r.name();
+        if (r.paradigm() == Paradigm.MEASUREMENT_SYSTEM && (name.equals(RegionTable.FLUSH_REGION) || name.equals("TRACING"))) {
+            return m | bit(MetricTree.OVERHEAD);
+        }
+        m |= bit(MetricTree.EXECUTION);
+        boolean mpi = (r.paradigm() == Paradigm.MPI || RegionClass.isMpi(cls)) && !name.equals("PARALLEL");
+        if (!mpi) {
+            if (!isOtherRuntime(r.paradigm())) {
+                m |= bit(MetricTree.COMP);
+            }
+            return m;
+        }
+        m |= bit(MetricTree.MPI);
+        if (INIT_EXIT.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_MANAGEMENT) | bit(MetricTree.MPI_INIT_EXIT);
+        }
+        if (MGMT_COMM.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_MANAGEMENT) | bit(MetricTree.MPI_MGMT_COMM);
+        }
+        if (MGMT_FILE.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_MANAGEMENT) | bit(MetricTree.MPI_MGMT_FILE);
+        }
+        if (MGMT_WIN.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_MANAGEMENT) | bit(MetricTree.MPI_MGMT_WIN);
+        }
+        if (r.role() == RegionRole.BARRIER) {
+            m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_SYNC_COLLECTIVE);
+        }
+        if (RMA_SYNC.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_RMA_SYNCHRONIZATION);
+        }
+        if (r.role() == RegionRole.POINT2POINT || P2P_COMPLETION.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_COMMUNICATION) | bit(MetricTree.MPI_POINT2POINT);
+        }
+        if (r.role() == RegionRole.COLL_ONE2ALL || r.role() == RegionRole.COLL_ALL2ONE
+                || r.role() == RegionRole.COLL_ALL2ALL || r.role() == RegionRole.COLL_OTHER) {
+            m |= bit(MetricTree.MPI_COMMUNICATION) | bit(MetricTree.MPI_COLLECTIVE);
+        }
+        if (r.role() == RegionRole.RMA || r.role() == RegionRole.ATOMIC) {
+            m |= bit(MetricTree.MPI_COMMUNICATION) | bit(MetricTree.MPI_RMA_COMMUNICATION);
+        }
+        if (FILE_IO.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_IO);
+        }
+        return m;
+    }
+
+    /** Paradigms whose time Scalasca subtracts from computation besides MPI. */
+    private static boolean isOtherRuntime(Paradigm p) {
+        return p == Paradigm.OPENMP || p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
+                || p == Paradigm.CUDA;
+    }
+}

@@ -1,0 +1,80 @@
+package dev.straggler.patterns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.straggler.patterns.cube.SeverityCube;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AnalysisJsonTest {
+
+    private static AnalysisResult analysed() throws IOException {
+        return Analysis.run(DeterminismTest.randomTrace(4, 6, 7).build(), AnalysisOptions.defaults().withThreads(2));
+    }
+
+    private static byte[] json(AnalysisResult r) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        AnalysisJson.write(r, out);
+        return out.toByteArray();
+    }
+
+    @Test
+    void writtenDocumentRoundTripsEveryValue() throws IOException {
+        AnalysisResult r = analysed();
+        AnalysisResult back = AnalysisJson.read(new ByteArrayInputStream(json(r)), "test");
+        SeverityCube a = r.cube();
+        SeverityCube b = back.cube();
+        assertEquals(a.metrics(), b.metrics());
+        assertEquals(a.callPaths(), b.callPaths());
+        for (int m = 0; m < a.metrics().size(); m++) {
+            for (int c = 0; c < a.callPaths().size(); c++) {
+                for (int l = 0; l < a.locations().size(); l++) {
+                    assertEquals(a.get(m, c, l), b.get(m, c, l), 0.0);
+                }
+            }
+        }
+        assertEquals(r.summary(), back.summary());
+        assertEquals(r.violations(), back.violations());
+        assertEquals(r.mostSevere(), back.mostSevere());
+        assertEquals(r.warnings(), back.warnings());
+        assertEquals(r.instanceCounts(), back.instanceCounts());
+    }
+
+    @Test
+    void documentHasTheSchemaFieldsAndMetricTotalsIncludeChildren() throws IOException {
+        JsonNode root = new ObjectMapper().readTree(json(analysed()));
+        assertEquals(AnalysisJson.SCHEMA, root.get("schema").asText());
+        for (String f : new String[]{"trace", "clockViolations", "metrics", "callpaths", "values", "instances"}) {
+            assertTrue(root.has(f), f);
+        }
+        double ls = 0;
+        double p2p = 0;
+        for (JsonNode m : root.get("metrics")) {
+            assertTrue(m.has("name") && m.has("title") && m.has("unit") && m.has("parent") && m.has("total"));
+            if (m.get("name").asText().equals("mpi_latesender")) {
+                ls = m.get("total").asDouble();
+            }
+            if (m.get("name").asText().equals("mpi_point2point")) {
+                p2p = m.get("total").asDouble();
+            }
+        }
+        assertTrue(ls > 0 && p2p >= ls);
+        JsonNode cp = root.get("callpaths").get(1);
+        assertEquals(cp.get("path").size(), 2);
+        assertEquals(cp.get("region").asText(), cp.get("path").get(1).asText());
+    }
+
+    @Test
+    void anotherSchemaIsRejectedWithTheDocumentName() {
+        IOException e = assertThrows(IOException.class, () -> AnalysisJson.read(
+                new ByteArrayInputStream("{\"schema\":\"other/1\"}".getBytes()), "x.json"));
+        assertTrue(e.getMessage().contains("x.json"));
+    }
+}

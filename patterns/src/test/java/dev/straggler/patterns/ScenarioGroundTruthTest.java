@@ -1,0 +1,99 @@
+package dev.straggler.patterns;
+
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.testdata.ExpectedSeverities;
+import dev.straggler.testdata.Scenario;
+import dev.straggler.testdata.ScenarioParams;
+import dev.straggler.testdata.Scenarios;
+import dev.straggler.trace.MemoryTrace;
+import dev.straggler.trace.Paradigm;
+import dev.straggler.trace.Region;
+import dev.straggler.trace.RegionRole;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every exact scenario of the simulator (testdata), on MPI_COMM_WORLD, on the halves of a split communicator and
+ * on size-1 communicators, analysed and compared with its closed-form expectations: every expected value at
+ * (metric, call path, rank), and zero wherever a listed metric has no entry.
+ */
+class ScenarioGroundTruthTest {
+    /** The simulator's exact values include its network terms; they are reproduced to rounding. */
+    private static final double RELATIVE = 1e-9;
+    /** One tick of the 1 ns timer, far below any expected wait. */
+    private static final double ABSOLUTE = 1.5e-9;
+
+    @TestFactory
+    Stream<DynamicTest> everyExactScenarioMatchesItsClosedForm() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Scenario s : Scenarios.all()) {
+            if (s.scalingFamily()) {
+                continue;
+            }
+            int ranks = Math.max(4, s.minRanks());
+            tests.add(DynamicTest.dynamicTest(s.name(), () -> check(s, ScenarioParams.of(ranks))));
+            if (s.parameters().stream().anyMatch(p -> p.name().equals("comm"))) {
+                for (String comm : new String[]{"halves", "self"}) {
+                    tests.add(DynamicTest.dynamicTest(s.name() + " comm=" + comm,
+                            () -> check(s, ScenarioParams.of(ranks).with("comm", comm))));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    static void check(Scenario s, ScenarioParams p) throws IOException {
+        MemoryTrace trace = new MemoryTrace(s.name());
+        ExpectedSeverities expected = s.generate(p, trace).expected();
+        if (!expected.exact()) {
+            return;
+        }
+        AnalysisResult r = Analysis.run(trace, AnalysisOptions.defaults().withThreads(2));
+        SeverityCube c = r.cube();
+        // The simulator's expected call paths start below the program region that PROGRAM_BEGIN enters (the
+        // artificial measurement region Scalasca makes the root of the call tree).
+        Map<List<String>, Integer> paths = new HashMap<>();
+        for (int i = 0; i < c.callPaths().size(); i++) {
+            List<String> names = c.pathNames(i);
+            paths.put(names, i);
+            int root = i;
+            while (c.callPaths().get(root).parent() >= 0) {
+                root = c.callPaths().get(root).parent();
+            }
+            Region rr = c.regions().get(c.callPaths().get(root).region());
+            if (rr.role() == RegionRole.ARTIFICIAL && rr.paradigm() == Paradigm.MEASUREMENT_SYSTEM && names.size() > 1) {
+                paths.put(names.subList(1, names.size()), i);
+            }
+        }
+        List<String> failures = new ArrayList<>();
+        Map<String, Double> seen = new HashMap<>();
+        for (ExpectedSeverities.Entry e : expected.entries()) {
+            int m = c.metricIndex(e.metric());
+            Integer path = paths.get(e.callpath());
+            double ours = m < 0 || path == null ? 0 : c.get(m, path, e.rank());
+            seen.merge(e.metric(), ours, Double::sum);
+            if (Math.abs(ours - e.value()) > RELATIVE * Math.abs(e.value()) + ABSOLUTE) {
+                failures.add(e.metric() + " " + String.join("/", e.callpath()) + " rank " + e.rank()
+                        + ": expected " + e.value() + " got " + ours);
+            }
+        }
+        // a listed metric is zero wherever it has no entry: its total equals the sum of its entries
+        for (String metric : expected.metrics()) {
+            double total = c.total(metric);
+            double entries = seen.getOrDefault(metric, 0.0);
+            if (Math.abs(total - entries) > RELATIVE * Math.abs(total) + ABSOLUTE) {
+                failures.add(metric + ": total " + total + " but expected entries sum to " + expected.total(metric));
+            }
+        }
+        assertTrue(failures.isEmpty(), s.name() + " " + p.values() + ":\n" + String.join("\n", failures));
+    }
+}

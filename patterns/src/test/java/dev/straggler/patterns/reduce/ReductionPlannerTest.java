@@ -1,0 +1,116 @@
+package dev.straggler.patterns.reduce;
+
+import dev.straggler.trace.MemoryTrace;
+import dev.straggler.trace.TraceFormatException;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The policy on {@link HandTraces#twoCallersOfSend}: main → f|g → MPI_Send, main → h → leaf ×1000. */
+class ReductionPlannerTest {
+
+    private static RegionStatistics stats() throws IOException {
+        return RegionStatistics.of(TraceProfiler.profile(HandTraces.twoCallersOfSend(List.of())));
+    }
+
+    @Test
+    void callersOfMpiAreComAndTheOthersUsr() throws IOException {
+        RegionStatistics s = stats();
+        for (String com : List.of("main", "f", "g")) {
+            assertEquals(ScoreType.COM, s.type(id(s, com)), com);
+        }
+        assertEquals(ScoreType.USR, s.type(id(s, "h")));
+        assertEquals(ScoreType.USR, s.type(id(s, "leaf")));
+        assertEquals(ScoreType.MPI, s.type(id(s, "MPI_Send")));
+    }
+
+    @Test
+    void defaultPolicyDropsOnlyTheShortHeavyUserFunction() throws IOException {
+        // leaf: 10 ns per visit and most of the bytes; h is long as a whole (20 µs per visit)
+        ReductionPlan p = ReductionPlanner.plan(stats(), ReductionOptions.defaults());
+        assertEquals(List.of("leaf"), p.excludedNames());
+        assertTrue(p.budgetMet());
+    }
+
+    @Test
+    void budgetDropsUserFunctionsBeforeComAndNeverMergesCallPathsWithWaitStates() throws IOException {
+        RegionStatistics s = stats();
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withBudget(0, false));
+        Set<String> dropped = Set.copyOf(p.excludedNames());
+        assertTrue(dropped.containsAll(Set.of("leaf", "h", "main")), dropped.toString());
+        assertFalse(dropped.contains("MPI_Send"));
+        // one of f and g goes; dropping the other too would make main/f/MPI_Send and main/g/MPI_Send one path
+        assertNotEquals(dropped.contains("f"), dropped.contains("g"));
+        assertFalse(p.budgetMet());
+        assertTrue(p.notes().stream().anyMatch(n -> n.contains("fold call paths with wait states together")), p.notes().toString());
+        assertTrue(p.notes().stream().anyMatch(n -> n.contains("out of reach")), p.notes().toString());
+    }
+
+    @Test
+    void callPathsWithoutWaitStatesMayMerge() throws IOException {
+        RegionStatistics s = stats();
+        boolean[] none = new boolean[s.profile().nodeCount()];
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withBudget(0, false), none);
+        assertTrue(p.excludedNames().containsAll(List.of("f", "g")), p.excludedNames().toString());
+        assertFalse(p.excludedNames().contains("MPI_Send"));
+    }
+
+    @Test
+    void budgetStopsAsSoonAsTheTraceFits() throws IOException {
+        RegionStatistics s = stats();
+        long withoutLeaf = s.totals(null).bytes() - s.bytes(id(s, "leaf"));
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withShortCall(0, 0)
+                .withBudget(withoutLeaf, false));
+        assertEquals(List.of("leaf"), p.excludedNames());
+        assertTrue(p.budgetMet());
+        assertEquals(withoutLeaf, p.after().bytes());
+    }
+
+    @Test
+    void perRankBudgetBoundsTheLargestRank() throws IOException {
+        RegionStatistics s = stats();
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withShortCall(0, 0)
+                .withBudget(s.totals(null).maxBytes() - 1, true));
+        assertTrue(p.after().maxBytes() < s.totals(null).maxBytes());
+        assertTrue(p.budgetMet());
+    }
+
+    @Test
+    void rulesReplaceTheDefaultCriterion() throws IOException, TraceFormatException {
+        RegionStatistics s = stats();
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults()
+                .withRules(TauReduceRules.parse("numcalls = 1 & usec < 100000", "r")));
+        // h is called once; main too, but it is COM and dropping it merges nothing, so the rule may take it
+        assertEquals(Set.of("h", "main"), Set.copyOf(p.excludedNames()));
+        assertTrue(p.decisions().stream().filter(d -> d.name().equals("h")).findFirst().orElseThrow()
+                .reason().startsWith("rule: numcalls = 1"));
+    }
+
+    @Test
+    void keptNamesAreNeverDropped() throws IOException {
+        ReductionPlan p = ReductionPlanner.plan(stats(), ReductionOptions.defaults().withKeep(Set.of("leaf")));
+        assertEquals(List.of(), p.excludedNames());
+    }
+
+    @Test
+    void estimateRemovesTheDroppedEnterLeaveRecords() throws IOException {
+        RegionStatistics s = stats();
+        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults());
+        assertEquals(p.before().events() - 2000, p.after().events());
+        MemoryTrace reduced = new MemoryTrace("r");
+        TraceReducer.Result r = TraceReducer.write(HandTraces.twoCallersOfSend(List.of()), p.asFilter(), reduced, null);
+        assertEquals(p.after().events(), r.eventsAfter());
+        assertEquals(p.after().bytes(), r.bytesAfter());
+    }
+
+    static int id(RegionStatistics s, String name) {
+        return s.presentRegions().stream().filter(r -> s.regions().get(r).name().equals(name)).findFirst().orElseThrow();
+    }
+}

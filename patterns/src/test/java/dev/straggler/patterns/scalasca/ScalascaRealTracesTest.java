@@ -1,0 +1,100 @@
+package dev.straggler.patterns.scalasca;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.Instance;
+import dev.straggler.trace.TraceSource;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The most important acceptance check: on the real NPB and LULESH traces, every value of Scalasca 2.6's analysis
+ * (scalasca_dump.csv: every metric, call path and location) is reproduced within the dump's 6 significant digits,
+ * as are its hierarchy totals, its clock-condition violation counts and its instance counts.
+ */
+class ScalascaRealTracesTest {
+
+    /** Derived metrics of the remapped hierarchy whose whole-run totals Scalasca lists. */
+    private static final String[] TREE_METRICS = {"execution", "comp", "mpi", "mpi_management", "mpi_init_exit",
+            "mpi_mgmt_comm", "mpi_synchronization", "mpi_sync_collective", "mpi_communication", "mpi_point2point",
+            "mpi_collective", "syncs", "syncs_p2p", "comms", "comms_p2p", "comms_coll", "bytes", "bytes_p2p",
+            "bytes_coll"};
+
+    @TestFactory
+    Stream<DynamicTest> analysisReproducesScalascaOnEveryRealTrace() throws IOException {
+        Optional<Path> traces = RealTraces.tracesDir();
+        Assumptions.assumeTrue(traces.isPresent(), "shared traces not found (system property straggler.shared)");
+        Path real = traces.get().resolve("real");
+        List<DynamicTest> tests = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(real)) {
+            for (Path d : dirs.sorted().toList()) {
+                if (Files.exists(d.resolve("scalasca_dump.csv")) && Files.exists(d.resolve("traces.otf2"))) {
+                    tests.add(DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void check(Path dir) throws IOException {
+        Optional<TraceSource> source = RealTraces.openOtf2(dir.resolve("traces.otf2"));
+        Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build yet");
+        AnalysisResult r;
+        try (TraceSource s = source.get()) {
+            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2));
+        }
+        ScalascaReference ref = ScalascaReference.load(dir);
+        List<String> metrics = ref.metrics().stream().filter(m -> r.cube().metricIndex(m) >= 0).toList();
+        assertTrue(metrics.size() >= 34, "metrics compared: " + metrics);
+        ScalascaComparison cmp = ScalascaComparison.compare(r, ref, metrics);
+        assertTrue(cmp.unmappedCallPaths().isEmpty(), "call paths without counterpart: " + cmp.unmappedCallPaths());
+        List<String> bad = new ArrayList<>();
+        cmp.outcomes().values().forEach(o -> {
+            if (o.mismatches() > 0) {
+                bad.add(o.metric() + ": " + o.mismatches() + " of " + o.compared() + " differ, e.g. " + o.examples());
+            }
+        });
+        assertTrue(bad.isEmpty(), dir.getFileName() + "\n" + String.join("\n", bad));
+        for (String m : TREE_METRICS) {
+            double theirs = ref.treeTotal(m);
+            if (!Double.isNaN(theirs)) {
+                assertTrue(ScalascaComparison.close(r.cube().total(m), theirs),
+                        m + ": ours " + r.cube().total(m) + ", Scalasca " + theirs);
+            }
+        }
+        assertEquals(ref.clockViolationsP2p(), r.violations().pointToPoint(), "point-to-point clock violations");
+        assertEquals(ref.clockViolationsCollective(), r.violations().collective(), "collective clock violations");
+        ref.instanceCounts().forEach((metric, count) ->
+                assertEquals(count, r.instanceCounts().getOrDefault(metric, 0L), "instances of " + metric));
+        // the most severe point-to-point instances: same waits, ranks and call paths as trace.stat
+        for (String metric : new String[]{"mpi_latesender", "mpi_latesender_wo", "mpi_latereceiver", "mpi_earlyreduce"}) {
+            List<ScalascaReference.StatInstance> theirs = ref.mostSevere().getOrDefault(metric, List.of());
+            List<Instance> ours = r.mostSevere().stream().filter(i -> i.metric().equals(metric)).toList();
+            assertEquals(theirs.size(), ours.size(), metric + " instances listed");
+            for (int k = 0; k < theirs.size(); k++) {
+                ScalascaReference.StatInstance t = theirs.get(k);
+                Instance o = ours.get(k);
+                assertEquals(t.duration(), o.severity(), 1.5e-10, metric + " #" + k);
+                assertEquals(t.rank(), o.rank(), metric + " #" + k);
+                assertEquals(ref.path(t.cnode()), r.cube().pathNames(o.callPath()), metric + " #" + k);
+                if (metric.equals("mpi_latesender") || metric.equals("mpi_latereceiver")) {
+                    // the waiting call's Enter, in seconds since the start of the measurement
+                    assertEquals(t.enter(), o.start(), 1.5e-9, metric + " #" + k + " enter");
+                }
+            }
+        }
+    }
+}

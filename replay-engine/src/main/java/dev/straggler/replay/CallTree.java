@@ -1,0 +1,125 @@
+package dev.straggler.replay;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The call tree unified across all locations: a node is (parent, region), merged from the locations' trees in
+ * location order, then numbered in depth-first pre-order (children in order of first appearance). So ids are
+ * deterministic whatever the thread count, parents precede children, and a subtree is a contiguous id range
+ * (the row order Cube uses for exclusive metrics, reference §3.5). Immutable.
+ */
+public final class CallTree {
+    private final int[] parent;
+    private final int[] region;
+    private final int[] subtreeEnd;
+
+    private CallTree(int[] parent, int[] region, int[] subtreeEnd) {
+        this.parent = parent;
+        this.region = region;
+        this.subtreeEnd = subtreeEnd;
+    }
+
+    public int size() {
+        return parent.length;
+    }
+
+    public int parent(int node) {
+        return parent[node];
+    }
+
+    public int region(int node) {
+        return region[node];
+    }
+
+    /** One past the last id of the node's subtree: the subtree is {@code [node, subtreeEnd(node))}. */
+    public int subtreeEnd(int node) {
+        return subtreeEnd[node];
+    }
+
+    /** Merges the location trees and sets each location's local-to-global map. */
+    static CallTree merge(List<LocationData> locations) {
+        // Phase 1: creation-order ids, keyed by (parent, region).
+        Long2IntOpenHashMap index = new Long2IntOpenHashMap();
+        index.defaultReturnValue(-1);
+        IntArrayList parents = new IntArrayList();
+        IntArrayList regions = new IntArrayList();
+        List<int[]> creationMaps = new ArrayList<>(locations.size());
+        for (LocationData loc : locations) {
+            LocationProfile p = loc.profile();
+            int[] map = new int[p.size()];
+            for (int n = 0; n < p.size(); n++) {
+                int gp = p.parent(n) < 0 ? -1 : map[p.parent(n)];
+                long key = ((long) (gp + 1) << 32) | (p.region(n) & 0xffffffffL);
+                int g = index.get(key);
+                if (g < 0) {
+                    g = parents.size();
+                    parents.add(gp);
+                    regions.add(p.region(n));
+                    index.put(key, g);
+                }
+                map[n] = g;
+            }
+            creationMaps.add(map);
+        }
+        int n = parents.size();
+        // Phase 2: depth-first pre-order, children in creation order.
+        int[] childCount = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            childCount[parents.getInt(i) + 1]++;
+        }
+        int[] childStart = new int[n + 2];
+        for (int i = 0; i <= n; i++) {
+            childStart[i + 1] = childStart[i] + childCount[i];
+        }
+        int[] children = new int[n];
+        int[] fill = java.util.Arrays.copyOf(childStart, n + 1);
+        for (int i = 0; i < n; i++) {
+            children[fill[parents.getInt(i) + 1]++] = i;
+        }
+        int[] order = new int[n];
+        int[] newId = new int[n];
+        int[] stack = new int[n + 1];
+        int sp = 0;
+        int next = 0;
+        for (int c = childStart[1] - 1; c >= childStart[0]; c--) {
+            stack[sp++] = children[c];
+        }
+        while (sp > 0) {
+            int v = stack[--sp];
+            newId[v] = next;
+            order[next++] = v;
+            for (int c = childStart[v + 2] - 1; c >= childStart[v + 1]; c--) {
+                stack[sp++] = children[c];
+            }
+        }
+        int[] parent = new int[n];
+        int[] region = new int[n];
+        for (int i = 0; i < n; i++) {
+            int old = order[i];
+            int op = parents.getInt(old);
+            parent[i] = op < 0 ? -1 : newId[op];
+            region[i] = regions.getInt(old);
+        }
+        int[] subtreeEnd = new int[n];
+        for (int i = n - 1; i >= 0; i--) {
+            if (subtreeEnd[i] == 0) {
+                subtreeEnd[i] = i + 1;
+            }
+            if (parent[i] >= 0) {
+                subtreeEnd[parent[i]] = Math.max(subtreeEnd[parent[i]], subtreeEnd[i]);
+            }
+        }
+        for (int l = 0; l < locations.size(); l++) {
+            int[] map = creationMaps.get(l);
+            for (int k = 0; k < map.length; k++) {
+                map[k] = newId[map[k]];
+            }
+            locations.get(l).setLocalToGlobal(map);
+        }
+        return new CallTree(parent, region, subtreeEnd);
+    }
+}

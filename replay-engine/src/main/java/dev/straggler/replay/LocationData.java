@@ -1,0 +1,159 @@
+package dev.straggler.replay;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * What the replay keeps of one location once its event stream has been read: its call-path profile and its
+ * communication records. ENTER/LEAVE events are not kept; only these records cross locations.
+ *
+ * <p>Call paths in the records and the profile are the location's local node ids; {@link #globalCallPath(int)}
+ * maps them to the unified call tree once {@link Replay} has merged the trees. Immutable after the replay.
+ */
+public final class LocationData {
+    private final int location;
+    private final int rank;
+    private final int thread;
+    private final LocationProfile profile;
+    private final SendTable sends;
+    private final RecvTable receives;
+    private final CollectiveTable collectives;
+    private final long events;
+    private final long[] anomalies;
+    private final long firstTime;
+    private final long lastTime;
+    final long initEnter;
+    final long initLeave;
+    final int initCallPath;
+    final long finalizeEnter;
+    final long finalizeLeave;
+    final int finalizeCallPath;
+    private int[] localToGlobal;
+
+    LocationData(int location, int rank, int thread, LocationProfile profile, SendTable sends, RecvTable receives,
+                 CollectiveTable collectives, long events, long[] anomalies, long firstTime, long lastTime,
+                 long initEnter, long initLeave, int initCallPath,
+                 long finalizeEnter, long finalizeLeave, int finalizeCallPath) {
+        this.location = location;
+        this.rank = rank;
+        this.thread = thread;
+        this.profile = profile;
+        this.sends = sends;
+        this.receives = receives;
+        this.collectives = collectives;
+        this.events = events;
+        this.anomalies = anomalies;
+        this.firstTime = firstTime;
+        this.lastTime = lastTime;
+        this.initEnter = initEnter;
+        this.initLeave = initLeave;
+        this.initCallPath = initCallPath;
+        this.finalizeEnter = finalizeEnter;
+        this.finalizeLeave = finalizeLeave;
+        this.finalizeCallPath = finalizeCallPath;
+    }
+
+    public int location() {
+        return location;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int thread() {
+        return thread;
+    }
+
+    public LocationProfile profile() {
+        return profile;
+    }
+
+    public SendTable sends() {
+        return sends;
+    }
+
+    public RecvTable receives() {
+        return receives;
+    }
+
+    public CollectiveTable collectives() {
+        return collectives;
+    }
+
+    /** Number of events read. */
+    public long events() {
+        return events;
+    }
+
+    /** Timestamp of the first and last event (0 when the stream is empty). */
+    public long firstTime() {
+        return firstTime;
+    }
+
+    public long lastTime() {
+        return lastTime;
+    }
+
+    public long anomalies(Anomaly a) {
+        return anomalies[a.ordinal()];
+    }
+
+    public Map<Anomaly, Long> anomalyCounts() {
+        Map<Anomaly, Long> m = new EnumMap<>(Anomaly.class);
+        for (Anomaly a : Anomaly.values()) {
+            if (anomalies[a.ordinal()] != 0) {
+                m.put(a, anomalies[a.ordinal()]);
+            }
+        }
+        return m;
+    }
+
+    /** True when the location left its first MPI_Init/MPI_Init_thread. */
+    public boolean hasInit() {
+        return initCallPath >= 0;
+    }
+
+    public long initEnter() {
+        return initEnter;
+    }
+
+    public long initLeave() {
+        return initLeave;
+    }
+
+    public int initCallPath() {
+        return initCallPath;
+    }
+
+    public boolean hasFinalize() {
+        return finalizeCallPath >= 0;
+    }
+
+    public long finalizeEnter() {
+        return finalizeEnter;
+    }
+
+    public long finalizeLeave() {
+        return finalizeLeave;
+    }
+
+    public int finalizeCallPath() {
+        return finalizeCallPath;
+    }
+
+    void setLocalToGlobal(int[] map) {
+        this.localToGlobal = map;
+    }
+
+    /** The unified call-tree id of a local call path. */
+    public int globalCallPath(int local) {
+        return localToGlobal[local];
+    }
+
+    /** Bytes held by the communication records of this location (what crosses locations). */
+    public long recordBytes() {
+        return (long) sends.size() * SendTable.bytesPerRow() + (long) receives.size() * RecvTable.bytesPerRow()
+                + (long) collectives.size() * CollectiveTable.bytesPerRow();
+    }
+}

@@ -1,0 +1,351 @@
+package dev.straggler.replay;
+
+import dev.straggler.trace.Communicator;
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.EventKind;
+import dev.straggler.trace.TraceDefinitions;
+import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
+import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The forward pass over one location's event stream: rebuilds its call stack and call tree, accumulates the
+ * time/visit profile and extracts the communication records, batch by batch, so that nothing of the ENTER/LEAVE
+ * stream is kept. Allocation-free per event (arrays grow geometrically).
+ *
+ * <p>The records carry what Scalasca's replay ships between processes (reference §1.1): a send's own timestamp,
+ * the Enter of its call and the Enter/Leave of the call completing it; a receive's timestamp, the Enter/Leave of
+ * its call and the Enter of its request call; a collective's Begin/End and byte counts. The Leave of a call is
+ * not known when its record is read, so records wait on a stack of pending patches until that Leave.
+ *
+ * <p>Single-threaded; one instance per location.
+ */
+public final class LocationPass {
+    private static final int PATCH_RECV_LEAVE = 0;
+    private static final int PATCH_SEND_COMPLETION = 1;
+
+    private final int location;
+    private final int rank;
+    private final int thread;
+    private final boolean mpiLocation;
+    private final RegionTable regions;
+    private final int[] commSizes;
+
+    private final LocationProfile profile = new LocationProfile();
+    private final SendTable sends = new SendTable();
+    private final RecvTable receives = new RecvTable();
+    private final CollectiveTable collectives = new CollectiveTable();
+
+    // Call stack, one entry per open region.
+    private int depth;
+    private int[] stackNode = new int[64];
+    private int[] stackRegion = new int[64];
+    private long[] stackEnter = new long[64];
+    private int[] stackCall = new int[64];
+    private int[] stackPending = new int[64];
+    private int mpiCalls;
+
+    // Records waiting for the Leave of the call that contains them: (index << 1) | kind.
+    private long[] pending = new long[64];
+    private int pendingSize;
+
+    private final Long2IntOpenHashMap isendByRequest = new Long2IntOpenHashMap();
+    private final Long2LongOpenHashMap irecvEnterByRequest = new Long2LongOpenHashMap();
+    private long collectiveBegin;
+    private boolean hasCollectiveBegin;
+
+    private long events;
+    private long firstTime;
+    private long lastTime = Long.MIN_VALUE;
+    private final long[] anomalies = new long[Anomaly.values().length];
+
+    private long initEnter;
+    private long initLeave;
+    private int initPath = -1;
+    private long finalizeEnter;
+    private long finalizeLeave;
+    private int finalizePath = -1;
+
+    /**
+     * @param mpiLocation whether this location is its rank's master thread, the only one whose MPI records are
+     *                    analysed (MPI records elsewhere are counted as {@link Anomaly#MPI_OFF_MASTER_THREAD})
+     */
+    public LocationPass(TraceDefinitions defs, RegionTable regions, int location, boolean mpiLocation) {
+        this.location = location;
+        this.rank = defs.location(location).rank();
+        this.thread = defs.location(location).thread();
+        this.mpiLocation = mpiLocation;
+        this.regions = regions;
+        List<Communicator> comms = defs.communicators();
+        this.commSizes = new int[comms.size()];
+        for (int i = 0; i < commSizes.length; i++) {
+            commSizes[i] = comms.get(i).size();
+        }
+        isendByRequest.defaultReturnValue(-1);
+        irecvEnterByRequest.defaultReturnValue(Long.MIN_VALUE);
+    }
+
+    /** Replays events {@code [0, b.size)} of the next batch of the stream. */
+    public void accept(EventBatch b) {
+        final long[] time = b.time;
+        final byte[] kind = b.kind;
+        final int n = b.size;
+        if (n > 0 && events == 0) {
+            firstTime = time[0];
+        }
+        for (int i = 0; i < n; i++) {
+            long t = time[i];
+            if (t < lastTime) {
+                anomalies[Anomaly.TIME_REVERSAL.ordinal()]++;
+            }
+            lastTime = t;
+            // Dispatch on the kind byte (EventKind codes): a tableswitch, the cheapest per-event dispatch table.
+            switch (kind[i]) {
+                case EventKind.ENTER_CODE -> enter(t, b.ref[i]);
+                case EventKind.LEAVE_CODE -> leave(t, b.ref[i]);
+                case EventKind.MPI_SEND_CODE, EventKind.MPI_ISEND_CODE -> send(b, i);
+                case EventKind.MPI_RECV_CODE, EventKind.MPI_IRECV_CODE -> receive(b, i);
+                case EventKind.MPI_ISEND_COMPLETE_CODE -> sendComplete(b.aux[i]);
+                case EventKind.MPI_IRECV_REQUEST_CODE -> receiveRequest(b.aux[i]);
+                case EventKind.MPI_REQUEST_CANCELLED_CODE -> cancelled(b.aux[i]);
+                case EventKind.MPI_REQUEST_TEST_CODE -> {
+                    // A failed test carries no analysis semantics in Scalasca's patterns (reference §1.5).
+                }
+                case EventKind.MPI_COLLECTIVE_BEGIN_CODE -> {
+                    collectiveBegin = t;
+                    hasCollectiveBegin = true;
+                }
+                case EventKind.MPI_COLLECTIVE_END_CODE -> collectiveEnd(b, i);
+                case EventKind.MEASUREMENT_ON_OFF_CODE -> measurementOnOff(t, b.ref[i]);
+                case EventKind.PROGRAM_BEGIN_CODE -> enter(t, regions.programRegion());
+                case EventKind.PROGRAM_END_CODE -> leave(t, regions.programRegion());
+                case EventKind.BUFFER_FLUSH_CODE -> {
+                    // PEARL turns a flush into a visit of TRACE BUFFER FLUSH lasting until its stop time.
+                    long stop = b.aux[i];
+                    enter(t, regions.flushRegion());
+                    leave(stop, regions.flushRegion());
+                    lastTime = Math.max(t, stop);
+                }
+                default -> {
+                    // every EventKind code is handled above; TraceSource guarantees valid codes
+                }
+            }
+        }
+        events += n;
+    }
+
+    /** Closes what is still open and returns the location's data; the pass is unusable afterwards. */
+    public LocationData finish() {
+        if (depth > 0) {
+            anomalies[Anomaly.UNCLOSED_REGION.ordinal()] += depth;
+            while (depth > 0) {
+                leave(lastTime, stackRegion[depth - 1]);
+            }
+        }
+        return new LocationData(location, rank, thread, profile, sends, receives, collectives, events, anomalies,
+                events == 0 ? 0 : firstTime, events == 0 ? 0 : lastTime,
+                initEnter, initLeave, initPath, finalizeEnter, finalizeLeave, finalizePath);
+    }
+
+    private void enter(long t, int region) {
+        int node = profile.child(depth == 0 ? -1 : stackNode[depth - 1], region);
+        profile.addVisit(node);
+        if (depth == stackNode.length) {
+            growStack();
+        }
+        stackNode[depth] = node;
+        stackRegion[depth] = region;
+        stackEnter[depth] = t;
+        stackCall[depth] = RegionClass.isMpi(regions.classOf(region)) ? mpiCalls++ : -1;
+        stackPending[depth] = pendingSize;
+        depth++;
+    }
+
+    private void leave(long t, int region) {
+        if (depth == 0) {
+            anomalies[Anomaly.LEAVE_WITHOUT_ENTER.ordinal()]++;
+            return;
+        }
+        int d = depth - 1;
+        if (stackRegion[d] != region) {
+            anomalies[Anomaly.LEAVE_REGION_MISMATCH.ordinal()]++;
+        }
+        int node = stackNode[d];
+        profile.addTime(node, t - stackEnter[d]);
+        for (int p = stackPending[d]; p < pendingSize; p++) {
+            long e = pending[p];
+            int idx = (int) (e >>> 1);
+            if ((e & 1) == PATCH_RECV_LEAVE) {
+                receives.setLeave(idx, t);
+            } else {
+                sends.setCompletionLeave(idx, t);
+            }
+        }
+        pendingSize = stackPending[d];
+        int cls = regions.classOf(stackRegion[d]);
+        // Init/Finalize patterns use the first MPI_Init and MPI_Finalize of a location (MpiCommunicationHandler).
+        if (initPath < 0 && RegionClass.isInit(cls)) {
+            initEnter = stackEnter[d];
+            initLeave = t;
+            initPath = node;
+        } else if (finalizePath < 0 && RegionClass.isFinalize(cls)) {
+            finalizeEnter = stackEnter[d];
+            finalizeLeave = t;
+            finalizePath = node;
+        }
+        depth = d;
+    }
+
+    private void measurementOnOff(long t, int mode) {
+        if (mode == 2) {
+            enter(t, regions.pauseRegion());
+        } else if (depth > 0 && stackRegion[depth - 1] == regions.pauseRegion()) {
+            leave(t, regions.pauseRegion());
+        } else {
+            anomalies[Anomaly.MEASUREMENT_ON_WITHOUT_OFF.ordinal()]++;
+        }
+    }
+
+    /** True when the record may be analysed: master thread, defined communicator, peer inside it. */
+    private boolean validMessage(int comm, int peer) {
+        if (!mpiLocation) {
+            anomalies[Anomaly.MPI_OFF_MASTER_THREAD.ordinal()]++;
+            return false;
+        }
+        if (comm < 0 || comm >= commSizes.length || peer < 0 || peer >= commSizes[comm] || depth == 0) {
+            anomalies[Anomaly.BAD_COMMUNICATOR.ordinal()]++;
+            return false;
+        }
+        return true;
+    }
+
+    private boolean topIsMpi() {
+        return RegionClass.isMpi(regions.classOf(stackRegion[depth - 1]));
+    }
+
+    private void send(EventBatch b, int i) {
+        int comm = b.comm[i];
+        int peer = b.ref[i];
+        if (!validMessage(comm, peer)) {
+            return;
+        }
+        int top = depth - 1;
+        long length = b.bytes[i];
+        // Message.pattern counts every send record on its call path, shipped or not.
+        profile.addSend(stackNode[top], length);
+        int idx = sends.add(b.time[i], stackEnter[top], comm, peer, b.tag[i], length, topIsMpi());
+        if (b.kind[i] == EventKind.MPI_SEND_CODE) {
+            // A blocking send is its own completion.
+            int cls = regions.classOf(stackRegion[top]);
+            byte k = RegionClass.isBlockingSend(cls) ? SendTable.CMP_BLOCKING_SEND : SendTable.CMP_OTHER;
+            sends.complete(idx, k, stackEnter[top], stackNode[top], stackCall[top]);
+            addPending(idx, PATCH_SEND_COMPLETION);
+        } else {
+            isendByRequest.put(b.aux[i], idx);
+        }
+    }
+
+    private void sendComplete(long request) {
+        if (!mpiLocation) {
+            anomalies[Anomaly.MPI_OFF_MASTER_THREAD.ordinal()]++;
+            return;
+        }
+        int idx = isendByRequest.remove(request);
+        if (idx < 0 || depth == 0) {
+            anomalies[Anomaly.UNKNOWN_REQUEST.ordinal()]++;
+            return;
+        }
+        int top = depth - 1;
+        int cls = regions.classOf(stackRegion[top]);
+        byte k = RegionClass.isWaitSingle(cls) ? SendTable.CMP_WAIT_SINGLE
+                : RegionClass.isWaitMulti(cls) ? SendTable.CMP_WAIT_MULTI
+                : RegionClass.isBlockingSend(cls) ? SendTable.CMP_BLOCKING_SEND : SendTable.CMP_OTHER;
+        sends.complete(idx, k, stackEnter[top], stackNode[top], stackCall[top]);
+        addPending(idx, PATCH_SEND_COMPLETION);
+    }
+
+    private void receiveRequest(long request) {
+        if (!mpiLocation) {
+            anomalies[Anomaly.MPI_OFF_MASTER_THREAD.ordinal()]++;
+            return;
+        }
+        irecvEnterByRequest.put(request, depth == 0 ? lastTime : stackEnter[depth - 1]);
+    }
+
+    private void cancelled(long request) {
+        if (!mpiLocation) {
+            anomalies[Anomaly.MPI_OFF_MASTER_THREAD.ordinal()]++;
+            return;
+        }
+        int idx = isendByRequest.remove(request);
+        if (idx >= 0) {
+            sends.cancel(idx);
+        } else if (irecvEnterByRequest.remove(request) == Long.MIN_VALUE) {
+            anomalies[Anomaly.UNKNOWN_REQUEST.ordinal()]++;
+        }
+    }
+
+    private void receive(EventBatch b, int i) {
+        int comm = b.comm[i];
+        int peer = b.ref[i];
+        if (!validMessage(comm, peer)) {
+            return;
+        }
+        int top = depth - 1;
+        long reqEnter = stackEnter[top];
+        if (b.kind[i] == EventKind.MPI_IRECV_CODE) {
+            long posted = irecvEnterByRequest.remove(b.aux[i]);
+            if (posted != Long.MIN_VALUE) {
+                reqEnter = posted;
+            } else {
+                // PEARL's request() of a receive without request record is the receive itself.
+                anomalies[Anomaly.UNKNOWN_REQUEST.ordinal()]++;
+            }
+        }
+        int cls = regions.classOf(stackRegion[top]);
+        byte k = RegionClass.isTest(cls) ? RecvTable.CALL_TEST
+                : RegionClass.isWaitMulti(cls) ? RecvTable.CALL_WAIT_MULTI : RecvTable.CALL_OTHER;
+        int idx = receives.add(b.time[i], stackEnter[top], reqEnter, comm, peer, b.tag[i], stackNode[top],
+                stackCall[top], k, topIsMpi());
+        addPending(idx, PATCH_RECV_LEAVE);
+    }
+
+    private void collectiveEnd(EventBatch b, int i) {
+        int comm = b.comm[i];
+        if (!mpiLocation) {
+            anomalies[Anomaly.MPI_OFF_MASTER_THREAD.ordinal()]++;
+            hasCollectiveBegin = false;
+            return;
+        }
+        if (comm < 0 || comm >= commSizes.length || depth == 0) {
+            anomalies[Anomaly.BAD_COMMUNICATOR.ordinal()]++;
+            hasCollectiveBegin = false;
+            return;
+        }
+        long begin = collectiveBegin;
+        if (!hasCollectiveBegin) {
+            anomalies[Anomaly.COLLECTIVE_END_WITHOUT_BEGIN.ordinal()]++;
+            begin = stackEnter[depth - 1];
+        }
+        hasCollectiveBegin = false;
+        collectives.add(begin, b.time[i], b.ref[i], comm, b.tag[i], b.bytes[i], b.aux[i], stackNode[depth - 1]);
+    }
+
+    private void addPending(int idx, int kind) {
+        if (pendingSize == pending.length) {
+            pending = Arrays.copyOf(pending, pending.length * 2);
+        }
+        pending[pendingSize++] = ((long) idx << 1) | kind;
+    }
+
+    private void growStack() {
+        int cap = stackNode.length * 2;
+        stackNode = Arrays.copyOf(stackNode, cap);
+        stackRegion = Arrays.copyOf(stackRegion, cap);
+        stackEnter = Arrays.copyOf(stackEnter, cap);
+        stackCall = Arrays.copyOf(stackCall, cap);
+        stackPending = Arrays.copyOf(stackPending, cap);
+    }
+}

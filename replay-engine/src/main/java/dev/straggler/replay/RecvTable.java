@@ -1,0 +1,125 @@
+package dev.straggler.replay;
+
+/**
+ * The point-to-point receives of one location, one row per MpiRecv/MpiIrecv (completion) record in stream order,
+ * as primitive columns (53 bytes a row). The receive's call ({@code callR} in reference §1.3) is MPI_Recv or the
+ * MPI_Wait/Test that completes an Irecv; its request call ({@code reqR}) is MPI_Recv itself or the MPI_Irecv that
+ * posted the request.
+ *
+ * <p>Filled by one thread during the location's pass, read-only afterwards.
+ */
+public final class RecvTable {
+    /** Kinds of the receive call. */
+    public static final byte CALL_OTHER = 0;
+    /** MPI_Test*: never a Late Sender. */
+    public static final byte CALL_TEST = 1;
+    /** MPI_Waitall/Waitsome: only the largest wait of the call counts. */
+    public static final byte CALL_WAIT_MULTI = 2;
+    /** Flag: not inside an MPI region; ignored as Scalasca does. */
+    public static final byte NOT_IN_MPI = 1 << 3;
+    private static final byte KIND_MASK = 7;
+
+    private final Columns.Longs time = new Columns.Longs();
+    private final Columns.Longs enter = new Columns.Longs();
+    private final Columns.Longs leave = new Columns.Longs();
+    private final Columns.Longs reqEnter = new Columns.Longs();
+    private final Columns.Ints comm = new Columns.Ints();
+    private final Columns.Ints peer = new Columns.Ints();
+    private final Columns.Ints tag = new Columns.Ints();
+    private final Columns.Ints callPath = new Columns.Ints();
+    private final Columns.Ints call = new Columns.Ints();
+    private final Columns.Bytes flags = new Columns.Bytes();
+    private int size;
+    private int capacity = Columns.INITIAL;
+
+    public int add(long t, long callEnter, long requestEnter, int communicator, int peerRank, int msgTag,
+                   int path, int callOrdinal, byte kind, boolean inMpi) {
+        int i = size++;
+        if (i == capacity) {
+            capacity = Columns.nextCapacity(capacity);
+            time.grow(capacity);
+            enter.grow(capacity);
+            leave.grow(capacity);
+            reqEnter.grow(capacity);
+            comm.grow(capacity);
+            peer.grow(capacity);
+            tag.grow(capacity);
+            callPath.grow(capacity);
+            call.grow(capacity);
+            flags.grow(capacity);
+        }
+        time.set(i, t);
+        enter.set(i, callEnter);
+        reqEnter.set(i, requestEnter);
+        comm.set(i, communicator);
+        peer.set(i, peerRank);
+        tag.set(i, msgTag);
+        callPath.set(i, path);
+        call.set(i, callOrdinal);
+        flags.set(i, (byte) (kind | (inMpi ? 0 : NOT_IN_MPI)));
+        return i;
+    }
+
+    void setLeave(int i, long t) {
+        leave.set(i, t);
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Timestamp of the receive record. */
+    public long time(int i) {
+        return time.get(i);
+    }
+
+    /** Enter of the receive call. */
+    public long enter(int i) {
+        return enter.get(i);
+    }
+
+    /** Leave of the receive call. */
+    public long leave(int i) {
+        return leave.get(i);
+    }
+
+    /** Enter of the request call (MPI_Irecv, or the receive call itself). */
+    public long reqEnter(int i) {
+        return reqEnter.get(i);
+    }
+
+    public int comm(int i) {
+        return comm.get(i);
+    }
+
+    /** Source, as a rank within {@link #comm}. */
+    public int peer(int i) {
+        return peer.get(i);
+    }
+
+    public int tag(int i) {
+        return tag.get(i);
+    }
+
+    /** Local call path of the receive call. */
+    public int callPath(int i) {
+        return callPath.get(i);
+    }
+
+    /** Ordinal of the receive call among the MPI calls of this location. */
+    public int call(int i) {
+        return call.get(i);
+    }
+
+    public byte kind(int i) {
+        return (byte) (flags.get(i) & KIND_MASK);
+    }
+
+    public boolean inMpi(int i) {
+        return (flags.get(i) & NOT_IN_MPI) == 0;
+    }
+
+    public static int bytesPerRow() {
+        return 4 * 8 + 5 * 4 + 1;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.straggler.replay;
+
+import dev.straggler.trace.Paradigm;
+import dev.straggler.trace.Region;
+import dev.straggler.trace.RegionRole;
+import dev.straggler.trace.TraceDefinitions;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The regions call paths refer to: the trace's own regions followed by the artificial regions the replay
+ * enters for events that are not ENTER/LEAVE, as PEARL does (reference §1.1; Scalasca 2.6
+ * {@code Otf2EvtCallbacks.cpp}): PROGRAM_BEGIN/END enter and leave the program region, a BUFFER_FLUSH is a visit
+ * of {@code TRACE BUFFER FLUSH} lasting until its stop time, MEASUREMENT_ON_OFF off/on enter and leave
+ * {@code MEASUREMENT OFF}. A trace that defines these regions (Score-P does) has them reused; otherwise they are
+ * added after the trace's regions. Immutable.
+ */
+public final class RegionTable {
+    public static final String FLUSH_REGION = "TRACE BUFFER FLUSH";
+    public static final String PAUSE_REGION = "MEASUREMENT OFF";
+
+    private final List<Region> regions;
+    private final int[] classes;
+    private final int programRegion;
+    private final int flushRegion;
+    private final int pauseRegion;
+    private final int traceRegionCount;
+
+    private RegionTable(List<Region> regions, int traceRegionCount, int program, int flush, int pause) {
+        this.regions = List.copyOf(regions);
+        this.traceRegionCount = traceRegionCount;
+        this.programRegion = program;
+        this.flushRegion = flush;
+        this.pauseRegion = pause;
+        this.classes = new int[this.regions.size()];
+        for (int i = 0; i < classes.length; i++) {
+            classes[i] = RegionClass.of(this.regions.get(i));
+        }
+    }
+
+    public static RegionTable of(TraceDefinitions defs) {
+        List<Region> all = new ArrayList<>(defs.regions());
+        int n = all.size();
+        int program = -1;
+        int flush = -1;
+        int pause = -1;
+        for (Region r : all) {
+            if (r.name().equals(FLUSH_REGION) && flush < 0) {
+                flush = r.id();
+            } else if (r.name().equals(PAUSE_REGION) && pause < 0) {
+                pause = r.id();
+            } else if (program < 0 && r.role() == RegionRole.ARTIFICIAL && r.paradigm() == Paradigm.MEASUREMENT_SYSTEM
+                    && !r.name().equals("TRACING")) {
+                // Score-P defines the program region as the artificial measurement region named after the executable
+                program = r.id();
+            }
+        }
+        if (program < 0) {
+            String app = defs.experiment().application();
+            String name = app == null || app.isBlank() ? "PROGRAM" : app;
+            program = all.size();
+            all.add(new Region(program, name, name, "", 0, 0, Paradigm.MEASUREMENT_SYSTEM, RegionRole.ARTIFICIAL));
+        }
+        if (flush < 0) {
+            flush = all.size();
+            all.add(new Region(flush, FLUSH_REGION, FLUSH_REGION, "", 0, 0, Paradigm.MEASUREMENT_SYSTEM, RegionRole.ARTIFICIAL));
+        }
+        if (pause < 0) {
+            pause = all.size();
+            all.add(new Region(pause, PAUSE_REGION, PAUSE_REGION, "", 0, 0, Paradigm.USER, RegionRole.ARTIFICIAL));
+        }
+        return new RegionTable(all, n, program, flush, pause);
+    }
+
+    public List<Region> regions() {
+        return regions;
+    }
+
+    public int size() {
+        return regions.size();
+    }
+
+    public Region region(int id) {
+        return regions.get(id);
+    }
+
+    /** {@link RegionClass} bits of a region. */
+    public int classOf(int region) {
+        return classes[region];
+    }
+
+    /** Number of regions that come from the trace; ids at or above it are artificial. */
+    public int traceRegionCount() {
+        return traceRegionCount;
+    }
+
+    public int programRegion() {
+        return programRegion;
+    }
+
+    public int flushRegion() {
+        return flushRegion;
+    }
+
+    public int pauseRegion() {
+        return pauseRegion;
+    }
+}

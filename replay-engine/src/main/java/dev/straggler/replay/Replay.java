@@ -1,0 +1,209 @@
+package dev.straggler.replay;
+
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.LocationReader;
+import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.TraceFormatException;
+import dev.straggler.trace.TraceSource;
+
+import java.io.IOException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The replay of a whole trace: every location's stream is read once, in parallel over locations, into
+ * {@link LocationData}; the call trees are merged into one {@link CallTree}; point-to-point and collective
+ * records are indexed for matching. Only communication records are kept across locations, so a trace larger
+ * than memory can be replayed as long as its communication fits.
+ *
+ * <p>The result is identical for any thread count: locations are merged in location order. Immutable.
+ */
+public final class Replay {
+    private final TraceSource source;
+    private final TraceDefinitions defs;
+    private final RegionTable regions;
+    private final List<LocationData> locations;
+    private final CallTree callTree;
+    private final int[] locationOfRank;
+    private final MessageMatching messages;
+    private final CollectiveMatching collectives;
+
+    private Replay(TraceSource source, TraceDefinitions defs, RegionTable regions, List<LocationData> locations,
+                   CallTree callTree, int[] locationOfRank, MessageMatching messages, CollectiveMatching collectives) {
+        this.source = source;
+        this.defs = defs;
+        this.regions = regions;
+        this.locations = locations;
+        this.callTree = callTree;
+        this.locationOfRank = locationOfRank;
+        this.messages = messages;
+        this.collectives = collectives;
+    }
+
+    /**
+     * Replays a trace on a pool of {@code options.threads()} threads.
+     *
+     * @throws IOException when a location cannot be read (the message names the trace and the location)
+     */
+    public static Replay run(TraceSource source, ReplayOptions options) throws IOException {
+        ExecutorService pool = Pools.fixed(options.threads(), "replay");
+        try {
+            return run(source, options, pool);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Replays on a caller-provided pool (which stays open). */
+    public static Replay run(TraceSource source, ReplayOptions options, ExecutorService pool) throws IOException {
+        TraceDefinitions defs = source.definitions();
+        RegionTable regions = RegionTable.of(defs);
+        int[] locationOfRank = defs.masterLocationByRank();
+        int n = defs.locations().size();
+        long totalEvents = declaredEvents(defs);
+        AtomicLong done = new AtomicLong();
+        boolean pipelined = options.reading().pipelines(options.threads(), n, Runtime.getRuntime().availableProcessors());
+        CollectiveMatching collectives = new CollectiveMatching(defs, locationOfRank, n);
+        MessageMatching matching = new MessageMatching(defs, locationOfRank, n);
+        List<LocationData> locations = Parallel.map(pool, n, l -> {
+            LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
+                    pipelined, done, totalEvents);
+            // a location's envelope queues depend on its own records only: build them while they are hot
+            matching.index(d);
+            collectives.index(d);
+            return d;
+        });
+        matching.setLocations(locations);
+        matching.countUnmatched();
+        collectives.build();
+        CallTree tree = CallTree.merge(locations);
+        return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives);
+    }
+
+    private static boolean isMaster(TraceDefinitions defs, int[] locationOfRank, int l) {
+        int rank = defs.location(l).rank();
+        return rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == l;
+    }
+
+    private static long declaredEvents(TraceDefinitions defs) {
+        long total = 0;
+        for (var l : defs.locations()) {
+            if (l.events() < 0) {
+                return -1;
+            }
+            total += l.events();
+        }
+        return total;
+    }
+
+    static LocationData replayLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
+                                       boolean master, ReplayOptions options, boolean pipelined, AtomicLong done,
+                                       long total) throws IOException {
+        LocationPass pass = new LocationPass(defs, regions, l, master);
+        try {
+            read(source, l, pass, options, pipelined, done, total);
+        } catch (IOException e) {
+            String where = source.origin() + ": location " + l + " (rank " + defs.location(l).rank() + "): ";
+            throw e instanceof TraceFormatException ? new TraceFormatException(where + e.getMessage(), e)
+                    : new IOException(where + e.getMessage(), e);
+        }
+        return pass.finish();
+    }
+
+    private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, boolean pipelined,
+                             AtomicLong done, long total) throws IOException {
+        if (pipelined) {
+            try (PipelinedReader r = new PipelinedReader(source, l, options.batchSize())) {
+                r.drain(b -> {
+                    pass.accept(b);
+                    options.progress().update("read", done.addAndGet(b.size), total);
+                });
+            }
+        } else {
+            EventBatch batch = new EventBatch(options.batchSize());
+            try (LocationReader r = source.openLocation(l)) {
+                while (r.next(batch)) {
+                    pass.accept(batch);
+                    options.progress().update("read", done.addAndGet(batch.size), total);
+                }
+            }
+        }
+    }
+
+    public TraceSource source() {
+        return source;
+    }
+
+    public TraceDefinitions definitions() {
+        return defs;
+    }
+
+    public RegionTable regions() {
+        return regions;
+    }
+
+    public List<LocationData> locations() {
+        return locations;
+    }
+
+    public LocationData location(int index) {
+        return locations.get(index);
+    }
+
+    public CallTree callTree() {
+        return callTree;
+    }
+
+    /** Master location of each global rank, -1 where a rank has none. */
+    public int locationOfRank(int rank) {
+        return rank >= 0 && rank < locationOfRank.length ? locationOfRank[rank] : -1;
+    }
+
+    public MessageMatching messages() {
+        return messages;
+    }
+
+    public CollectiveMatching collectives() {
+        return collectives;
+    }
+
+    /** Total number of events read. */
+    public long events() {
+        long n = 0;
+        for (LocationData l : locations) {
+            n += l.events();
+        }
+        return n;
+    }
+
+    /** True when any location has an MPI communication record or left MPI_Init. */
+    public boolean hasMpi() {
+        for (LocationData l : locations) {
+            if (l.sends().size() > 0 || l.receives().size() > 0 || l.collectives().size() > 0 || l.hasInit()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Anomalies summed over all locations. */
+    public Map<Anomaly, Long> anomalies() {
+        Map<Anomaly, Long> m = new EnumMap<>(Anomaly.class);
+        for (LocationData l : locations) {
+            l.anomalyCounts().forEach((k, v) -> m.merge(k, v, Long::sum));
+        }
+        return m;
+    }
+
+    /** Bytes held by all communication records (the replay's cross-location state). */
+    public long recordBytes() {
+        long n = 0;
+        for (LocationData l : locations) {
+            n += l.recordBytes();
+        }
+        return n;
+    }
+}

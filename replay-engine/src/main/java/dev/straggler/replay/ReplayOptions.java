@@ -1,0 +1,46 @@
+package dev.straggler.replay;
+
+import java.util.Objects;
+
+/**
+ * How to run the replay.
+ *
+ * @param threads   worker threads for the per-location passes (each location is read by one thread)
+ * @param progress  receives progress updates
+ * @param reading   direct, pipelined over a Disruptor ring ({@link PipelinedReader}), or chosen automatically
+ * @param batchSize events per batch requested from the readers
+ */
+public record ReplayOptions(int threads, ProgressListener progress, Reading reading, int batchSize) {
+    public ReplayOptions {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1: " + threads);
+        }
+        if (batchSize < 1) {
+            throw new IllegalArgumentException("batchSize must be >= 1: " + batchSize);
+        }
+        Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(reading, "reading");
+    }
+
+    public static ReplayOptions defaults() {
+        return new ReplayOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, Reading.AUTO,
+                65536);
+    }
+
+    public ReplayOptions withThreads(int n) {
+        return new ReplayOptions(n, progress, reading, batchSize);
+    }
+
+    public ReplayOptions withProgress(ProgressListener p) {
+        return new ReplayOptions(threads, p, reading, batchSize);
+    }
+
+    public ReplayOptions withReading(Reading r) {
+        return new ReplayOptions(threads, progress, r, batchSize);
+    }
+
+    /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */
+    public ReplayOptions withPipelined(boolean p) {
+        return withReading(p ? Reading.PIPELINED : Reading.DIRECT);
+    }
+}
