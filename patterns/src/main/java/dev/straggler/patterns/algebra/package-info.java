@@ -9,5 +9,7 @@
  * operands with different ranks are compared as sums over ranks ({@link dev.straggler.patterns.algebra.SystemMode}),
  * and results record that in their attributes ({@link dev.straggler.patterns.algebra.CubeAttributes}). Operands are
  * never modified; results are frozen cubes that can be operands again or be written as {@code .cubex}.
+ * {@link dev.straggler.patterns.algebra.Operands#load} reads an operand from a {@code .cubex}, an analysis document or a
+ * trace analysed on the fly.
  */
 package dev.straggler.patterns.algebra;

@@ -1,0 +1,76 @@
+package dev.straggler.patterns.algebra;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisJson;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cubex.CubexReader;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Loads an operand of the profile algebra or the scaling analyses: a {@code .cubex} file (Straggler, Scalasca,
+ * Score-P), a {@code straggler.analysis/1} JSON document, or a trace (anything {@link Traces#open} accepts), which
+ * is analysed on the fly. The cube gets a {@code name} attribute (the file name without its extension) when it has
+ * none, so that reports can say which operand is which.
+ */
+public final class Operands {
+    private Operands() {
+    }
+
+    /** @throws dev.straggler.trace.TraceFormatException (an IOException) for unreadable input, naming the file */
+    public static SeverityCube load(Path path, AnalysisOptions options) throws IOException {
+        String file = path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        SeverityCube cube;
+        if (Files.isRegularFile(path) && file.endsWith(".cubex")) {
+            cube = CubexReader.read(path);
+        } else if (Files.isRegularFile(path) && file.endsWith(".json")) {
+            cube = AnalysisJson.read(path).cube();
+        } else {
+            try (TraceSource t = Traces.open(path)) {
+                cube = Analysis.run(t, options).cube();
+            }
+        }
+        if (cube.attributes().containsKey("name")) {
+            return cube;
+        }
+        String name = file;
+        for (String ext : new String[]{".cubex", ".json", ".otf2"}) {
+            if (name.endsWith(ext)) {
+                name = name.substring(0, name.length() - ext.length());
+            }
+        }
+        if (name.equals("traces") || name.equals("scout") || name.equals("trace") || name.equals("profile")) {
+            // Score-P and Scalasca name their files alike; the experiment folder says more.
+            Path parent = path.toAbsolutePath().getParent();
+            if (parent != null && parent.getFileName() != null) {
+                name = parent.getFileName() + "/" + file;
+            }
+        }
+        Map<String, String> attrs = new LinkedHashMap<>(cube.attributes());
+        attrs.put("name", name);
+        return withAttributes(cube, attrs);
+    }
+
+    /** A frozen copy of a cube with other attributes (values and dimensions unchanged). */
+    public static SeverityCube withAttributes(SeverityCube c, Map<String, String> attributes) {
+        SeverityCube out = new SeverityCube(c.metrics(), c.regions(), c.callPaths(), c.locations(), attributes);
+        for (int m = 0; m < c.metrics().size(); m++) {
+            for (int p = 0; p < c.callPaths().size(); p++) {
+                double[] row = c.rowOrNull(m, p);
+                if (row != null) {
+                    for (int l = 0; l < row.length; l++) {
+                        out.set(m, p, l, row[l]);
+                    }
+                }
+            }
+        }
+        return out.freeze();
+    }
+}
