@@ -12,7 +12,8 @@ import java.nio.file.NoSuchFileException;
 @Command(name = "straggler", mixinStandardHelpOptions = true, version = "straggler 0.1.0",
         description = "Finds out why a parallel program is slow from its event traces.",
         subcommands = {AnalyzeCommand.class, DemoCommand.class, GenerateCommand.class, ImportCommand.class, InfoCommand.class, ValidateCommand.class,
-                DumpCommand.class, CommMatrixCommand.class, IncludeListCommand.class, FilterCommand.class, CommandLine.HelpCommand.class})
+                DumpCommand.class, CommMatrixCommand.class, IncludeListCommand.class, FilterCommand.class, DiffCommand.class, MergeCommand.class,
+                MeanCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

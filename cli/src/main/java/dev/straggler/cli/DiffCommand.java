@@ -1,0 +1,70 @@
+package dev.straggler.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.straggler.cli.report.HtmlReport;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.algebra.CubeAttributes;
+import dev.straggler.patterns.algebra.DiffJson;
+import dev.straggler.patterns.algebra.DiffReport;
+import dev.straggler.patterns.algebra.DiffText;
+import dev.straggler.patterns.algebra.Operands;
+import dev.straggler.patterns.algebra.ProfileAlgebra;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cubex.CubexWriter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+@Command(name = "diff", mixinStandardHelpOptions = true,
+        description = {"Compares two experiments (A minus B) and says in one sentence where the time went.",
+                "Operands: .cubex files, straggler.analysis/1 JSON documents, or traces (analysed on the fly)."})
+final class DiffCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(index = "0", paramLabel = "A", description = "Minuend: .cubex, analysis JSON or trace.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B", description = "Subtrahend: .cubex, analysis JSON or trace.")
+    Path b;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the comparison as JSON (schema straggler.diff/1).")
+    Path json;
+
+    @Option(names = "--cube", paramLabel = "FILE.cubex", description = "Write the difference cube A - B as CUBE4.")
+    Path cube;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write the difference cube as an HTML report.")
+    Path html;
+
+    @Override
+    public Integer call() throws IOException {
+        SeverityCube ca = Operands.load(a, AnalysisOptions.defaults());
+        SeverityCube cb = Operands.load(b, AnalysisOptions.defaults());
+        DiffReport report = DiffReport.of(ca, cb);
+        System.out.print(DiffText.render(report));
+        if (json != null) {
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), DiffJson.toJson(report));
+            System.out.println("wrote " + json);
+        }
+        if (cube != null || html != null) {
+            SeverityCube d = ProfileAlgebra.diff(ca, cb);
+            if (cube != null) {
+                CubexWriter.write(d, cube);
+                System.out.println("wrote " + cube);
+            }
+            if (html != null) {
+                HtmlReport.of(d).difference(true)
+                        .title("Straggler: " + CubeAttributes.describe(ca, "A") + " minus " + CubeAttributes.describe(cb, "B"))
+                        .write(html);
+                System.out.println("wrote " + html);
+            }
+        }
+        return 0;
+    }
+}
