@@ -1,0 +1,103 @@
+package dev.straggler.cli;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.algebra.Operands;
+import dev.straggler.patterns.callsite.CallsiteProfiler;
+import dev.straggler.patterns.callsite.CallsiteStatistics;
+import dev.straggler.patterns.callsite.TraceProfile;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.mpip.MpipParser;
+import dev.straggler.trace.TraceSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runs of a scaling study. A trace gives both callsite statistics and an analysed severity cube, with its
+ * process count from its definitions; an mpiP report gives callsite statistics only; a {@code .cubex} or analysis
+ * document gives a cube only (its process count from its attributes).
+ */
+final class Experiments {
+    /** One run; {@code callsites} or {@code cube} is null when its input cannot give it. */
+    record Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube) {
+    }
+
+    private Experiments() {
+    }
+
+    static boolean isMpip(Path p) {
+        String n = p.getFileName() == null ? "" : p.getFileName().toString();
+        return Files.isRegularFile(p) && n.endsWith(".mpiP");
+    }
+
+    static boolean isCube(Path p) {
+        String n = p.getFileName() == null ? "" : p.getFileName().toString();
+        return Files.isRegularFile(p) && (n.endsWith(".cubex") || n.endsWith(".json"));
+    }
+
+    static String label(Path p) {
+        return p.getFileName() == null ? p.toString() : p.getFileName().toString();
+    }
+
+    /** Callsite statistics of a trace or an mpiP report (the whole trace profile for a trace). */
+    static TraceProfile profile(Path p, CommonOptions common, CallsiteProfiler.Options o) throws IOException {
+        try (TraceSource src = Inputs.open(p, common)) {
+            try {
+                return CallsiteProfiler.profile(src, o);
+            } finally {
+                Inputs.reportSkipped(src);
+            }
+        }
+    }
+
+    static List<Run> load(List<Path> paths, CommonOptions common, boolean needCube) throws IOException {
+        List<Run> out = new ArrayList<>();
+        try (Progress bar = Progress.start("experiments", paths.size(), "runs", common.quiet)) {
+            for (Path p : paths) {
+                out.add(loadOne(p, common, needCube));
+                bar.accept(1);
+            }
+        }
+        return out;
+    }
+
+    private static Run loadOne(Path p, CommonOptions common, boolean needCube) throws IOException {
+        if (isMpip(p)) {
+            CallsiteStatistics s = MpipParser.parse(p).statistics();
+            return new Run(p, label(p), s.ranks(), s, null);
+        }
+        if (isCube(p)) {
+            SeverityCube c = Operands.load(p, AnalysisOptions.defaults());
+            return new Run(p, label(p), dev.straggler.patterns.algebra.CubeAttributes.ranks(c), null, c);
+        }
+        CallsiteStatistics s;
+        SeverityCube cube = null;
+        int tasks;
+        try (TraceSource src = Inputs.open(p, common)) {
+            tasks = src.definitions().rankCount();
+            s = CallsiteProfiler.profile(src, CallsiteProfiler.Options.defaults()).callsites();
+        }
+        if (needCube) {
+            try (TraceSource src = Inputs.open(p, common)) {
+                cube = named(Analysis.run(src, AnalysisOptions.defaults()).cube(), label(p));
+                Inputs.reportSkipped(src);
+            }
+        }
+        return new Run(p, label(p), tasks, s, cube);
+    }
+
+    private static SeverityCube named(SeverityCube c, String name) {
+        if (c.attributes().containsKey("name")) {
+            return c;
+        }
+        Map<String, String> attrs = new LinkedHashMap<>(c.attributes());
+        attrs.put("name", name);
+        return Operands.withAttributes(c, attrs);
+    }
+}
