@@ -1,0 +1,117 @@
+package dev.straggler.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.straggler.cli.report.HtmlPage;
+import dev.straggler.cli.report.ModelSection;
+import dev.straggler.patterns.callsite.CallsiteStatistics;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.scaling.ExtraPText;
+import dev.straggler.patterns.scaling.MeasurementSeries;
+import dev.straggler.patterns.scaling.MedyaModel;
+import dev.straggler.patterns.scaling.ModelPoint;
+import dev.straggler.patterns.scaling.ModelSearch;
+import dev.straggler.patterns.scaling.PmnfModeler;
+import dev.straggler.patterns.scaling.ScalingInputs;
+import dev.straggler.patterns.scaling.ScalingJson;
+import dev.straggler.patterns.scaling.ScalingText;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+@Command(name = "model", mixinStandardHelpOptions = true,
+        description = {"Scaling models from runs at several process counts: T(p) = c0 + c1/p + c2/sqrt(p) (Medya) for total,",
+                "computation and communication time per process with the crossover, and an Extra-P normal-form model",
+                "per wait state and call path (traces, .cubex) or per callsite (traces, mpiP reports)."})
+final class ModelCommand implements Callable<Integer> {
+    static final double LEVEL = 0.95;
+
+    @Mixin
+    CommonOptions common;
+
+    @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex or analysis JSON.")
+    List<Path> experiments;
+
+    @Option(names = "--predict", split = ",", paramLabel = "P", description = "Process counts to predict at, e.g. 64,128.")
+    int[] predict = new int[0];
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Write the models as JSON (schema straggler.model/1).")
+    Path json;
+
+    @Option(names = "--extrap", paramLabel = "FILE.txt", description = "Write the measurements in Extra-P's text input format.")
+    Path extrap;
+
+    @Option(names = "--html", paramLabel = "FILE.html", description = "Write the fits and curves as an HTML page.")
+    Path html;
+
+    @Override
+    public Integer call() throws IOException {
+        List<Experiments.Run> runs = Experiments.load(experiments, common, true);
+        List<SeverityCube> cubes = new ArrayList<>();
+        List<Integer> cubeTasks = new ArrayList<>();
+        List<CallsiteStatistics> sites = new ArrayList<>();
+        for (Experiments.Run r : runs) {
+            if (r.cube() != null) {
+                cubes.add(r.cube());
+                cubeTasks.add(r.tasks());
+            }
+            if (r.callsites() != null) {
+                sites.add(r.callsites());
+            }
+        }
+        int[] tasks = cubeTasks.stream().mapToInt(Integer::intValue).toArray();
+        // Cubes know computation from their metric tree; mpiP reports only AppTime and MPI time.
+        boolean fromCubes = cubes.size() == runs.size();
+        if (!fromCubes && sites.size() != runs.size()) {
+            throw new IllegalArgumentException("model: mix of runs with only a cube (.cubex, JSON) and runs with only "
+                    + "callsites (mpiP); give traces, or runs of one kind");
+        }
+        List<ModelPoint> points = fromCubes ? ScalingInputs.modelPoints(cubes, tasks) : ScalingInputs.modelPoints(sites);
+        MedyaModel.Report medya = MedyaModel.analyse(points, predict);
+        List<MeasurementSeries> series = new ArrayList<>();
+        if (cubes.size() >= 2) {
+            series.addAll(ScalingInputs.patternSeries(cubes, tasks));
+        }
+        if (sites.size() >= 2) {
+            series.addAll(ScalingInputs.callsiteSeries(sites));
+        }
+        List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(series, PmnfModeler.Options.defaults());
+        double largest = 0;
+        for (ModelPoint p : points) {
+            largest = Math.max(largest, p.tasks());
+        }
+        double at = largest;
+        for (int p : predict) {
+            at = Math.max(at, p);
+        }
+        System.out.print(ScalingText.render(medya));
+        System.out.println();
+        System.out.print(ScalingText.render(models, at, LEVEL));
+        ObjectNode doc = ScalingJson.toJson(medya, models, null, Math.max(at, 2 * largest), LEVEL);
+        if (json != null) {
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
+            System.out.println("wrote " + json);
+        }
+        if (extrap != null) {
+            try (Writer w = Files.newBufferedWriter(extrap, StandardCharsets.UTF_8)) {
+                ExtraPText.write(w, "p", series);
+            }
+            System.out.println("wrote " + extrap);
+        }
+        if (html != null) {
+            new HtmlPage("Straggler: scaling models", runs.size() + " runs").add(new ModelSection(doc)).write(html);
+            System.out.println("wrote " + html);
+        }
+        return 0;
+    }
+}
