@@ -20,7 +20,7 @@ final class Progress implements AutoCloseable, LongConsumer {
     }
 
     static Progress start(String task, long total, String unit, boolean quiet) {
-        boolean interactive = !quiet && System.console() != null && System.getenv("CI") == null;
+        boolean interactive = !quiet && System.getenv("CI") == null && stderrIsTerminal();
         if (!interactive) {
             return new Progress(null);
         }
@@ -29,6 +29,23 @@ final class Progress implements AutoCloseable, LongConsumer {
                 .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(System.err))
                 .setUpdateIntervalMillis(200).continuousUpdate().build();
         return new Progress(b);
+    }
+
+    /**
+     * The bar goes to stderr, so stderr must be a terminal; stdout may be redirected to a file. Java has no isatty:
+     * on Linux the descriptor's link tells, elsewhere a console means both streams are terminals.
+     */
+    private static boolean stderrIsTerminal() {
+        try {
+            java.nio.file.Path fd2 = java.nio.file.Path.of("/proc/self/fd/2");
+            if (java.nio.file.Files.exists(fd2)) {
+                String target = java.nio.file.Files.readSymbolicLink(fd2).toString();
+                return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+            }
+        } catch (java.io.IOException | RuntimeException ignored) {
+            // fall back below
+        }
+        return System.console() != null;
     }
 
     @Override
@@ -59,6 +76,8 @@ final class Progress implements AutoCloseable, LongConsumer {
     @Override
     public void close() {
         if (bar != null) {
+            // the total is often an estimate (OTF2 declares records the model skips): end at 100 %
+            bar.maxHint(Math.max(1, bar.getCurrent()));
             bar.close();
         }
     }
