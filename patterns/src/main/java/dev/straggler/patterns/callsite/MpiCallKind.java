@@ -47,8 +47,10 @@ public enum MpiCallKind {
     }
 
     public static boolean isMpi(Region r) {
+        // the name decides only when the trace says nothing about the paradigm: a user function may well be
+        // called mpi_something (the APART suite's mpi_commpattern_sendrecv is one)
         return r.paradigm() == Paradigm.MPI || "MPI".equals(r.sourceFile())
-                || r.name().regionMatches(true, 0, "MPI_", 0, 4);
+                || (r.paradigm() == Paradigm.UNKNOWN && r.name().startsWith("MPI_"));
     }
 
     public static MpiCallKind of(Region r) {
