@@ -2,6 +2,7 @@ package dev.straggler.cli;
 
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.LocationReader;
+import dev.straggler.trace.ParallelLocations;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceValidator;
 import dev.straggler.trace.store.StoreOptions;
@@ -12,10 +13,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = "Converts a trace (text format, or an existing store) into a Straggler store.")
@@ -60,21 +59,15 @@ final class ImportCommand implements Callable<Integer> {
                 try (Progress progress = Progress.start("import", total, "events", common.quiet);
                      StoreWriter w = StoreWriter.create(output, opts)) {
                     int n = src.definitions().locations().size();
-                    try {
-                        IntStream.range(0, n).parallel().forEach(l -> {
-                            EventBatch b = new EventBatch(8192);
-                            try (LocationReader r = src.openLocation(l)) {
-                                while (r.next(b)) {
-                                    w.append(l, b);
-                                    progress.accept(b.size);
-                                }
-                            } catch (IOException e) {
-                                throw new UncheckedIOException(e);
+                    ParallelLocations.forEach(n, l -> {
+                        EventBatch b = new EventBatch(8192);
+                        try (LocationReader r = src.openLocation(l)) {
+                            while (r.next(b)) {
+                                w.append(l, b);
+                                progress.accept(b.size);
                             }
-                        });
-                    } catch (UncheckedIOException e) {
-                        throw e.getCause();
-                    }
+                        }
+                    });
                     w.finish(src.definitions());
                     System.out.printf("imported %,d events of %d locations from %s into %s%n", progress.done(), n, input, output);
                 }

@@ -1,8 +1,6 @@
 package dev.straggler.trace;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.stream.IntStream;
 
 /**
  * Point-to-point traffic between ranks, counted from the send side (MPI_SEND and MPI_ISEND records; sends whose
@@ -54,8 +52,7 @@ public record CommunicationMatrix(long[][] messages, long[][] bytes) {
         int locs = d.locations().size();
         long[][][] msg = new long[locs][][];
         long[][][] by = new long[locs][][];
-        try {
-            IntStream.range(0, locs).parallel().forEach(l -> {
+        ParallelLocations.forEach(locs, l -> {
                 long[][] m = new long[n][n];
                 long[][] b = new long[n][n];
                 int src = d.location(l).rank();
@@ -67,9 +64,9 @@ public record CommunicationMatrix(long[][] messages, long[][] bytes) {
                                 int c = e.comm[i];
                                 if (c < 0 || c >= d.communicators().size() || e.ref[i] < 0
                                         || e.ref[i] >= d.communicator(c).size()) {
-                                    throw new UncheckedIOException(new TraceFormatException(trace.origin() + ": location " + l
+                                    throw new TraceFormatException(trace.origin() + ": location " + l
                                             + ", event " + (e.firstIndex + i) + ": send to rank " + e.ref[i]
-                                            + " of undefined or smaller communicator " + c));
+                                            + " of undefined or smaller communicator " + c);
                                 }
                                 int dst = d.communicator(c).members()[e.ref[i]];
                                 m[src][dst]++;
@@ -77,15 +74,10 @@ public record CommunicationMatrix(long[][] messages, long[][] bytes) {
                             }
                         }
                     }
-                } catch (IOException ex) {
-                    throw new UncheckedIOException(ex);
                 }
                 msg[l] = m;
                 by[l] = b;
             });
-        } catch (UncheckedIOException ex) {
-            throw ex.getCause();
-        }
         long[][] m = new long[n][n];
         long[][] b = new long[n][n];
         for (int l = 0; l < locs; l++) {

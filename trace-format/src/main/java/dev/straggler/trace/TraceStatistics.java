@@ -1,11 +1,9 @@
 package dev.straggler.trace;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongConsumer;
-import java.util.stream.IntStream;
 
 /**
  * Counts over a whole trace, gathered in one parallel pass over the locations: events by kind, the time span,
@@ -64,8 +62,7 @@ public record TraceStatistics(long[] eventsByKind, long[] collectivesByOp, long 
         long[] msgs = new long[n];
         long[] bytes = new long[n];
         long[] perLoc = new long[n];
-        try {
-            IntStream.range(0, n).parallel().forEach(l -> {
+        ParallelLocations.forEach(n, l -> {
                 first[l] = Long.MAX_VALUE;
                 last[l] = Long.MIN_VALUE;
                 EventBatch b = new EventBatch(8192);
@@ -88,13 +85,8 @@ public record TraceStatistics(long[] eventsByKind, long[] collectivesByOp, long 
                         perLoc[l] += b.size;
                         progress.accept(b.size);
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
                 }
             });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
         long[] k = new long[EventKind.COUNT];
         long[] o = new long[CollectiveOp.values().length];
         long f = Long.MAX_VALUE;

@@ -1,11 +1,9 @@
 package dev.straggler.trace;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * Checks that a trace is well formed before it is analysed: time never goes backwards within a location,
@@ -46,17 +44,7 @@ public final class TraceValidator {
         int n = defs.locations().size();
         int[][] localRankOf = localRankTables(defs);
         LocationResult[] results = new LocationResult[n];
-        try {
-            IntStream.range(0, n).parallel().forEach(l -> {
-                try {
-                    results[l] = check(trace, defs, localRankOf, l, maxPerLocation);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
+        ParallelLocations.forEach(n, l -> results[l] = check(trace, defs, localRankOf, l, maxPerLocation));
         List<Problem> all = new ArrayList<>();
         long count = 0;
         for (LocationResult r : results) {
