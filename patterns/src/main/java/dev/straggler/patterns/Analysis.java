@@ -3,6 +3,8 @@ package dev.straggler.patterns;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.patterns.rootcause.RootCauseMetrics;
+import dev.straggler.patterns.rootcause.RootCauses;
 import dev.straggler.replay.Anomaly;
 import dev.straggler.replay.CallTree;
 import dev.straggler.replay.LocationData;
@@ -70,8 +72,12 @@ public final class Analysis {
         double tps = defs.clock().ticksPerSecond();
         int n = replay.locations().size();
         AtomicLong done = new AtomicLong();
+        boolean rootCauses = options.rootCauses() && replay.hasMpi();
+        long[][] lateSender = new long[n][];
+        long[][] lateReceiver = new long[n][];
         Parallel.forEachOrdered(pool, n, 2 * options.threads(), l -> {
-            LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, options.topInstances());
+            LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, options.topInstances(),
+                    rootCauses);
             options.progress().update("patterns", done.incrementAndGet(), n);
             return a;
         }, (l, a) -> {
@@ -82,7 +88,15 @@ public final class Analysis {
             }
             unmatched[0] += a.unmatchedSends;
             unmatched[1] += a.unmatchedReceives;
+            lateSender[l] = a.lateSenderWaits;
+            lateReceiver[l] = a.lateReceiverWaits;
         });
+        if (rootCauses) {
+            options.progress().update("root causes", 0, 1);
+            RootCauses.Result rc = RootCauses.run(replay, lateSender, lateReceiver);
+            RootCauseMetrics.addTo(cube, rc, replay);
+            options.progress().update("root causes", 1, 1);
+        }
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);

@@ -14,8 +14,10 @@ import java.util.Objects;
  * @param reading      how locations are read: directly, or pipelined through a decoding thread
  *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
  *                     left over
+ * @param rootCauses   whether the root-cause stage runs (delay costs, wait-state propagation, critical path)
  */
-public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading) {
+public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading,
+                              boolean rootCauses) {
     public AnalysisOptions {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -27,22 +29,26 @@ public record AnalysisOptions(int threads, ProgressListener progress, int topIns
         Objects.requireNonNull(reading, "reading");
     }
 
-    /** All available cores, no progress output, 5 instances per pattern, automatic reading. */
+    /** All available cores, no progress output, 5 instances per pattern, automatic reading, root causes on. */
     public static AnalysisOptions defaults() {
         return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5,
-                Reading.AUTO);
+                Reading.AUTO, true);
     }
 
     public AnalysisOptions withThreads(int n) {
-        return new AnalysisOptions(n, progress, topInstances, reading);
+        return new AnalysisOptions(n, progress, topInstances, reading, rootCauses);
     }
 
     public AnalysisOptions withProgress(ProgressListener p) {
-        return new AnalysisOptions(threads, p, topInstances, reading);
+        return new AnalysisOptions(threads, p, topInstances, reading, rootCauses);
     }
 
     public AnalysisOptions withReading(Reading r) {
-        return new AnalysisOptions(threads, progress, topInstances, r);
+        return new AnalysisOptions(threads, progress, topInstances, r, rootCauses);
+    }
+
+    public AnalysisOptions withRootCauses(boolean on) {
+        return new AnalysisOptions(threads, progress, topInstances, reading, on);
     }
 
     /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */

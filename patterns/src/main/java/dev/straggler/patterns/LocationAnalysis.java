@@ -18,6 +18,9 @@ final class LocationAnalysis {
     final long[] violations = new long[ViolationKind.values().length];
     long unmatchedReceives;
     long unmatchedSends;
+    /** Wait states per receive / send row for the root-cause stage; null when it does not run. */
+    long[] lateSenderWaits;
+    long[] lateReceiverWaits;
 
     private LocationAnalysis(LocationData loc, int topInstances) {
         this.loc = loc;
@@ -26,11 +29,17 @@ final class LocationAnalysis {
     }
 
     static LocationAnalysis run(Replay replay, int location, long[] timeMasks, CollectiveReplay.Results coll,
-                                InitFinalize.Reference init, InitFinalize.Reference fin, int topInstances) {
+                                InitFinalize.Reference init, InitFinalize.Reference fin, int topInstances,
+                                boolean recordWaits) {
         LocationAnalysis a = new LocationAnalysis(replay.location(location), topInstances);
         a.profile(timeMasks);
         PointToPointReplay p2p = new PointToPointReplay(replay, a.loc, a.sev, a.instances, a.violations);
+        if (recordWaits) {
+            p2p.recordWaits();
+        }
         p2p.run();
+        a.lateSenderWaits = p2p.lateSenderWaits();
+        a.lateReceiverWaits = p2p.lateReceiverWaits();
         a.unmatchedReceives = p2p.unmatchedReceives();
         a.unmatchedSends = p2p.unmatchedSends();
         a.collectives(coll);

@@ -154,6 +154,105 @@ public final class MetricTree {
     public static final int BYTES_CIN = bytes("bytes_cin", "Incoming", "bytes_coll",
             "Bytes a process receives from collective operations.");
 
+    public static final int DELAY = time("delay", "Delay costs", null,
+            "Time that delays on one process cause as waiting time on others (root causes of wait states).");
+    public static final int DELAY_MPI = time("delay_mpi", "MPI", "delay",
+            "Delay costs of MPI wait states.");
+    public static final int DELAY_P2P = time("delay_p2p", "Point-to-point", "delay_mpi",
+            "Delay costs of point-to-point wait states.");
+    public static final int DELAY_LATESENDER_AGGREGATE = time("delay_latesender_aggregate", "Late Sender",
+            "delay_p2p", "Delays that cause Late Sender wait states, directly or through propagation.");
+    public static final int DELAY_LATESENDER = time("delay_latesender", "Short-term", "delay_latesender_aggregate",
+            "Delays that directly cause Late Sender wait states.");
+    public static final int DELAY_LATESENDER_LONGTERM = time("delay_latesender_longterm", "Long-term",
+            "delay_latesender_aggregate", "Delays that cause Late Sender wait states through wait-state propagation.");
+    public static final int DELAY_LATERECEIVER_AGGREGATE = time("delay_latereceiver_aggregate", "Late Receiver",
+            "delay_p2p", "Delays that cause Late Receiver wait states, directly or through propagation.");
+    public static final int DELAY_LATERECEIVER = time("delay_latereceiver", "Short-term",
+            "delay_latereceiver_aggregate", "Delays that directly cause Late Receiver wait states.");
+    public static final int DELAY_LATERECEIVER_LONGTERM = time("delay_latereceiver_longterm", "Long-term",
+            "delay_latereceiver_aggregate",
+            "Delays that cause Late Receiver wait states through wait-state propagation.");
+    public static final int DELAY_COLLECTIVE = time("delay_collective", "Collective", "delay_mpi",
+            "Delay costs of collective wait states.");
+    public static final int DELAY_BARRIER_AGGREGATE = time("delay_barrier_aggregate", "Wait at Barrier",
+            "delay_collective", "Delays that cause Wait at Barrier, directly or through propagation.");
+    public static final int DELAY_BARRIER = time("delay_barrier", "Short-term", "delay_barrier_aggregate",
+            "Delays that directly cause Wait at Barrier.");
+    public static final int DELAY_BARRIER_LONGTERM = time("delay_barrier_longterm", "Long-term",
+            "delay_barrier_aggregate", "Delays that cause Wait at Barrier through wait-state propagation.");
+    public static final int DELAY_N21_AGGREGATE = time("delay_n21_aggregate", "Early Reduce", "delay_collective",
+            "Delays that cause Early Reduce, directly or through propagation.");
+    public static final int DELAY_N21 = time("delay_n21", "Short-term", "delay_n21_aggregate",
+            "Delays that directly cause Early Reduce.");
+    public static final int DELAY_N21_LONGTERM = time("delay_n21_longterm", "Long-term", "delay_n21_aggregate",
+            "Delays that cause Early Reduce through wait-state propagation.");
+    public static final int DELAY_12N_AGGREGATE = time("delay_12n_aggregate", "Late Broadcast", "delay_collective",
+            "Delays that cause Late Broadcast, directly or through propagation.");
+    public static final int DELAY_12N = time("delay_12n", "Short-term", "delay_12n_aggregate",
+            "Delays that directly cause Late Broadcast.");
+    public static final int DELAY_12N_LONGTERM = time("delay_12n_longterm", "Long-term", "delay_12n_aggregate",
+            "Delays that cause Late Broadcast through wait-state propagation.");
+    public static final int DELAY_N2N_AGGREGATE = time("delay_n2n_aggregate", "Wait at N x N", "delay_collective",
+            "Delays that cause Wait at N x N, directly or through propagation.");
+    public static final int DELAY_N2N = time("delay_n2n", "Short-term", "delay_n2n_aggregate",
+            "Delays that directly cause Wait at N x N.");
+    public static final int DELAY_N2N_LONGTERM = time("delay_n2n_longterm", "Long-term", "delay_n2n_aggregate",
+            "Delays that cause Wait at N x N through wait-state propagation.");
+    public static final int WAITSTATES_PROPAGATING_VS_TERMINAL = time("waitstates_propagating_vs_terminal",
+            "MPI point-to-point wait states (propagating vs. terminal)", null,
+            "Point-to-point waiting time split by whether it causes further waiting elsewhere.");
+    public static final int MPI_WAIT_PROPAGATING = time("mpi_wait_propagating", "Propagating",
+            "waitstates_propagating_vs_terminal", "Point-to-point waiting that causes waiting on other processes.");
+    public static final int MPI_WAIT_PROPAGATING_LS = time("mpi_wait_propagating_ls", "Late Sender",
+            "mpi_wait_propagating", "Late Sender waiting that causes waiting on other processes.");
+    public static final int MPI_WAIT_PROPAGATING_LR = time("mpi_wait_propagating_lr", "Late Receiver",
+            "mpi_wait_propagating", "Late Receiver waiting that causes waiting on other processes.");
+    public static final int MPI_WAIT_TERMINAL = time("mpi_wait_terminal", "Terminal",
+            "waitstates_propagating_vs_terminal", "Point-to-point waiting that does not propagate further.");
+    public static final int MPI_WAIT_TERMINAL_LS = time("mpi_wait_terminal_ls", "Late Sender", "mpi_wait_terminal",
+            "Late Sender waiting that does not propagate further.");
+    public static final int MPI_WAIT_TERMINAL_LR = time("mpi_wait_terminal_lr", "Late Receiver",
+            "mpi_wait_terminal", "Late Receiver waiting that does not propagate further.");
+    public static final int WAITSTATES_DIRECT_VS_INDIRECT = time("waitstates_direct_vs_indirect",
+            "MPI point-to-point wait states (direct vs. indirect)", null,
+            "Point-to-point waiting split by whether a delay or propagated waiting caused it.");
+    public static final int MPI_WAIT_DIRECT = time("mpi_wait_direct", "Direct", "waitstates_direct_vs_indirect",
+            "Point-to-point waiting caused directly by a delay.");
+    public static final int MPI_WAIT_DIRECT_LATESENDER = time("mpi_wait_direct_latesender", "Late Sender",
+            "mpi_wait_direct", "Late Sender waiting caused directly by a delay.");
+    public static final int MPI_WAIT_DIRECT_LATERECEIVER = time("mpi_wait_direct_latereceiver", "Late Receiver",
+            "mpi_wait_direct", "Late Receiver waiting caused directly by a delay.");
+    public static final int MPI_WAIT_INDIRECT = time("mpi_wait_indirect", "Indirect",
+            "waitstates_direct_vs_indirect", "Point-to-point waiting caused by waiting on the delaying process.");
+    public static final int MPI_WAIT_INDIRECT_LATESENDER = time("mpi_wait_indirect_latesender", "Late Sender",
+            "mpi_wait_indirect", "Late Sender waiting caused by wait-state propagation.");
+    public static final int MPI_WAIT_INDIRECT_LATERECEIVER = time("mpi_wait_indirect_latereceiver",
+            "Late Receiver", "mpi_wait_indirect", "Late Receiver waiting caused by wait-state propagation.");
+    public static final int CRITICAL_PATH = time("critical_path", "Critical path", null,
+            "The call paths and processes that determine the run time, followed back from the last process.");
+    public static final int CRITICAL_PATH_IMBALANCE = time("critical_path_imbalance", "Imbalance", "critical_path",
+            "Critical-path time of a call path above its average time per process.");
+    public static final int PERFORMANCE_IMPACT = time("performance_impact", "Performance impact", null,
+            "Resource use of each call path including the waiting its imbalance causes.");
+    public static final int PERFORMANCE_IMPACT_CRITICALPATH = time("performance_impact_criticalpath",
+            "Critical-path activities", "performance_impact",
+            "Resource use of activities on the critical path, including waiting they cause.");
+    public static final int CRITICAL_PATH_ACTIVITIES = time("critical_path_activities", "Activity impact",
+            "performance_impact_criticalpath", "Resource use of executing activities on the critical path.");
+    public static final int CRITICAL_IMBALANCE_IMPACT = time("critical_imbalance_impact",
+            "Critical-path imbalance impact", "performance_impact_criticalpath",
+            "Waiting time mapped onto activities that take too long on the critical path.");
+    public static final int INTRA_PARTITION_IMBALANCE = time("intra_partition_imbalance",
+            "Intra-partition imbalance", "critical_imbalance_impact",
+            "Imbalance impact within the process partitions on the critical path.");
+    public static final int INTER_PARTITION_IMBALANCE = time("inter_partition_imbalance",
+            "Inter-partition imbalance", "critical_imbalance_impact",
+            "Imbalance impact between process partitions (MPMD).");
+    public static final int NON_CRITICAL_PATH_ACTIVITIES = time("non_critical_path_activities",
+            "Non-critical-path activities", "performance_impact",
+            "Resource use of activities off the critical path: optimising them does not shorten the run.");
+
     /** All metrics, depth-first, parents before children. */
     public static final List<Metric> ALL = Collections.unmodifiableList(new ArrayList<>(METRICS));
 
@@ -168,6 +267,9 @@ public final class MetricTree {
         }
         return -1;
     }
+
+    /** First metric of the root-cause stage; metrics from here on are computed in seconds, not ticks. */
+    public static final int FIRST_ROOT_CAUSE = DELAY;
 
     /** True for metrics measured in seconds (held as ticks during the analysis). */
     public static boolean isTime(int metric) {

@@ -26,6 +26,10 @@ final class PointToPointReplay {
     private final java.util.BitSet lateSenderMultiWaits = new java.util.BitSet();
     private long unmatchedReceives;
     private long unmatchedSends;
+    /** Per receive row, its Late Sender wait (ticks) where it is a synchronisation point; null when not wanted. */
+    private long[] lateSenderWaits;
+    /** Per send row, the Late Receiver wait (ticks) of its completion where that is a synchronisation point. */
+    private long[] lateReceiverWaits;
 
     PointToPointReplay(Replay replay, LocationData loc, LocationSeverities sev, InstanceCollector instances,
                        long[] violations) {
@@ -34,6 +38,20 @@ final class PointToPointReplay {
         this.sev = sev;
         this.instances = instances;
         this.violations = violations;
+    }
+
+    /** Records, per receive and send row, the wait states found (the root-cause analysis needs them). */
+    void recordWaits() {
+        lateSenderWaits = new long[loc.receives().size()];
+        lateReceiverWaits = new long[loc.sends().size()];
+    }
+
+    long[] lateSenderWaits() {
+        return lateSenderWaits;
+    }
+
+    long[] lateReceiverWaits() {
+        return lateReceiverWaits;
     }
 
     long unmatchedReceives() {
@@ -126,6 +144,9 @@ final class PointToPointReplay {
         RecvTable r = loc.receives();
         SendTable s = replay.location(sl).sends();
         int path = r.callPath(i);
+        if (lateSenderWaits != null) {
+            lateSenderWaits[i] = wait;
+        }
         sev.add(MetricTree.MPI_LATESENDER, path, wait);
         sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER);
@@ -226,6 +247,9 @@ final class PointToPointReplay {
     private void lateReceiver(int j, long wait, int partnerRank) {
         SendTable s = loc.sends();
         int path = s.cmpCallPath(j);
+        if (lateReceiverWaits != null) {
+            lateReceiverWaits[j] = wait;
+        }
         sev.add(MetricTree.MPI_LATERECEIVER, path, wait);
         sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLR_COUNT : MetricTree.MPI_CLR_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATERECEIVER);

@@ -18,6 +18,7 @@ public final class LocationData {
     private final SendTable sends;
     private final RecvTable receives;
     private final CollectiveTable collectives;
+    private final CallPathIntervals intervals;
     private final long events;
     private final long[] anomalies;
     private final long firstTime;
@@ -31,7 +32,7 @@ public final class LocationData {
     private int[] localToGlobal;
 
     LocationData(int location, int rank, int thread, LocationProfile profile, SendTable sends, RecvTable receives,
-                 CollectiveTable collectives, long events, long[] anomalies, long firstTime, long lastTime,
+                 CollectiveTable collectives, CallPathIntervals intervals, long events, long[] anomalies, long firstTime, long lastTime,
                  long initEnter, long initLeave, int initCallPath,
                  long finalizeEnter, long finalizeLeave, int finalizeCallPath) {
         this.location = location;
@@ -41,6 +42,7 @@ public final class LocationData {
         this.sends = sends;
         this.receives = receives;
         this.collectives = collectives;
+        this.intervals = intervals;
         this.events = events;
         this.anomalies = anomalies;
         this.firstTime = firstTime;
@@ -79,6 +81,14 @@ public final class LocationData {
 
     public CollectiveTable collectives() {
         return collectives;
+    }
+
+    /**
+     * The location's communication events and the call-path times between them (root-cause analysis input);
+     * null for locations whose MPI records are not analysed (threads other than a rank's master).
+     */
+    public CallPathIntervals intervals() {
+        return intervals;
     }
 
     /** Number of events read. */
@@ -154,6 +164,7 @@ public final class LocationData {
     /** Bytes held by the communication records of this location (what crosses locations). */
     public long recordBytes() {
         return (long) sends.size() * SendTable.bytesPerRow() + (long) receives.size() * RecvTable.bytesPerRow()
-                + (long) collectives.size() * CollectiveTable.bytesPerRow();
+                + (long) collectives.size() * CollectiveTable.bytesPerRow()
+                + (intervals == null ? 0 : intervals.bytes());
     }
 }

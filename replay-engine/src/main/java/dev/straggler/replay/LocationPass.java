@@ -25,6 +25,8 @@ import java.util.List;
 public final class LocationPass {
     private static final int PATCH_RECV_LEAVE = 0;
     private static final int PATCH_SEND_COMPLETION = 1;
+    private static final int PATCH_MARK_LEAVE = 2;
+    private static final int PATCH_BITS = 2;
 
     private final int location;
     private final int rank;
@@ -37,6 +39,8 @@ public final class LocationPass {
     private final SendTable sends = new SendTable();
     private final RecvTable receives = new RecvTable();
     private final CollectiveTable collectives = new CollectiveTable();
+    /** Marks and call-path intervals for the root-cause analysis; null on locations whose MPI is not analysed. */
+    private final CallPathIntervals intervals;
 
     // Call stack, one entry per open region.
     private int depth;
@@ -53,6 +57,7 @@ public final class LocationPass {
 
     private final Long2IntOpenHashMap isendByRequest = new Long2IntOpenHashMap();
     private final Long2LongOpenHashMap irecvEnterByRequest = new Long2LongOpenHashMap();
+    private final Long2IntOpenHashMap irecvMarkByRequest = new Long2IntOpenHashMap();
     private long collectiveBegin;
     private boolean hasCollectiveBegin;
 
@@ -85,6 +90,8 @@ public final class LocationPass {
         }
         isendByRequest.defaultReturnValue(-1);
         irecvEnterByRequest.defaultReturnValue(Long.MIN_VALUE);
+        irecvMarkByRequest.defaultReturnValue(-1);
+        this.intervals = mpiLocation ? new CallPathIntervals() : null;
     }
 
     /** Replays events {@code [0, b.size)} of the next batch of the stream. */
@@ -144,7 +151,11 @@ public final class LocationPass {
                 leave(lastTime, stackRegion[depth - 1]);
             }
         }
-        return new LocationData(location, rank, thread, profile, sends, receives, collectives, events, anomalies,
+        if (intervals != null) {
+            intervals.finish();
+        }
+        return new LocationData(location, rank, thread, profile, sends, receives, collectives, intervals, events,
+                anomalies,
                 events == 0 ? 0 : firstTime, events == 0 ? 0 : lastTime,
                 initEnter, initLeave, initPath, finalizeEnter, finalizeLeave, finalizePath);
     }
@@ -152,6 +163,9 @@ public final class LocationPass {
     private void enter(long t, int region) {
         int node = profile.child(depth == 0 ? -1 : stackNode[depth - 1], region);
         profile.addVisit(node);
+        if (intervals != null) {
+            intervals.enter(t, depth == 0 ? -1 : stackNode[depth - 1]);
+        }
         if (depth == stackNode.length) {
             growStack();
         }
@@ -176,11 +190,11 @@ public final class LocationPass {
         profile.addTime(node, t - stackEnter[d]);
         for (int p = stackPending[d]; p < pendingSize; p++) {
             long e = pending[p];
-            int idx = (int) (e >>> 1);
-            if ((e & 1) == PATCH_RECV_LEAVE) {
-                receives.setLeave(idx, t);
-            } else {
-                sends.setCompletionLeave(idx, t);
+            int idx = (int) (e >>> PATCH_BITS);
+            switch ((int) (e & ((1 << PATCH_BITS) - 1))) {
+                case PATCH_RECV_LEAVE -> receives.setLeave(idx, t);
+                case PATCH_SEND_COMPLETION -> sends.setCompletionLeave(idx, t);
+                default -> intervals.setLeave(idx, t);
             }
         }
         pendingSize = stackPending[d];
@@ -190,12 +204,33 @@ public final class LocationPass {
             initEnter = stackEnter[d];
             initLeave = t;
             initPath = node;
+            markInitFinalize(CallPathIntervals.INIT, node, t, d);
         } else if (finalizePath < 0 && RegionClass.isFinalize(cls)) {
             finalizeEnter = stackEnter[d];
             finalizeLeave = t;
             finalizePath = node;
+            markInitFinalize(CallPathIntervals.FINALIZE, node, t, d);
+        }
+        if (intervals != null) {
+            intervals.leave(t, node);
         }
         depth = d;
+    }
+
+    /** Scalasca's INIT/FINALIZE synchronisation point is the Leave itself, marked before its time is booked. */
+    private void markInitFinalize(byte k, int node, long t, int d) {
+        if (intervals != null) {
+            int m = intervals.mark(k, -1, node, stackEnter[d]);
+            intervals.setLeave(m, t);
+        }
+    }
+
+    /** Marks a communication event held by the call on top of the stack; its Leave is patched later. */
+    private int mark(byte k, int ref) {
+        int top = depth - 1;
+        int m = intervals.mark(k, ref, stackNode[top], stackEnter[top]);
+        addPending(m, PATCH_MARK_LEAVE);
+        return m;
     }
 
     private void measurementOnOff(long t, int mode) {
@@ -236,6 +271,7 @@ public final class LocationPass {
         // Message.pattern counts every send record on its call path, shipped or not.
         profile.addSend(stackNode[top], length);
         int idx = sends.add(b.time[i], stackEnter[top], comm, peer, b.tag[i], length, topIsMpi());
+        mark(CallPathIntervals.SEND, idx);
         if (b.kind[i] == EventKind.MPI_SEND_CODE) {
             // A blocking send is its own completion.
             int cls = regions.classOf(stackRegion[top]);
@@ -264,6 +300,7 @@ public final class LocationPass {
                 : RegionClass.isBlockingSend(cls) ? SendTable.CMP_BLOCKING_SEND : SendTable.CMP_OTHER;
         sends.complete(idx, k, stackEnter[top], stackNode[top], stackCall[top]);
         addPending(idx, PATCH_SEND_COMPLETION);
+        mark(CallPathIntervals.SEND_COMPLETE, idx);
     }
 
     private void receiveRequest(long request) {
@@ -272,6 +309,9 @@ public final class LocationPass {
             return;
         }
         irecvEnterByRequest.put(request, depth == 0 ? lastTime : stackEnter[depth - 1]);
+        if (depth > 0) {
+            irecvMarkByRequest.put(request, mark(CallPathIntervals.RECV_REQUEST, -1));
+        }
     }
 
     private void cancelled(long request) {
@@ -283,6 +323,7 @@ public final class LocationPass {
         if (idx >= 0) {
             sends.cancel(idx);
         } else if (irecvEnterByRequest.remove(request) == Long.MIN_VALUE) {
+            irecvMarkByRequest.remove(request);
             anomalies[Anomaly.UNKNOWN_REQUEST.ordinal()]++;
         }
     }
@@ -295,7 +336,9 @@ public final class LocationPass {
         }
         int top = depth - 1;
         long reqEnter = stackEnter[top];
+        int reqMark = -1;
         if (b.kind[i] == EventKind.MPI_IRECV_CODE) {
+            reqMark = irecvMarkByRequest.remove(b.aux[i]);
             long posted = irecvEnterByRequest.remove(b.aux[i]);
             if (posted != Long.MIN_VALUE) {
                 reqEnter = posted;
@@ -310,6 +353,10 @@ public final class LocationPass {
         int idx = receives.add(b.time[i], stackEnter[top], reqEnter, comm, peer, b.tag[i], stackNode[top],
                 stackCall[top], k, topIsMpi());
         addPending(idx, PATCH_RECV_LEAVE);
+        mark(CallPathIntervals.RECV, idx);
+        if (reqMark >= 0) {
+            intervals.setRef(reqMark, idx);
+        }
     }
 
     private void collectiveEnd(EventBatch b, int i) {
@@ -330,14 +377,16 @@ public final class LocationPass {
             begin = stackEnter[depth - 1];
         }
         hasCollectiveBegin = false;
-        collectives.add(begin, b.time[i], b.ref[i], comm, b.tag[i], b.bytes[i], b.aux[i], stackNode[depth - 1]);
+        int idx = collectives.add(begin, b.time[i], b.ref[i], comm, b.tag[i], b.bytes[i], b.aux[i],
+                stackNode[depth - 1]);
+        mark(CallPathIntervals.COLLECTIVE_END, idx);
     }
 
     private void addPending(int idx, int kind) {
         if (pendingSize == pending.length) {
             pending = Arrays.copyOf(pending, pending.length * 2);
         }
-        pending[pendingSize++] = ((long) idx << 1) | kind;
+        pending[pendingSize++] = ((long) idx << PATCH_BITS) | kind;
     }
 
     private void growStack() {

@@ -1,0 +1,158 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.replay.CallPathIntervals;
+
+import java.util.Arrays;
+
+/**
+ * Time maps of synchronisation intervals (Scalasca's {@code TmapCacheHandler::getRuntimes}, {@code DelayOps}):
+ * call-path times summed over the intervals between two marks, the waiting time of the synchronisation points in
+ * between, and the pruning that removes both. Sums are exact in ticks until converted to seconds. One instance per
+ * thread (it owns a dense accumulator over the unified call tree).
+ */
+final class IntervalTimes {
+    private final double ticksPerSecond;
+    private final long[] acc;
+    private final int[] touched;
+    /** Per call path, the call of {@link #runtimes} in which it was last listed. */
+    private final int[] listedIn;
+    private int call;
+
+    IntervalTimes(int callPaths, double ticksPerSecond) {
+        this.ticksPerSecond = ticksPerSecond;
+        this.acc = new long[callPaths];
+        this.touched = new int[callPaths];
+        this.listedIn = new int[callPaths];
+    }
+
+    double seconds(long ticks) {
+        return ticks / ticksPerSecond;
+    }
+
+    /**
+     * Call-path times between two marks: the intervals after {@code fromMark} up to and including the one ending
+     * at {@code toMark}. fromMark -1 is the start of the trace, toMark {@code size()} its end.
+     */
+    TimeMap runtimes(LocationState st, int fromMark, int toMark) {
+        CallPathIntervals iv = st.intervals;
+        int n = 0;
+        call++;
+        for (int m = fromMark + 1; m <= toMark; m++) {
+            for (int e = iv.entriesBegin(m), end = iv.entriesEnd(m); e < end; e++) {
+                int p = st.loc.globalCallPath(iv.entryPath(e));
+                if (listedIn[p] != call) {
+                    listedIn[p] = call;
+                    touched[n++] = p;
+                }
+                acc[p] += iv.entryTicks(e);
+            }
+        }
+        int[] paths = Arrays.copyOf(touched, n);
+        Arrays.sort(paths);
+        double[] v = new double[n];
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            v[i] = seconds(acc[paths[i]]);
+            acc[paths[i]] = 0;
+            sum += v[i];
+        }
+        return new TimeMap(paths, v, sum);
+    }
+
+    /**
+     * Scalasca's {@code CalculateWaitMap} over the synchronisation points strictly between {@code fromSp} and
+     * {@code toSp}: their waiting time per call path, and its sum.
+     */
+    static TimeMap waitMap(LocationState st, int fromSp, int toSp) {
+        SyncPoints sp = st.sp;
+        int n = 0;
+        int[] paths = new int[Math.max(0, toSp - fromSp - 1)];
+        double[] v = new double[paths.length];
+        double sum = 0;
+        for (int s = fromSp + 1; s < toSp; s++) {
+            double w = sp.waitTime(s);
+            if (w > 0) {
+                paths[n] = st.spCallPath(s);
+                v[n++] = w;
+                sum += w;
+            }
+        }
+        return sorted(paths, v, n, sum);
+    }
+
+    /** Sums duplicate call paths and sorts by call path. */
+    static TimeMap sorted(int[] paths, double[] v, int n, double sum) {
+        if (n == 0) {
+            return new TimeMap(new int[0], new double[0], sum);
+        }
+        long[] keyed = new long[n];
+        for (int i = 0; i < n; i++) {
+            keyed[i] = ((long) paths[i] << 32) | i;
+        }
+        Arrays.sort(keyed);
+        int[] p = new int[n];
+        double[] s = new double[n];
+        int k = -1;
+        for (long key : keyed) {
+            int path = (int) (key >>> 32);
+            int i = (int) key;
+            if (k >= 0 && p[k] == path) {
+                s[k] += v[i];
+            } else {
+                k++;
+                p[k] = path;
+                s[k] = v[i];
+            }
+        }
+        return new TimeMap(Arrays.copyOf(p, k + 1), Arrays.copyOf(s, k + 1), sum);
+    }
+
+    /**
+     * Scalasca's {@code PruneDelayTimemap}: the interval's times without its waiting time, and without the part of
+     * the opening synchronisation point's MPI call that is not completion time (that call's time falls into this
+     * interval).
+     */
+    static TimeMap prune(TimeMap times, TimeMap waits, LocationState st, int fromSp) {
+        TimeMap m = times.minusPositive(waits);
+        if (fromSp < 0) {
+            return m;
+        }
+        int id = st.spCallPath(fromSp);
+        double total = st.sp.totalTime(fromSp);
+        double completion = st.sp.completionTime(fromSp);
+        int i = Arrays.binarySearch(m.paths(), id);
+        double mapIdTime = i < 0 ? 0 : m.seconds()[i];
+        double value = Math.max(mapIdTime - total + completion, 0.0);
+        double sum = m.sum() - Math.min(total - completion, mapIdTime);
+        if (i >= 0) {
+            double[] v = m.seconds().clone();
+            v[i] = value;
+            return new TimeMap(m.paths(), v, sum);
+        }
+        // Scalasca's map operator[] inserts the call path
+        int at = -i - 1;
+        int[] p = new int[m.size() + 1];
+        double[] v = new double[m.size() + 1];
+        System.arraycopy(m.paths(), 0, p, 0, at);
+        System.arraycopy(m.seconds(), 0, v, 0, at);
+        p[at] = id;
+        v[at] = value;
+        System.arraycopy(m.paths(), at, p, at + 1, m.size() - at);
+        System.arraycopy(m.seconds(), at, v, at + 1, m.size() - at);
+        return new TimeMap(p, v, sum);
+    }
+
+    /** {@code GetMpiDelayTimemap}: the pruned times since the previous synchronisation with {@code rank}. */
+    TimeMap delayTimemap(LocationState st, int s, int rank) {
+        int prev = st.sp.previous(s, rank);
+        TimeMap w = waitMap(st, prev, s);
+        return prune(runtimes(st, prev < 0 ? -1 : st.sp.mark(prev), st.sp.mark(s)), w, st, prev);
+    }
+
+    /** {@code GetSynchpointTimes}: pruned times between two synchronisation points, sum = their waiting time. */
+    TimeMap synchpointTimes(LocationState st, int fromSp, int toSp) {
+        TimeMap w = waitMap(st, fromSp, toSp);
+        TimeMap m = prune(runtimes(st, fromSp < 0 ? -1 : st.sp.mark(fromSp), st.sp.mark(toSp)), w, st, fromSp);
+        return m.withSum(w.sum());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.replay.CallPathIntervals;
+import dev.straggler.replay.LocationData;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+
+import java.util.Arrays;
+
+/**
+ * What the backward cost-accounting replay keeps of one rank's master location: its synchronisation points, the
+ * long-term costs attached to its wait states (one {@code DelayCostMap} per wait-state type in Scalasca), the
+ * propagated waiting recorded for the forward classification, its place on the critical path, and the
+ * severities found so far (unified call path → seconds, per {@link RootCauseMetric}).
+ */
+final class LocationState {
+    final LocationData loc;
+    final CallPathIntervals intervals;
+    final LocationLinks links;
+    final SyncPoints sp = new SyncPoints();
+    final int rank;
+    final int location;
+
+    /** Next mark to replay, going backwards. */
+    int cursor;
+
+    /** Long-term costs per wait-state type ({@link WaitType}) and synchronisation point. */
+    double[][] cost;
+    /** Indirect waiting shipped forward: at a send (Late Sender) or a receive request (Late Receiver). */
+    double[] indirect;
+    /** Propagating waiting per wait state, NaN where none was recorded. */
+    double[] propagating;
+
+    boolean onCriticalPath;
+    int criticalPathEnd = -1;
+
+    final Int2DoubleOpenHashMap[] severity = new Int2DoubleOpenHashMap[RootCauseMetric.values().length];
+
+    LocationState(LocationData loc) {
+        this.loc = loc;
+        this.intervals = loc.intervals();
+        this.links = new LocationLinks(loc);
+        this.rank = loc.rank();
+        this.location = loc.location();
+        for (int i = 0; i < severity.length; i++) {
+            severity[i] = new Int2DoubleOpenHashMap();
+        }
+    }
+
+    /** Called once the synchronisation points are final. */
+    void prepare() {
+        sp.freeze();
+        int n = sp.size();
+        cost = new double[WaitType.COUNT][n];
+        indirect = new double[n];
+        propagating = new double[n];
+        Arrays.fill(propagating, Double.NaN);
+        cursor = intervals.size() - 1;
+    }
+
+    void add(RootCauseMetric m, int path, double v) {
+        severity[m.ordinal()].addTo(path, v);
+    }
+
+    /** Unified call path of a mark. */
+    int callPath(int mark) {
+        return loc.globalCallPath(intervals.callPath(mark));
+    }
+
+    int spCallPath(int s) {
+        return callPath(sp.mark(s));
+    }
+}

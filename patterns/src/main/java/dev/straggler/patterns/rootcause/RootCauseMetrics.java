@@ -1,0 +1,137 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.replay.CallTree;
+import dev.straggler.replay.Replay;
+import it.unimi.dsi.fastutil.ints.Int2DoubleMap;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+
+/**
+ * Writes the root-cause severities into a cube in Scalasca's remapped hierarchy ({@code scout.spec.in}): the
+ * computed metrics as they are, the aggregates and complements as the remapping defines them (aggregate = short
+ * + long term; terminal = wait − propagating; direct = wait − indirect; intra = imbalance impact − inter), and the
+ * critical-path imbalance with its CubePL definition: per call path,
+ * {@code max(0, cp_incl − (time_incl − waiting_incl) / locations) / cp_incl × cp}, inclusive values summed over
+ * the call subtree and all locations.
+ */
+public final class RootCauseMetrics {
+    private RootCauseMetrics() {
+    }
+
+    public static void addTo(SeverityCube cube, RootCauses.Result rc, Replay replay) {
+        Int2DoubleOpenHashMap[][] sev = rc.severities();
+        for (int l = 0; l < sev.length; l++) {
+            if (sev[l] == null) {
+                continue;
+            }
+            for (RootCauseMetric m : RootCauseMetric.values()) {
+                int metric = MetricTree.indexOf(m.uniqueName());
+                for (Int2DoubleMap.Entry e : sev[l][m.ordinal()].int2DoubleEntrySet()) {
+                    if (e.getDoubleValue() != 0) {
+                        cube.add(metric, e.getIntKey(), l, e.getDoubleValue());
+                    }
+                }
+            }
+        }
+        derive(cube, replay.callTree());
+    }
+
+    /** The derived members of the hierarchy, from the stored ones. */
+    static void derive(SeverityCube cube, CallTree tree) {
+        int paths = cube.callPaths().size();
+        int locs = cube.locations().size();
+        for (int c = 0; c < paths; c++) {
+            for (int l = 0; l < locs; l++) {
+                double ls = sum(cube, c, l, MetricTree.DELAY_LATESENDER, MetricTree.DELAY_LATESENDER_LONGTERM);
+                double lr = sum(cube, c, l, MetricTree.DELAY_LATERECEIVER, MetricTree.DELAY_LATERECEIVER_LONGTERM);
+                double bar = sum(cube, c, l, MetricTree.DELAY_BARRIER, MetricTree.DELAY_BARRIER_LONGTERM);
+                double n21 = sum(cube, c, l, MetricTree.DELAY_N21, MetricTree.DELAY_N21_LONGTERM);
+                double o2n = sum(cube, c, l, MetricTree.DELAY_12N, MetricTree.DELAY_12N_LONGTERM);
+                double n2n = sum(cube, c, l, MetricTree.DELAY_N2N, MetricTree.DELAY_N2N_LONGTERM);
+                set(cube, MetricTree.DELAY_LATESENDER_AGGREGATE, c, l, ls);
+                set(cube, MetricTree.DELAY_LATERECEIVER_AGGREGATE, c, l, lr);
+                set(cube, MetricTree.DELAY_P2P, c, l, ls + lr);
+                set(cube, MetricTree.DELAY_BARRIER_AGGREGATE, c, l, bar);
+                set(cube, MetricTree.DELAY_N21_AGGREGATE, c, l, n21);
+                set(cube, MetricTree.DELAY_12N_AGGREGATE, c, l, o2n);
+                set(cube, MetricTree.DELAY_N2N_AGGREGATE, c, l, n2n);
+                set(cube, MetricTree.DELAY_COLLECTIVE, c, l, bar + n21 + o2n + n2n);
+                set(cube, MetricTree.DELAY_MPI, c, l, ls + lr + bar + n21 + o2n + n2n);
+                set(cube, MetricTree.DELAY, c, l, ls + lr + bar + n21 + o2n + n2n);
+
+                double lsWait = cube.get(MetricTree.MPI_LATESENDER, c, l);
+                double lrWait = cube.get(MetricTree.MPI_LATERECEIVER, c, l);
+                double propLs = cube.get(MetricTree.MPI_WAIT_PROPAGATING_LS, c, l);
+                double propLr = cube.get(MetricTree.MPI_WAIT_PROPAGATING_LR, c, l);
+                double indLs = cube.get(MetricTree.MPI_WAIT_INDIRECT_LATESENDER, c, l);
+                double indLr = cube.get(MetricTree.MPI_WAIT_INDIRECT_LATERECEIVER, c, l);
+                set(cube, MetricTree.WAITSTATES_PROPAGATING_VS_TERMINAL, c, l, lsWait + lrWait);
+                set(cube, MetricTree.MPI_WAIT_PROPAGATING, c, l, propLs + propLr);
+                set(cube, MetricTree.MPI_WAIT_TERMINAL_LS, c, l, lsWait - propLs);
+                set(cube, MetricTree.MPI_WAIT_TERMINAL_LR, c, l, lrWait - propLr);
+                set(cube, MetricTree.MPI_WAIT_TERMINAL, c, l, lsWait - propLs + lrWait - propLr);
+                set(cube, MetricTree.WAITSTATES_DIRECT_VS_INDIRECT, c, l, lsWait + lrWait);
+                set(cube, MetricTree.MPI_WAIT_DIRECT_LATESENDER, c, l, lsWait - indLs);
+                set(cube, MetricTree.MPI_WAIT_DIRECT_LATERECEIVER, c, l, lrWait - indLr);
+                set(cube, MetricTree.MPI_WAIT_DIRECT, c, l, lsWait - indLs + lrWait - indLr);
+                set(cube, MetricTree.MPI_WAIT_INDIRECT, c, l, indLs + indLr);
+
+                double cpa = cube.get(MetricTree.CRITICAL_PATH_ACTIVITIES, c, l);
+                double cii = cube.get(MetricTree.CRITICAL_IMBALANCE_IMPACT, c, l);
+                double inter = cube.get(MetricTree.INTER_PARTITION_IMBALANCE, c, l);
+                double ncpa = cube.get(MetricTree.NON_CRITICAL_PATH_ACTIVITIES, c, l);
+                set(cube, MetricTree.INTRA_PARTITION_IMBALANCE, c, l, cii - inter);
+                set(cube, MetricTree.PERFORMANCE_IMPACT_CRITICALPATH, c, l, cpa + cii);
+                set(cube, MetricTree.PERFORMANCE_IMPACT, c, l, cpa + cii + ncpa);
+            }
+        }
+        criticalPathImbalance(cube, tree, locs);
+    }
+
+    private static void criticalPathImbalance(SeverityCube cube, CallTree tree, int locs) {
+        int paths = cube.callPaths().size();
+        int[] waits = {MetricTree.MPI_FINALIZE_WAIT, MetricTree.MPI_BARRIER_WAIT, MetricTree.MPI_LATESENDER,
+                MetricTree.MPI_LATERECEIVER, MetricTree.MPI_EARLYREDUCE, MetricTree.MPI_EARLYSCAN,
+                MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_WAIT_NXN};
+        double[] cpIncl = new double[paths];
+        double[] busyIncl = new double[paths];
+        for (int c = 0; c < paths; c++) {
+            double cp = cube.sumOverLocations(MetricTree.CRITICAL_PATH, c);
+            double busy = cube.sumOverLocations(MetricTree.TIME, c);
+            for (int w : waits) {
+                busy -= cube.sumOverLocations(w, c);
+            }
+            // the tree is numbered depth-first: add each node to itself and its ancestors
+            for (int p = c; p >= 0; p = tree.parent(p)) {
+                cpIncl[p] += cp;
+                busyIncl[p] += busy;
+            }
+        }
+        for (int c = 0; c < paths; c++) {
+            if (!(cpIncl[c] > 0)) {
+                continue;
+            }
+            double factor = Math.max(0, cpIncl[c] - busyIncl[c] / locs) / cpIncl[c];
+            if (factor == 0) {
+                continue;
+            }
+            for (int l = 0; l < locs; l++) {
+                double cp = cube.get(MetricTree.CRITICAL_PATH, c, l);
+                if (cp != 0) {
+                    cube.set(MetricTree.CRITICAL_PATH_IMBALANCE, c, l, factor * cp);
+                }
+            }
+        }
+    }
+
+    private static double sum(SeverityCube cube, int c, int l, int a, int b) {
+        return cube.get(a, c, l) + cube.get(b, c, l);
+    }
+
+    private static void set(SeverityCube cube, int metric, int c, int l, double v) {
+        if (v != 0) {
+            cube.set(metric, c, l, v);
+        }
+    }
+}

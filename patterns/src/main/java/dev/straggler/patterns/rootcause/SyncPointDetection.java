@@ -1,0 +1,194 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.replay.CallPathIntervals;
+import dev.straggler.replay.CollectiveMatching;
+import dev.straggler.replay.Replay;
+
+import java.util.Arrays;
+
+/**
+ * Finds every location's synchronisation points as Scalasca's three earlier replays do (SynchpointHandler):
+ * the forward replay registers Late Sender receives, synchronising collective members and MPI_Init/MPI_Finalize;
+ * the backward replay the sends of Late Sender receives and the Late Receiver send completions; the forward
+ * exchange the receive requests of Late Receiver sends. Registration order decides which entry an event keeps.
+ */
+final class SyncPointDetection {
+    private final Replay replay;
+    private final LocationState[] states;
+    private final Matches matches;
+    private final IntervalTimes times;
+    private final long[][] lateSender;
+    private final long[][] lateReceiver;
+
+    SyncPointDetection(Replay replay, LocationState[] states, Matches matches, IntervalTimes times,
+                       long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+        this.replay = replay;
+        this.states = states;
+        this.matches = matches;
+        this.times = times;
+        this.lateSender = lateSenderWaits;
+        this.lateReceiver = lateReceiverWaits;
+    }
+
+    private double sec(long ticks) {
+        return times.seconds(ticks);
+    }
+
+    void run(InitFinalizeTimes init, InitFinalizeTimes fin) {
+        lateSenderReceives();
+        collectives();
+        initFinalize(init, fin);
+        lateSenderSends();
+        lateReceiverCompletions();
+        lateReceiverRequests();
+    }
+
+    private void lateSenderReceives() {
+        for (LocationState st : states) {
+            if (st == null || lateSender[st.location] == null) {
+                continue;
+            }
+            CallPathIntervals iv = st.intervals;
+            long[] w = lateSender[st.location];
+            for (int i = 0; i < w.length; i++) {
+                int sl = matches.recvPartnerLocation(st.location, i);
+                if (w[i] <= 0 || sl < 0 || states[sl] == null) {
+                    continue;
+                }
+                int m = st.links.recvMark[i];
+                LocationState sender = states[sl];
+                long sendLeave = sender.intervals.leave(sender.links.sendMark[matches.recvPartner(st.location, i)]);
+                long completion = Math.max(0, iv.leave(m) - sendLeave);
+                st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)), sec(completion), new int[] {sender.rank});
+            }
+        }
+    }
+
+    private void collectives() {
+        CollectiveMatching cm = replay.collectives();
+        CollectiveSync sync = new CollectiveSync();
+        int comms = replay.definitions().communicators().size();
+        int world = replay.definitions().masterLocationByRank().length;
+        for (int c = 0; c < comms; c++) {
+            int[] members = replay.definitions().communicator(c).members();
+            for (int k = 0; k < cm.instances(c); k++) {
+                if (!CostReplay.load(replay, states, sync, c, k)) {
+                    continue;
+                }
+                for (int j = 0; j < sync.size; j++) {
+                    if (!sync.sync[j]) {
+                        continue;
+                    }
+                    LocationState st = states[cm.memberLocation(c, j)];
+                    int m = st.links.collectiveMark[cm.record(c, k, j)];
+                    int[] partners = sync.syncPartners(j);
+                    int[] ranks;
+                    if (partners == null) {
+                        ranks = members.length == world ? SyncPoints.ALL_RANKS : sortedCopy(members);
+                    } else {
+                        ranks = new int[partners.length];
+                        for (int x = 0; x < partners.length; x++) {
+                            ranks[x] = members[partners[x]];
+                        }
+                        Arrays.sort(ranks);
+                    }
+                    CallPathIntervals iv = st.intervals;
+                    st.sp.add(m, sec(sync.wait[j]), sec(iv.leave(m) - iv.enter(m)), sec(sync.completion[j]), ranks);
+                }
+            }
+        }
+    }
+
+    private static int[] sortedCopy(int[] a) {
+        int[] r = a.clone();
+        Arrays.sort(r);
+        return r;
+    }
+
+    private void initFinalize(InitFinalizeTimes init, InitFinalizeTimes fin) {
+        for (LocationState st : states) {
+            if (st == null) {
+                continue;
+            }
+            CallPathIntervals iv = st.intervals;
+            int m = st.links.initMark;
+            if (m >= 0 && init.complete()) {
+                // MPI_Init gets a completion time but, on purpose, no waiting time (MPI.pattern)
+                st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(init.completion(iv.leave(m))),
+                        SyncPoints.ALL_RANKS);
+            }
+            m = st.links.finalizeMark;
+            if (m >= 0 && fin.complete()) {
+                st.sp.add(m, sec(fin.wait(iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
+                        sec(fin.completion(iv.leave(m))), SyncPoints.ALL_RANKS);
+            }
+        }
+    }
+
+    private void lateSenderSends() {
+        for (LocationState st : states) {
+            if (st == null || lateSender[st.location] == null) {
+                continue;
+            }
+            long[] w = lateSender[st.location];
+            for (int i = 0; i < w.length; i++) {
+                int sl = matches.recvPartnerLocation(st.location, i);
+                if (w[i] <= 0 || sl < 0 || states[sl] == null) {
+                    continue;
+                }
+                LocationState sender = states[sl];
+                int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
+                CallPathIntervals siv = sender.intervals;
+                long recvLeave = st.intervals.leave(st.links.recvMark[i]);
+                long completion = Math.max(0, siv.leave(sm) - recvLeave);
+                sender.sp.add(sm, 0, sec(siv.leave(sm) - siv.enter(sm)), sec(completion), new int[] {st.rank});
+            }
+        }
+    }
+
+    private void lateReceiverCompletions() {
+        for (LocationState st : states) {
+            if (st == null || lateReceiver[st.location] == null) {
+                continue;
+            }
+            long[] w = lateReceiver[st.location];
+            for (int j = 0; j < w.length; j++) {
+                int rl = matches.sendPartnerLocation(st.location, j);
+                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
+                    continue;
+                }
+                LocationState receiver = states[rl];
+                int cm = st.links.sendCompleteMark[j];
+                CallPathIntervals iv = st.intervals;
+                long reqLeave = receiver.intervals.leave(receiver.links.requestMark[matches.sendPartner(st.location, j)]);
+                // Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative
+                long completion = iv.leave(cm) > reqLeave ? 0 : iv.leave(cm) - reqLeave;
+                st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)), sec(completion), new int[] {receiver.rank});
+            }
+        }
+    }
+
+    private void lateReceiverRequests() {
+        for (LocationState st : states) {
+            if (st == null || lateReceiver[st.location] == null) {
+                continue;
+            }
+            long[] w = lateReceiver[st.location];
+            for (int j = 0; j < w.length; j++) {
+                int rl = matches.sendPartnerLocation(st.location, j);
+                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
+                    continue;
+                }
+                LocationState receiver = states[rl];
+                int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
+                if (q < 0) {
+                    continue;
+                }
+                CallPathIntervals riv = receiver.intervals;
+                long cmpLeave = st.intervals.leave(st.links.sendCompleteMark[j]);
+                long completion = Math.max(0, riv.leave(q) - cmpLeave);
+                receiver.sp.add(q, 0, sec(riv.leave(q) - riv.enter(q)), sec(completion), new int[] {st.rank});
+            }
+        }
+    }
+}

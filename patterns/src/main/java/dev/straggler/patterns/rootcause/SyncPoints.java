@@ -1,0 +1,135 @@
+package dev.straggler.patterns.rootcause;
+
+import it.unimi.dsi.fastutil.ints.IntArrays;
+
+import java.util.Arrays;
+
+/**
+ * The synchronisation points of one location, in stream order (Scalasca's {@code SynchpointHandler}): the
+ * communication events at which it synchronised with other ranks, each with its waiting time, the time spent in the
+ * MPI call holding it ({@code totalTime}), the call's completion time and the global ranks it synchronised with.
+ * Built once by {@link SyncPointDetection}; the first registration of an event wins, as in Scalasca's map.
+ */
+final class SyncPoints {
+    /** Marker for "every rank of MPI_COMM_WORLD". */
+    static final int[] ALL_RANKS = new int[0];
+
+    // building
+    private int size;
+    private int[] mark = new int[16];
+    private double[] wait = new double[16];
+    private double[] total = new double[16];
+    private double[] completion = new double[16];
+    private int[][] ranks = new int[16][];
+    private boolean frozen;
+
+    /** Registers a synchronisation point unless the event already is one; ranks sorted, or ALL_RANKS. */
+    void add(int markIndex, double waitTime, double totalTime, double completionTime, int[] syncRanks) {
+        if (size == mark.length) {
+            int cap = size * 2;
+            mark = Arrays.copyOf(mark, cap);
+            wait = Arrays.copyOf(wait, cap);
+            total = Arrays.copyOf(total, cap);
+            completion = Arrays.copyOf(completion, cap);
+            ranks = Arrays.copyOf(ranks, cap);
+        }
+        mark[size] = markIndex;
+        wait[size] = waitTime;
+        total[size] = totalTime;
+        completion[size] = completionTime;
+        ranks[size] = syncRanks;
+        size++;
+    }
+
+    /** Sorts by stream position; of duplicates the first registered is kept. Read-only afterwards. */
+    void freeze() {
+        int[] order = new int[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+        }
+        int[] m = mark;
+        // stable: equal marks keep registration order
+        IntArrays.stableSort(order, (a, b) -> Integer.compare(m[a], m[b]));
+        int n = 0;
+        int[] nm = new int[size];
+        double[] nw = new double[size];
+        double[] nt = new double[size];
+        double[] nc = new double[size];
+        int[][] nr = new int[size][];
+        for (int k = 0; k < size; k++) {
+            int i = order[k];
+            if (n > 0 && nm[n - 1] == mark[i]) {
+                continue;
+            }
+            nm[n] = mark[i];
+            nw[n] = wait[i];
+            nt[n] = total[i];
+            nc[n] = completion[i];
+            nr[n] = ranks[i];
+            n++;
+        }
+        size = n;
+        mark = Arrays.copyOf(nm, n);
+        wait = Arrays.copyOf(nw, n);
+        total = Arrays.copyOf(nt, n);
+        completion = Arrays.copyOf(nc, n);
+        ranks = Arrays.copyOf(nr, n);
+        frozen = true;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Index of the synchronisation point at a mark, -1 when the mark is none. */
+    int at(int markIndex) {
+        int i = Arrays.binarySearch(mark, 0, size, markIndex);
+        return i < 0 ? -1 : i;
+    }
+
+    int mark(int sp) {
+        return mark[sp];
+    }
+
+    double waitTime(int sp) {
+        return sp < 0 ? 0 : wait[sp];
+    }
+
+    double totalTime(int sp) {
+        return sp < 0 ? 0 : total[sp];
+    }
+
+    double completionTime(int sp) {
+        return sp < 0 ? 0 : completion[sp];
+    }
+
+    boolean isWaitState(int sp) {
+        return sp >= 0 && wait[sp] > 0;
+    }
+
+    boolean contains(int sp, int rank) {
+        int[] r = ranks[sp];
+        return r == ALL_RANKS || Arrays.binarySearch(r, rank) >= 0;
+    }
+
+    int[] ranks(int sp) {
+        return ranks[sp];
+    }
+
+    /**
+     * Scalasca's {@code findPreviousMpiSynchpoint}: the last synchronisation point before {@code sp} that
+     * synchronised with {@code rank}, -1 (the start of the trace) when there is none.
+     */
+    int previous(int sp, int rank) {
+        for (int i = sp - 1; i >= 0; i--) {
+            if (contains(i, rank)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    boolean frozen() {
+        return frozen;
+    }
+}
