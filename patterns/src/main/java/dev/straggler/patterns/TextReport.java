@@ -46,7 +46,7 @@ public final class TextReport {
         out.append(pad("Metric (all ranks)", valueCol)).append(String.format("%12s %8s%n", "seconds", "% exec"));
         for (int m = 0; m < c.metrics().size(); m++) {
             Metric mt = c.metrics().get(m);
-            if (!mt.unit().equals("sec")) {
+            if (!mt.unit().equals("sec") || m >= MetricTree.FIRST_ROOT_CAUSE) {
                 continue;
             }
             double v = c.total(m);
@@ -105,6 +105,7 @@ public final class TextReport {
             }
             out.append(fit(ranks.toString(), width)).append('\n');
         }
+        RootCauseSection.render(c, width, out);
         return out.toString();
     }
 
