@@ -53,6 +53,9 @@ public final class AnalyzeBenchmark {
         long events = Long.parseLong(a.getOrDefault("events", "10000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "2"));
+        String rc = a.getOrDefault("root-causes", "both");
+        rootCauseSettings = rc.equals("on") ? new boolean[]{true} : rc.equals("off") ? new boolean[]{false}
+                : new boolean[]{false, true};
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
         Path store = dir.resolve("store-" + events + "-" + ranks);
         System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events,
@@ -124,10 +127,15 @@ public final class AnalyzeBenchmark {
         return rt.totalMemory() - rt.freeMemory();
     }
 
+    /** Root-cause settings to time: {@code --root-causes on|off|both} (default both). */
+    private static boolean[] rootCauseSettings = {false, true};
+
     private static void time(String label, Path trace, int repeat) throws IOException {
+        for (boolean rootCauses : rootCauseSettings) {
         for (boolean pipelined : new boolean[]{false, true}) {
             for (int threads : new int[]{1, 2}) {
-                AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined);
+                AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined)
+                        .withRootCauses(rootCauses);
                 long best = Long.MAX_VALUE;
                 long bestCpu = Long.MAX_VALUE;
                 long peak = 0;
@@ -148,12 +156,14 @@ public final class AnalyzeBenchmark {
                 long ev = r.summary().events();
                 long comm = communicationRecords(r);
                 System.out.printf(Locale.ROOT,
-                        "%-5s %-9s %d thread(s): %6.2f s  %s  = %.1f M events/s per core (%.1f M events per CPU-second);"
-                                + "  peak heap %s (%,d communication records, %.0f%% of events)%n",
-                        label, pipelined ? "pipelined" : "direct", threads, best / 1e9, BenchSupport.rate(ev, best),
+                        "%-5s %-9s %-14s %d thread(s): %6.2f s  %s  = %.1f M events/s per core (%.1f M events per "
+                                + "CPU-second);  peak heap %s (%,d communication records, %.0f%% of events)%n",
+                        label, pipelined ? "pipelined" : "direct", rootCauses ? "+root causes" : "wait states",
+                        threads, best / 1e9, BenchSupport.rate(ev, best),
                         ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), comm,
                         100.0 * comm / ev);
             }
+        }
         }
     }
 
