@@ -61,7 +61,7 @@ public final class Analysis {
         TraceDefinitions defs = replay.definitions();
         long[] timeMasks = TimeMasks.of(replay.regions());
 
-        CollectiveReplay.Results coll = new CollectiveReplay.Results(replay);
+        CollectiveOutcomes coll = new CollectiveOutcomes(replay);
         InstanceCollector instances = CollectiveReplay.run(replay, coll, pool, options.topInstances());
         InitFinalize.Reference init = InitFinalize.init(replay);
         InitFinalize.Reference fin = InitFinalize.finalizeReference(replay);
@@ -93,7 +93,7 @@ public final class Analysis {
         });
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
-            RootCauses.Result rc = RootCauses.run(replay, lateSender, lateReceiver);
+            RootCauses.Result rc = RootCauses.run(replay, coll, lateSender, lateReceiver);
             RootCauseMetrics.addTo(cube, rc, replay);
             options.progress().update("root causes", 1, 1);
         }

@@ -35,6 +35,12 @@ final class CollectiveInstance {
     byte[] violation = new byte[0];
     /** Scratch per member for the patterns (synchronization point or not); cleared by {@link #load}. */
     boolean[] flag = new boolean[0];
+    /**
+     * Per member: takes part in the operation's synchronisation (Scalasca evaluates it at all: every member, or for
+     * N x N only members with payload), and is a synchronisation point (its wait and completion were settled).
+     */
+    boolean[] participates = new boolean[0];
+    boolean[] sync = new boolean[0];
     /** Communicator rank whose time the others waited for (latest or root), -1 when none. */
     int reference;
 
@@ -65,11 +71,14 @@ final class CollectiveInstance {
         Arrays.fill(completion, 0, n, 0);
         Arrays.fill(violation, 0, n, (byte) 0);
         Arrays.fill(flag, 0, n, false);
+        Arrays.fill(participates, 0, n, false);
+        Arrays.fill(sync, 0, n, false);
         reference = -1;
     }
 
     /** Sets wait and completion of a synchronizing member against a reference (latest or root) begin. */
     void settle(int j, long referenceBegin, long earliestEnd, ViolationKind ifViolated) {
+        sync[j] = true;
         if (referenceBegin > end[j]) {
             violation[j] = (byte) (ifViolated.ordinal() + 1);
         }
@@ -93,6 +102,8 @@ final class CollectiveInstance {
             completion = new long[n];
             violation = new byte[n];
             flag = new boolean[n];
+            participates = new boolean[n];
+            sync = new boolean[n];
         }
     }
 }

@@ -17,31 +17,11 @@ import java.util.concurrent.ExecutorService;
 final class CollectiveReplay {
     private static final int CHUNK = 2048;
 
-    /** Per location, per collective record: wait, completion (ticks) and violation (kind ordinal + 1). */
-    static final class Results {
-        final long[][] wait;
-        final long[][] completion;
-        final byte[][] violation;
-
-        Results(Replay replay) {
-            int n = replay.locations().size();
-            wait = new long[n][];
-            completion = new long[n][];
-            violation = new byte[n][];
-            for (int l = 0; l < n; l++) {
-                int size = replay.location(l).collectives().size();
-                wait[l] = new long[size];
-                completion[l] = new long[size];
-                violation[l] = new byte[size];
-            }
-        }
-    }
-
     private CollectiveReplay() {
     }
 
     /** Evaluates all instances; returns their most severe occurrences (merged in a fixed order). */
-    static InstanceCollector run(Replay replay, Results out, ExecutorService pool, int topInstances) throws IOException {
+    static InstanceCollector run(Replay replay, CollectiveOutcomes out, ExecutorService pool, int topInstances) throws IOException {
         record Chunk(int comm, int from, int to) {
         }
         List<Chunk> chunks = new ArrayList<>();
@@ -68,9 +48,7 @@ final class CollectiveReplay {
                 }
                 p.evaluate(inst);
                 for (int j = 0; j < inst.size; j++) {
-                    out.wait[inst.location[j]][inst.record[j]] = inst.waitTime[j];
-                    out.completion[inst.location[j]][inst.record[j]] = inst.completion[j];
-                    out.violation[inst.location[j]][inst.record[j]] = inst.violation[j];
+                    out.store(inst, j);
                 }
                 offer(replay, inst, p.waitMetric(), inst.waitTime, found);
                 if (p.completionMetric() >= 0) {

@@ -28,6 +28,7 @@ final class EarlyReduce extends CollectivePattern {
         long latest = CollectiveInstance.NEG_INF;
         int latestSender = 0;
         for (int j = 0; j < c.size; j++) {
+            c.participates[j] = true;
             long v = c.sent[j] > 0 ? c.begin[j] : CollectiveInstance.NEG_INF;
             if (j == 0 || v > latest) {
                 latest = v;
@@ -43,7 +44,6 @@ final class EarlyReduce extends CollectivePattern {
         if (latestSender != root) {
             c.settle(latestSender, latest, earliestEnd, ViolationKind.END_BEFORE_LATEST_BEGIN);
         }
-        c.completion[root] = 0;
-        c.completion[latestSender] = 0;
+        // the N-to-1 completion is no metric, but the root-cause stage needs it (SynchpointHandler)
     }
 }

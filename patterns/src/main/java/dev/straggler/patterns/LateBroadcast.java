@@ -28,6 +28,7 @@ final class LateBroadcast extends CollectivePattern {
         long earliestEnd = CollectiveInstance.POS_INF;
         boolean[] waits = c.flag;
         for (int j = 0; j < c.size; j++) {
+            c.participates[j] = true;
             waits[j] = c.received[j] > 0 && c.begin[j] < rootBegin;
             if (waits[j]) {
                 earliestEnd = Math.min(earliestEnd, c.end[j]);
@@ -36,8 +37,8 @@ final class LateBroadcast extends CollectivePattern {
         c.reference = root;
         for (int j = 0; j < c.size; j++) {
             if (waits[j] || (j == root && earliestEnd < CollectiveInstance.POS_INF)) {
+                // the 1-to-N completion is no metric, but the root-cause stage needs it (SynchpointHandler)
                 c.settle(j, rootBegin, earliestEnd, ViolationKind.END_BEFORE_ROOT_BEGIN);
-                c.completion[j] = 0; // 1-to-N completion is computed by Scalasca but is no metric
             }
         }
     }

@@ -28,7 +28,7 @@ final class LocationAnalysis {
         this.instances = new InstanceCollector(topInstances);
     }
 
-    static LocationAnalysis run(Replay replay, int location, long[] timeMasks, CollectiveReplay.Results coll,
+    static LocationAnalysis run(Replay replay, int location, long[] timeMasks, CollectiveOutcomes coll,
                                 InitFinalize.Reference init, InitFinalize.Reference fin, int topInstances,
                                 boolean recordWaits) {
         LocationAnalysis a = new LocationAnalysis(replay.location(location), topInstances);
@@ -64,7 +64,7 @@ final class LocationAnalysis {
         }
     }
 
-    private void collectives(CollectiveReplay.Results coll) {
+    private void collectives(CollectiveOutcomes coll) {
         CollectiveTable t = loc.collectives();
         int l = loc.location();
         for (int i = 0; i < t.size(); i++) {

@@ -34,6 +34,7 @@ final class WaitAtBarrier extends CollectivePattern {
         }
         c.reference = latest;
         for (int j = 0; j < c.size; j++) {
+            c.participates[j] = true;
             c.settle(j, c.begin[latest], earliestEnd, ViolationKind.END_BEFORE_LATEST_BEGIN);
         }
     }

@@ -41,6 +41,8 @@ final class WaitAtNxN extends CollectivePattern {
         long earliestEnd = CollectiveInstance.POS_INF;
         for (int j = 0; j < n; j++) {
             if (payload(c, j)) {
+                // a member without payload returns before Scalasca's reductions: it takes no part
+                c.participates[j] = true;
                 if (latestRank < 0 || c.begin[j] > latest) {
                     latest = c.begin[j];
                     latestRank = j;

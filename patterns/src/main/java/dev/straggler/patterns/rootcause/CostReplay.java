@@ -1,9 +1,9 @@
 package dev.straggler.patterns.rootcause;
 
+import dev.straggler.patterns.CollectiveOutcomes;
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
-import dev.straggler.trace.CollectiveOp;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
@@ -38,20 +38,25 @@ final class CostReplay {
     /** Locations blocked on a shipment, by its key; LS keys and LR keys apart. */
     private final Long2IntOpenHashMap waitingForSend = new Long2IntOpenHashMap();
     private final Long2IntOpenHashMap waitingForRequest = new Long2IntOpenHashMap();
-    /** Members arrived per collective instance, keyed by (communicator, instance). */
-    private final Long2IntOpenHashMap arrived = new Long2IntOpenHashMap();
+    /** Participants still to arrive per collective instance, keyed by (communicator, instance). */
+    private final Long2IntOpenHashMap pending = new Long2IntOpenHashMap();
     private final int[][] instanceOf;
     private final ArrayDeque<Integer> runnable = new ArrayDeque<>();
     private final CollectiveSync sync = new CollectiveSync();
 
-    CostReplay(Replay replay, LocationState[] states, Matches matches, IntervalTimes times, int[][] instanceOf) {
+    private final CollectiveOutcomes outcomes;
+
+    CostReplay(Replay replay, CollectiveOutcomes outcomes, LocationState[] states, Matches matches,
+               IntervalTimes times, int[][] instanceOf) {
         this.replay = replay;
+        this.outcomes = outcomes;
         this.states = states;
         this.matches = matches;
         this.times = times;
         this.instanceOf = instanceOf;
         waitingForSend.defaultReturnValue(-1);
         waitingForRequest.defaultReturnValue(-1);
+        pending.defaultReturnValue(-1);
     }
 
     static long key(int location, int row) {
@@ -375,81 +380,43 @@ final class CostReplay {
 
     // --- collectives -----------------------------------------------------------------------------------------
 
-    /** Arrives at a collective; processes the instance once every participant has arrived. */
+    /**
+     * Arrives at a collective; once every participant has arrived the instance is processed and the others, parked
+     * at it, are released. Members that take no part (no payload in an N x N operation, skipped operations) pass.
+     */
     private boolean collective(LocationState st, int m, int row) {
-        int comm = st.loc.collectives().comm(row);
         int k = instanceOf[st.location][row];
-        if (k < 0) {
+        if (k < 0 || !outcomes.participates(st.location, row)) {
             return true;
         }
-        if (!load(comm, k)) {
-            return true;
-        }
+        int comm = st.loc.collectives().comm(row);
         CollectiveMatching cm = replay.collectives();
-        int member = -1;
-        for (int j = 0; j < sync.size; j++) {
-            if (cm.memberLocation(comm, j) == st.location) {
-                member = j;
-            }
-        }
-        if (member < 0 || !sync.participates[member]) {
-            return true;
-        }
         long key = ((long) comm << 32) | k;
-        int n = arrived.addTo(key, 1) + 1;
-        int participants = 0;
-        for (int j = 0; j < sync.size; j++) {
-            if (sync.participates[j]) {
-                participants++;
+        int missing = pending.get(key);
+        if (missing < 0) {
+            missing = 0;
+            for (int j = 0; j < cm.size(comm); j++) {
+                if (outcomes.participates(cm.memberLocation(comm, j), cm.record(comm, k, j))) {
+                    missing++;
+                }
             }
         }
-        if (n < participants) {
+        missing--;
+        if (missing > 0) {
+            pending.put(key, missing);
             return false;
         }
-        arrived.remove(key);
-        collectiveDelay(comm, k);
-        // every other participant is parked at this instance: step it past and let it run on
-        for (int j = 0; j < sync.size; j++) {
+        pending.remove(key);
+        if (sync.load(replay, outcomes, comm, k)) {
+            collectiveDelay(comm, k);
+        }
+        for (int j = 0; j < cm.size(comm); j++) {
             int l = cm.memberLocation(comm, j);
-            if (sync.participates[j] && l != st.location) {
+            if (l != st.location && outcomes.participates(l, cm.record(comm, k, j))) {
                 states[l].cursor--;
                 runnable.add(l);
             }
         }
-        return true;
-    }
-
-    /** Loads an instance into {@link #sync}; false when it has no root-cause semantics. */
-    private boolean load(int comm, int k) {
-        return load(replay, states, sync, comm, k);
-    }
-
-    /** Loads and evaluates collective instance {@code k} of {@code comm}; false when it is none to analyse. */
-    static boolean load(Replay replay, LocationState[] states, CollectiveSync sync, int comm, int k) {
-        CollectiveMatching cm = replay.collectives();
-        int n = cm.size(comm);
-        int l0 = cm.memberLocation(comm, 0);
-        int r0 = cm.record(comm, k, 0);
-        var t0 = replay.location(l0).collectives();
-        CollectiveOp op = CollectiveOp.isValidCode(t0.op(r0)) ? CollectiveOp.of(t0.op(r0)) : null;
-        sync.reset(n, CollectiveSync.kindOf(op));
-        if (sync.kind == CollectiveSync.Kind.NONE || n < 2) {
-            return false;
-        }
-        int root = t0.root(r0);
-        for (int j = 0; j < n; j++) {
-            int l = cm.memberLocation(comm, j);
-            int r = cm.record(comm, k, j);
-            var t = replay.location(l).collectives();
-            if (t.op(r) != op.code() || t.root(r) != root || states[l] == null) {
-                return false; // inconsistent instance: the wait-state analysis skips it too
-            }
-            sync.begin[j] = t.begin(r);
-            sync.end[j] = t.end(r);
-            sync.sent[j] = t.sent(r);
-            sync.received[j] = t.received(r);
-        }
-        sync.evaluate(root);
         return true;
     }
 

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.rootcause;
 
+import dev.straggler.patterns.CollectiveOutcomes;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Replay;
@@ -28,8 +29,10 @@ public final class RootCauses {
      * @param lateSenderWaits   per location and receive row, the Late Sender wait (ticks) where the receive is a
      *                          Late Sender synchronisation point (the largest of a multi-wait), else 0
      * @param lateReceiverWaits per location and send row, the Late Receiver wait of its completion likewise
+     * @param collectives       what the collective patterns found, synchronisation points included
      */
-    public static Result run(Replay replay, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+    public static Result run(Replay replay, CollectiveOutcomes collectives, long[][] lateSenderWaits,
+                             long[][] lateReceiverWaits) {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         int[] masters = replay.definitions().masterLocationByRank();
@@ -44,13 +47,13 @@ public final class RootCauses {
         Matches matches = new Matches(replay);
         InitFinalizeTimes init = reference(replay, states, true);
         InitFinalizeTimes fin = reference(replay, states, false);
-        new SyncPointDetection(replay, states, matches, times, lateSenderWaits, lateReceiverWaits).run(init, fin);
+        new SyncPointDetection(replay, collectives, states, matches, times, lateSenderWaits, lateReceiverWaits).run(init, fin);
         for (LocationState st : states) {
             if (st != null) {
                 st.prepare();
             }
         }
-        CostReplay cost = new CostReplay(replay, states, matches, times, instances(replay));
+        CostReplay cost = new CostReplay(replay, collectives, states, matches, times, instances(replay));
         cost.finalizeLatest = fin.complete() ? fin.latestRank() : -1;
         cost.run();
         CriticalPathImpact.compute(states, times, replay.callTree().size());

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.rootcause;
 
+import dev.straggler.patterns.CollectiveOutcomes;
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
@@ -19,10 +20,12 @@ final class SyncPointDetection {
     private final IntervalTimes times;
     private final long[][] lateSender;
     private final long[][] lateReceiver;
+    private final CollectiveOutcomes outcomes;
 
-    SyncPointDetection(Replay replay, LocationState[] states, Matches matches, IntervalTimes times,
-                       long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+    SyncPointDetection(Replay replay, CollectiveOutcomes outcomes, LocationState[] states, Matches matches,
+                       IntervalTimes times, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
         this.replay = replay;
+        this.outcomes = outcomes;
         this.states = states;
         this.matches = matches;
         this.times = times;
@@ -72,7 +75,7 @@ final class SyncPointDetection {
         for (int c = 0; c < comms; c++) {
             int[] members = replay.definitions().communicator(c).members();
             for (int k = 0; k < cm.instances(c); k++) {
-                if (!CostReplay.load(replay, states, sync, c, k)) {
+                if (!sync.load(replay, outcomes, c, k)) {
                     continue;
                 }
                 for (int j = 0; j < sync.size; j++) {

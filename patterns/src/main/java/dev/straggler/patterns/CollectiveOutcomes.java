@@ -1,0 +1,77 @@
+package dev.straggler.patterns;
+
+import dev.straggler.replay.Replay;
+
+/**
+ * What the collective patterns found for every member record of every collective instance, stored next to the
+ * record (per location, per collective row): waiting and completion time (ticks), clock violation, whether the
+ * member took part in the operation's synchronisation and was a synchronisation point, and the communicator rank
+ * the others waited for (the latest rank, or the root of a 1-to-N operation; -1 when none). The location analyses
+ * read the times; the root-cause stage reads the synchronisation points. Written once by {@link CollectiveReplay},
+ * each record by exactly one task; read-only afterwards.
+ */
+public final class CollectiveOutcomes {
+    private static final byte PARTICIPATES = 1;
+    private static final byte SYNC = 2;
+
+    final long[][] wait;
+    final long[][] completion;
+    /** {@link ViolationKind} ordinal + 1, 0 for none. */
+    final byte[][] violation;
+    final byte[][] flags;
+    final int[][] reference;
+
+    CollectiveOutcomes(Replay replay) {
+        int n = replay.locations().size();
+        wait = new long[n][];
+        completion = new long[n][];
+        violation = new byte[n][];
+        flags = new byte[n][];
+        reference = new int[n][];
+        for (int l = 0; l < n; l++) {
+            int size = replay.location(l).collectives().size();
+            wait[l] = new long[size];
+            completion[l] = new long[size];
+            violation[l] = new byte[size];
+            flags[l] = new byte[size];
+            reference[l] = new int[size];
+            java.util.Arrays.fill(reference[l], -1);
+        }
+    }
+
+    /** Stores member {@code j}'s outcome of an evaluated instance. */
+    void store(CollectiveInstance inst, int j) {
+        int l = inst.location[j];
+        int r = inst.record[j];
+        wait[l][r] = inst.waitTime[j];
+        completion[l][r] = inst.completion[j];
+        violation[l][r] = inst.violation[j];
+        flags[l][r] = (byte) ((inst.participates[j] ? PARTICIPATES : 0) | (inst.sync[j] ? SYNC : 0));
+        reference[l][r] = inst.reference;
+    }
+
+    /** Waiting time of a member (ticks). */
+    public long waitTime(int location, int row) {
+        return wait[location][row];
+    }
+
+    /** Completion time of a synchronising member (ticks), also where the pattern has no completion metric. */
+    public long completion(int location, int row) {
+        return completion[location][row];
+    }
+
+    /** True when the member took part in the operation's synchronisation (Scalasca evaluated it). */
+    public boolean participates(int location, int row) {
+        return (flags[location][row] & PARTICIPATES) != 0;
+    }
+
+    /** True when the member is a synchronisation point of the operation. */
+    public boolean syncPoint(int location, int row) {
+        return (flags[location][row] & SYNC) != 0;
+    }
+
+    /** The communicator rank the members waited for (latest or root), -1 when none. */
+    public int reference(int location, int row) {
+        return reference[location][row];
+    }
+}
