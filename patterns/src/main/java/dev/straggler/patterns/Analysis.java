@@ -93,7 +93,7 @@ public final class Analysis {
         });
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
-            RootCauses.Result rc = RootCauses.run(replay, coll, lateSender, lateReceiver);
+            RootCauses.Result rc = RootCauses.run(replay, coll, init, fin, lateSender, lateReceiver);
             RootCauseMetrics.addTo(cube, rc, replay);
             options.progress().update("root causes", 1, 1);
         }

@@ -9,11 +9,16 @@ import dev.straggler.replay.Replay;
  * location, with Enter and Leave as Begin and End. A rank needs
  * {@code max(0, Leave − max(first Leave, min(last Enter, Leave)))} to complete MPI_Init (no waiting time is
  * computed there, on purpose) and waits {@code max(0, min(last Enter, Leave) − Enter)} in MPI_Finalize. A Leave
- * before the last Enter is a clock violation. Evaluated only when every rank has the call.
+ * before the last Enter is a clock violation. Evaluated only when every rank has the call. The same reductions
+ * give the root-cause stage the completion time of both calls and the rank where the critical path starts.
  */
-final class InitFinalize {
-    /** Reductions over all ranks; valid only when {@code complete}. */
-    record Reference(boolean complete, long lastEnter, long firstLeave, int lastRank) {
+public final class InitFinalize {
+    /**
+     * Reductions over all ranks; valid only when {@code complete}.
+     *
+     * @param lastRank the rank that entered last (ties: the lowest rank)
+     */
+    public record Reference(boolean complete, long lastEnter, long firstLeave, int lastRank) {
     }
 
     private InitFinalize() {
@@ -54,15 +59,15 @@ final class InitFinalize {
         return new Reference(have > 0, lastEnter, firstLeave, lastRank);
     }
 
-    /** Completion time of MPI_Init on one rank. */
-    static long initCompletion(Reference r, long leave) {
+    /** Completion time of MPI_Init or MPI_Finalize on one rank (Scalasca computes it for both). */
+    public static long completion(Reference r, long leave) {
         long latestBegin = Math.min(r.lastEnter(), leave);
         long earliestEnd = Math.max(r.firstLeave(), latestBegin);
         return Math.max(0, leave - earliestEnd);
     }
 
     /** Waiting time in MPI_Finalize on one rank. */
-    static long finalizeWait(Reference r, long enter, long leave) {
+    public static long finalizeWait(Reference r, long enter, long leave) {
         return Math.max(0, Math.min(r.lastEnter(), leave) - enter);
     }
 

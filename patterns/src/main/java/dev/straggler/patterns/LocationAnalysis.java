@@ -105,7 +105,7 @@ final class LocationAnalysis {
 
     private void initFinalize(InitFinalize.Reference init, InitFinalize.Reference fin) {
         if (init.complete() && loc.hasInit()) {
-            long c = InitFinalize.initCompletion(init, loc.initLeave());
+            long c = InitFinalize.completion(init, loc.initLeave());
             sev.add(MetricTree.MPI_INIT_COMPLETION, loc.initCallPath(), c);
             if (InitFinalize.violated(init, loc.initLeave())) {
                 violations[ViolationKind.INIT_FINALIZE_LEAVE_BEFORE_LAST_ENTER.ordinal()]++;

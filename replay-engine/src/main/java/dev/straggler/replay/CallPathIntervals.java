@@ -56,7 +56,6 @@ public final class CallPathIntervals {
     private int[] touched = new int[16];
     private int touchedCount;
     private long lastStamp;
-    private boolean started;
     private boolean finished;
 
     CallPathIntervals() {
@@ -70,22 +69,21 @@ public final class CallPathIntervals {
 
     // --- writing (the location pass) ---------------------------------------------------------------------------
 
-    /** An Enter at {@code t}; {@code caller} is the call path on top of the stack, -1 at the outermost level. */
+    /**
+     * An Enter at {@code t}; {@code caller} is the call path on top of the stack, -1 at the outermost level (time
+     * outside every region belongs to no call path).
+     */
     void enter(long t, int caller) {
-        if (caller >= 0 && started) {
+        if (caller >= 0) {
             book(caller, t - lastStamp);
         }
         lastStamp = t;
-        started = true;
     }
 
-    /** A Leave at {@code t} of call path {@code node}. */
+    /** A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. */
     void leave(long t, int node) {
-        if (started) {
-            book(node, t - lastStamp);
-        }
+        book(node, t - lastStamp);
         lastStamp = t;
-        started = true;
     }
 
     private void book(int node, long ticks) {

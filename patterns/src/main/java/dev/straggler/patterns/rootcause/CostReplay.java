@@ -31,13 +31,39 @@ final class CostReplay {
     private final LocationState[] states;
     private final Matches matches;
     private final IntervalTimes times;
+    /**
+     * Shipments in one direction, keyed by their destination (location, row), and the locations blocked on one.
+     */
+    private final class Channel {
+        private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>();
+        private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap();
+
+        Channel() {
+            waiting.defaultReturnValue(-1);
+        }
+
+        void deliver(long key, Shipment sh) {
+            shipped.put(key, sh);
+            int l = waiting.remove(key);
+            if (l >= 0) {
+                runnable.add(l);
+            }
+        }
+
+        /** The shipment for {@code key}, or null after registering {@code location} as blocked on it. */
+        Shipment take(long key, int location) {
+            Shipment sh = shipped.remove(key);
+            if (sh == null) {
+                waiting.put(key, location);
+            }
+            return sh;
+        }
+    }
+
     /** Late Sender shipments, keyed by the receiving send (location, send row). */
-    private final Long2ObjectOpenHashMap<Shipment> toSend = new Long2ObjectOpenHashMap<>();
+    private final Channel toSend = new Channel();
     /** Late Receiver shipments, keyed by the receive whose request gets them (location, receive row). */
-    private final Long2ObjectOpenHashMap<Shipment> toRequest = new Long2ObjectOpenHashMap<>();
-    /** Locations blocked on a shipment, by its key; LS keys and LR keys apart. */
-    private final Long2IntOpenHashMap waitingForSend = new Long2IntOpenHashMap();
-    private final Long2IntOpenHashMap waitingForRequest = new Long2IntOpenHashMap();
+    private final Channel toRequest = new Channel();
     /** Participants still to arrive per collective instance, keyed by (communicator, instance). */
     private final Long2IntOpenHashMap pending = new Long2IntOpenHashMap();
     private final int[][] instanceOf;
@@ -54,8 +80,6 @@ final class CostReplay {
         this.matches = matches;
         this.times = times;
         this.instanceOf = instanceOf;
-        waitingForSend.defaultReturnValue(-1);
-        waitingForRequest.defaultReturnValue(-1);
         pending.defaultReturnValue(-1);
     }
 
@@ -144,130 +168,96 @@ final class CostReplay {
      */
     private void preRecv(LocationState st, int m, int recv) {
         int s = st.sp.at(m);
-        if (!st.sp.isWaitState(s)) {
+        int sl = matches.recvPartnerLocation(st.location, recv);
+        if (!st.sp.isWaitState(s) || sl < 0) {
             return; // only a Late Sender wait state makes the send a synchronisation point
         }
-        int sl = matches.recvPartnerLocation(st.location, recv);
-        int sj = matches.recvPartner(st.location, recv);
-        if (sl < 0) {
-            return;
-        }
-        int sourceRank = states[sl].rank;
-        double w = st.sp.waitTime(s);
-        TimeMap tmap = times.delayTimemap(st, s, sourceRank);
-        double[] costs = new double[WaitType.COUNT];
-        for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = st.cost[t][s];
-        }
-        boolean cp = false;
-        if (st.onCriticalPath) {
-            updatePath(st, s);
-            cp = true;
-            st.onCriticalPath = false;
-        }
-        long k = key(sl, sj);
-        toSend.put(k, new Shipment(w, tmap, costs, cp));
-        int waiting = waitingForSend.remove(k);
-        if (waiting >= 0) {
-            runnable.add(waiting);
-        }
+        toSend.deliver(key(sl, matches.recvPartner(st.location, recv)), shipment(st, s, states[sl].rank));
     }
 
     /** Backward replay at a send: receives the Late Sender shipment (blocking), then POST_SEND. */
     private boolean postSend(LocationState st, int m, int send) {
         int s = st.sp.at(m);
-        if (s < 0) {
-            return true; // not a Late Sender synchronisation point: nothing to receive that matters
-        }
         int rl = matches.sendPartnerLocation(st.location, send);
-        if (rl < 0) {
-            return true;
+        if (s < 0 || rl < 0) {
+            return true; // not a Late Sender synchronisation point: nothing to receive that matters
         }
         LocationState receiver = states[rl];
         if (!receiver.sp.isWaitState(receiver.sp.at(receiver.links.recvMark[matches.sendPartner(st.location, send)]))) {
             return true; // the receive waited for nothing: its message carries no wait, cost or path
         }
-        long k = key(st.location, send);
-        Shipment sh = toSend.remove(k);
+        Shipment sh = toSend.take(key(st.location, send), st.location);
         if (sh == null) {
-            waitingForSend.put(k, st.location);
             return false;
         }
-        int destRank = receiver.rank;
-        if (sh.waitTime() > 0) {
-            pointToPointDelay(st, s, destRank, sh, WaitType.LATE_SENDER);
-        }
-        if (sh.criticalPath()) {
-            st.onCriticalPath = true;
-            st.criticalPathEnd = m;
-        }
+        arrived(st, m, s, sh, receiver.rank, WaitType.LATE_SENDER);
         return true;
     }
 
     /** Backward replay at a send completion that is a Late Receiver wait state: PRE_INV_SENDCMP. */
     private void preSendComplete(LocationState st, int m, int send) {
         int s = st.sp.at(m);
-        if (!st.sp.isWaitState(s)) {
-            return;
-        }
         int rl = matches.sendPartnerLocation(st.location, send);
-        int ri = matches.sendPartner(st.location, send);
-        if (rl < 0) {
+        if (!st.sp.isWaitState(s) || rl < 0) {
             return;
         }
         LocationState receiver = states[rl];
-        double w = st.sp.waitTime(s);
-        TimeMap tmap = times.delayTimemap(st, s, receiver.rank);
-        double[] costs = new double[WaitType.COUNT];
-        for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = st.cost[t][s];
-        }
-        boolean cp = false;
-        if (st.onCriticalPath) {
-            updatePath(st, s);
-            cp = true;
-            st.onCriticalPath = false;
-        }
+        int ri = matches.sendPartner(st.location, send);
+        // built (and the critical path leaves) even when the request does not take it
+        Shipment sh = shipment(st, s, receiver.rank);
         int q = receiver.sp.at(receiver.links.requestMark[ri]);
-        if (q < 0 || receiver.sp.isWaitState(q)) {
-            return; // the request does not receive it (Scalasca cancels the message)
-        }
-        long k = key(rl, ri);
-        toRequest.put(k, new Shipment(w, tmap, costs, cp));
-        int waiting = waitingForRequest.remove(k);
-        if (waiting >= 0) {
-            runnable.add(waiting);
+        if (q >= 0 && !receiver.sp.isWaitState(q)) {
+            toRequest.deliver(key(rl, ri), sh);
         }
     }
 
     /** Backward replay at a receive request that is a Late Receiver synchronisation point: POST_INV_RECVREQ. */
     private boolean postRequest(LocationState st, int m, int recv) {
         int q = st.sp.at(m);
-        if (q < 0 || st.sp.isWaitState(q)) {
-            return true;
-        }
         int sl = matches.recvPartnerLocation(st.location, recv);
-        if (sl < 0) {
+        if (q < 0 || st.sp.isWaitState(q) || sl < 0) {
             return true;
         }
         LocationState sender = states[sl];
         if (!sender.sp.isWaitState(sender.sp.at(sender.links.sendCompleteMark[matches.recvPartner(st.location, recv)]))) {
             return true;
         }
-        long k = key(st.location, recv);
-        Shipment sh = toRequest.remove(k);
+        Shipment sh = toRequest.take(key(st.location, recv), st.location);
         if (sh == null) {
-            waitingForRequest.put(k, st.location);
             return false;
         }
+        arrived(st, m, q, sh, sender.rank, WaitType.LATE_RECEIVER);
+        return true;
+    }
+
+    /**
+     * What a point-to-point wait state at synchronisation point {@code s} ships to its cause: its wait, its time
+     * map since the last synchronisation with the partner, its long-term costs, and the critical path, which
+     * leaves this location here if it was on it.
+     */
+    private Shipment shipment(LocationState st, int s, int partnerRank) {
+        TimeMap tmap = times.delayTimemap(st, s, partnerRank);
+        double[] costs = new double[WaitType.COUNT];
+        for (int t = 0; t < WaitType.COUNT; t++) {
+            costs[t] = st.cost[t][s];
+        }
+        boolean cp = st.onCriticalPath;
+        if (cp) {
+            updatePath(st, s);
+            st.onCriticalPath = false;
+        }
+        return new Shipment(st.sp.waitTime(s), tmap, costs, cp);
+    }
+
+    /** A shipment reached its cause at synchronisation point {@code s} (mark {@code m}): delay and path. */
+    private void arrived(LocationState st, int m, int s, Shipment sh, int partnerRank, int type) {
         if (sh.waitTime() > 0) {
-            pointToPointDelay(st, q, states[sl].rank, sh, WaitType.LATE_RECEIVER);
+            pointToPointDelay(st, s, partnerRank, sh, type);
         }
         if (sh.criticalPath()) {
             st.onCriticalPath = true;
             st.criticalPathEnd = m;
         }
-        return true;
     }
 
     /**

@@ -2,6 +2,8 @@ package dev.straggler.patterns.rootcause;
 
 import it.unimi.dsi.fastutil.ints.Int2DoubleMap;
 
+import java.util.Arrays;
+
 /**
  * What Scalasca derives from the critical path once it is complete (CriticalPath.pattern, CRITICALPATH_FINISHED):
  * per location and call path, the critical-path activities (the call path's own non-waiting time, up to its time
@@ -44,9 +46,10 @@ final class CriticalPathImpact {
                 int c = all.paths()[i];
                 double t = all.seconds()[i];
                 lt[c] += t;
-                double w = waits.get(c);
-                if (w != 0 || java.util.Arrays.binarySearch(waits.paths(), c) >= 0) {
-                    lt[c] -= Math.min(t, w);
+                int wi = Arrays.binarySearch(waits.paths(), c);
+                if (wi >= 0) {
+                    // only call paths with waiting are reduced, as Scalasca's lookup does
+                    lt[c] -= Math.min(t, waits.seconds()[wi]);
                 }
             }
             ltimes[st.location] = lt;

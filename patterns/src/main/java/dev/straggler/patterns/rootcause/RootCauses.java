@@ -1,8 +1,8 @@
 package dev.straggler.patterns.rootcause;
 
 import dev.straggler.patterns.CollectiveOutcomes;
+import dev.straggler.patterns.InitFinalize;
 import dev.straggler.replay.CollectiveMatching;
-import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Replay;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
@@ -30,9 +30,10 @@ public final class RootCauses {
      *                          Late Sender synchronisation point (the largest of a multi-wait), else 0
      * @param lateReceiverWaits per location and send row, the Late Receiver wait of its completion likewise
      * @param collectives       what the collective patterns found, synchronisation points included
+     * @param init              the all-rank reductions of MPI_Init, and of MPI_Finalize ({@code fin})
      */
-    public static Result run(Replay replay, CollectiveOutcomes collectives, long[][] lateSenderWaits,
-                             long[][] lateReceiverWaits) {
+    public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
+                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         int[] masters = replay.definitions().masterLocationByRank();
@@ -45,8 +46,6 @@ public final class RootCauses {
         double tps = replay.definitions().clock().ticksPerSecond();
         IntervalTimes times = new IntervalTimes(replay.callTree().size(), tps);
         Matches matches = new Matches(replay);
-        InitFinalizeTimes init = reference(replay, states, true);
-        InitFinalizeTimes fin = reference(replay, states, false);
         new SyncPointDetection(replay, collectives, states, matches, times, lateSenderWaits, lateReceiverWaits).run(init, fin);
         for (LocationState st : states) {
             if (st != null) {
@@ -54,7 +53,7 @@ public final class RootCauses {
             }
         }
         CostReplay cost = new CostReplay(replay, collectives, states, matches, times, instances(replay));
-        cost.finalizeLatest = fin.complete() ? fin.latestRank() : -1;
+        cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;
         cost.run();
         CriticalPathImpact.compute(states, times, replay.callTree().size());
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
@@ -83,30 +82,5 @@ public final class RootCauses {
             }
         }
         return out;
-    }
-
-    private static InitFinalizeTimes reference(Replay replay, LocationState[] states, boolean init) {
-        long lastEnter = Long.MIN_VALUE;
-        long firstLeave = Long.MAX_VALUE;
-        int latest = -1;
-        int[] masters = replay.definitions().masterLocationByRank();
-        for (int rank = 0; rank < masters.length; rank++) {
-            int l = replay.locationOfRank(rank);
-            if (l < 0 || states[l] == null) {
-                continue;
-            }
-            LocationData d = replay.location(l);
-            if (init ? !d.hasInit() : !d.hasFinalize()) {
-                return new InitFinalizeTimes(false, 0, 0, -1);
-            }
-            long enter = init ? d.initEnter() : d.finalizeEnter();
-            long leave = init ? d.initLeave() : d.finalizeLeave();
-            if (latest < 0 || enter > lastEnter) {
-                lastEnter = enter;
-                latest = rank;
-            }
-            firstLeave = Math.min(firstLeave, leave);
-        }
-        return new InitFinalizeTimes(latest >= 0, lastEnter, firstLeave, latest);
     }
 }

@@ -1,6 +1,7 @@
 package dev.straggler.patterns.rootcause;
 
 import dev.straggler.patterns.CollectiveOutcomes;
+import dev.straggler.patterns.InitFinalize;
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
@@ -37,16 +38,20 @@ final class SyncPointDetection {
         return times.seconds(ticks);
     }
 
-    void run(InitFinalizeTimes init, InitFinalizeTimes fin) {
-        lateSenderReceives();
+    /**
+     * Registers all synchronisation points. Only point-to-point registrations can meet at one event: a blocking
+     * receive is a Late Sender receive or a Late Receiver request, a blocking send the send of a Late Sender or a
+     * Late Receiver completion; in both cases Scalasca registers the Late Sender side first, and so does this.
+     */
+    void run(InitFinalize.Reference init, InitFinalize.Reference fin) {
+        lateSender();
         collectives();
         initFinalize(init, fin);
-        lateSenderSends();
-        lateReceiverCompletions();
-        lateReceiverRequests();
+        lateReceiver();
     }
 
-    private void lateSenderReceives() {
+    /** Late Sender receives (forward replay) and their sends (backward replay). */
+    private void lateSender() {
         for (LocationState st : states) {
             if (st == null || lateSender[st.location] == null) {
                 continue;
@@ -58,11 +63,40 @@ final class SyncPointDetection {
                 if (w[i] <= 0 || sl < 0 || states[sl] == null) {
                     continue;
                 }
-                int m = st.links.recvMark[i];
                 LocationState sender = states[sl];
-                long sendLeave = sender.intervals.leave(sender.links.sendMark[matches.recvPartner(st.location, i)]);
-                long completion = Math.max(0, iv.leave(m) - sendLeave);
-                st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)), sec(completion), new int[] {sender.rank});
+                CallPathIntervals siv = sender.intervals;
+                int m = st.links.recvMark[i];
+                int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
+                st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)), sec(Math.max(0, iv.leave(m) - siv.leave(sm))),
+                        new int[] {sender.rank});
+                sender.sp.add(sm, 0, sec(siv.leave(sm) - siv.enter(sm)), sec(Math.max(0, siv.leave(sm) - iv.leave(m))),
+                        new int[] {st.rank});
+            }
+        }
+    }
+
+    /** Late Receiver send completions (backward replay) and their receive requests (forward exchange). */
+    private void lateReceiver() {
+        for (LocationState st : states) {
+            if (st == null || lateReceiver[st.location] == null) {
+                continue;
+            }
+            CallPathIntervals iv = st.intervals;
+            long[] w = lateReceiver[st.location];
+            for (int j = 0; j < w.length; j++) {
+                int rl = matches.sendPartnerLocation(st.location, j);
+                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
+                    continue;
+                }
+                LocationState receiver = states[rl];
+                CallPathIntervals riv = receiver.intervals;
+                int cm = st.links.sendCompleteMark[j];
+                int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
+                // Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative
+                long completion = iv.leave(cm) > riv.leave(q) ? 0 : iv.leave(cm) - riv.leave(q);
+                st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)), sec(completion), new int[] {receiver.rank});
+                receiver.sp.add(q, 0, sec(riv.leave(q) - riv.enter(q)), sec(Math.max(0, riv.leave(q) - iv.leave(cm))),
+                        new int[] {st.rank});
             }
         }
     }
@@ -108,7 +142,7 @@ final class SyncPointDetection {
         return r;
     }
 
-    private void initFinalize(InitFinalizeTimes init, InitFinalizeTimes fin) {
+    private void initFinalize(InitFinalize.Reference init, InitFinalize.Reference fin) {
         for (LocationState st : states) {
             if (st == null) {
                 continue;
@@ -117,80 +151,13 @@ final class SyncPointDetection {
             int m = st.links.initMark;
             if (m >= 0 && init.complete()) {
                 // MPI_Init gets a completion time but, on purpose, no waiting time (MPI.pattern)
-                st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(init.completion(iv.leave(m))),
+                st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(InitFinalize.completion(init, iv.leave(m))),
                         SyncPoints.ALL_RANKS);
             }
             m = st.links.finalizeMark;
             if (m >= 0 && fin.complete()) {
-                st.sp.add(m, sec(fin.wait(iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
-                        sec(fin.completion(iv.leave(m))), SyncPoints.ALL_RANKS);
-            }
-        }
-    }
-
-    private void lateSenderSends() {
-        for (LocationState st : states) {
-            if (st == null || lateSender[st.location] == null) {
-                continue;
-            }
-            long[] w = lateSender[st.location];
-            for (int i = 0; i < w.length; i++) {
-                int sl = matches.recvPartnerLocation(st.location, i);
-                if (w[i] <= 0 || sl < 0 || states[sl] == null) {
-                    continue;
-                }
-                LocationState sender = states[sl];
-                int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
-                CallPathIntervals siv = sender.intervals;
-                long recvLeave = st.intervals.leave(st.links.recvMark[i]);
-                long completion = Math.max(0, siv.leave(sm) - recvLeave);
-                sender.sp.add(sm, 0, sec(siv.leave(sm) - siv.enter(sm)), sec(completion), new int[] {st.rank});
-            }
-        }
-    }
-
-    private void lateReceiverCompletions() {
-        for (LocationState st : states) {
-            if (st == null || lateReceiver[st.location] == null) {
-                continue;
-            }
-            long[] w = lateReceiver[st.location];
-            for (int j = 0; j < w.length; j++) {
-                int rl = matches.sendPartnerLocation(st.location, j);
-                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
-                    continue;
-                }
-                LocationState receiver = states[rl];
-                int cm = st.links.sendCompleteMark[j];
-                CallPathIntervals iv = st.intervals;
-                long reqLeave = receiver.intervals.leave(receiver.links.requestMark[matches.sendPartner(st.location, j)]);
-                // Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative
-                long completion = iv.leave(cm) > reqLeave ? 0 : iv.leave(cm) - reqLeave;
-                st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)), sec(completion), new int[] {receiver.rank});
-            }
-        }
-    }
-
-    private void lateReceiverRequests() {
-        for (LocationState st : states) {
-            if (st == null || lateReceiver[st.location] == null) {
-                continue;
-            }
-            long[] w = lateReceiver[st.location];
-            for (int j = 0; j < w.length; j++) {
-                int rl = matches.sendPartnerLocation(st.location, j);
-                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
-                    continue;
-                }
-                LocationState receiver = states[rl];
-                int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
-                if (q < 0) {
-                    continue;
-                }
-                CallPathIntervals riv = receiver.intervals;
-                long cmpLeave = st.intervals.leave(st.links.sendCompleteMark[j]);
-                long completion = Math.max(0, riv.leave(q) - cmpLeave);
-                receiver.sp.add(q, 0, sec(riv.leave(q) - riv.enter(q)), sec(completion), new int[] {st.rank});
+                st.sp.add(m, sec(InitFinalize.finalizeWait(fin, iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
+                        sec(InitFinalize.completion(fin, iv.leave(m))), SyncPoints.ALL_RANKS);
             }
         }
     }
