@@ -91,16 +91,25 @@ public final class Analysis {
             lateSender[l] = a.lateSenderWaits;
             lateReceiver[l] = a.lateReceiverWaits;
         });
+        String rootCauseProblem = null;
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
-            RootCauses.Result rc = RootCauses.run(replay, coll, init, fin, lateSender, lateReceiver);
-            RootCauseMetrics.addTo(cube, rc, replay);
+            try {
+                RootCauses.Result rc = RootCauses.run(replay, coll, init, fin, lateSender, lateReceiver);
+                RootCauseMetrics.addTo(cube, rc, replay);
+            } catch (RootCauses.ImpossibleOrder e) {
+                // the wait states stand; only the why is missing, and the report says so
+                rootCauseProblem = "root causes not computed: " + e.getMessage();
+            }
             options.progress().update("root causes", 1, 1);
         }
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);
         List<String> warnings = warnings(replay, summary, init, fin);
+        if (rootCauseProblem != null) {
+            warnings.add(rootCauseProblem);
+        }
         Map<String, Long> counts = new LinkedHashMap<>();
         long[] c = instances.counts();
         for (int m = 0; m < MetricTree.COUNT; m++) {

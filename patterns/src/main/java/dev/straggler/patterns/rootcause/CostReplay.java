@@ -97,11 +97,19 @@ final class CostReplay {
         while (!runnable.isEmpty()) {
             advance(states[runnable.poll()]);
         }
+        StringBuilder blocked = new StringBuilder();
+        int count = 0;
         for (LocationState st : states) {
             if (st != null && st.cursor >= 0) {
-                throw new IllegalStateException("root-cause replay blocked on location " + st.location
-                        + " at mark " + st.cursor + " (inconsistent communication records)");
+                if (count++ < 3) {
+                    blocked.append(count > 1 ? ", " : "").append("rank ").append(st.rank).append(" at ")
+                            .append(describe(st, st.cursor));
+                }
             }
+        }
+        if (count > 0) {
+            throw new RootCauses.ImpossibleOrder(count + " rank(s) cannot be replayed backwards (" + blocked
+                    + (count > 3 ? ", ..." : "") + "): the recorded communication order cannot have happened");
         }
         forwardClassification();
     }
@@ -155,6 +163,18 @@ final class CostReplay {
             }
             st.cursor--;
         }
+    }
+
+    private String describe(LocationState st, int m) {
+        String what = switch (st.intervals.kind(m)) {
+            case CallPathIntervals.SEND -> "a send";
+            case CallPathIntervals.RECV, CallPathIntervals.RECV_REQUEST -> "a receive";
+            case CallPathIntervals.COLLECTIVE_END -> "a collective";
+            default -> "an MPI call";
+        };
+        int region = replay.callTree().region(st.callPath(m));
+        return what + " in " + replay.regions().regions().get(region).name() + " (entered at tick "
+                + st.intervals.enter(m) + ")";
     }
 
     /** Rank that entered MPI_Finalize last (ties: the lowest rank); -1 when Finalize is incomplete. */

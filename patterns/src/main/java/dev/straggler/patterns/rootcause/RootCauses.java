@@ -17,6 +17,13 @@ public final class RootCauses {
     private RootCauses() {
     }
 
+    /** Thrown when the communication records admit no backward replay (a trace no MPI run can have written). */
+    public static final class ImpossibleOrder extends RuntimeException {
+        public ImpossibleOrder(String message) {
+            super(message);
+        }
+    }
+
     /** Per location (null for locations without MPI analysis), per {@link RootCauseMetric}: call path → seconds. */
     public record Result(Int2DoubleOpenHashMap[][] severities) {
         public Int2DoubleOpenHashMap values(int location, RootCauseMetric m) {
