@@ -14,6 +14,8 @@ import java.util.Locale;
  */
 final class RootCauseSection {
     private static final int TOP = 5;
+    private static final int[] SHORT_TERM = {MetricTree.DELAY_LATESENDER, MetricTree.DELAY_LATERECEIVER,
+            MetricTree.DELAY_BARRIER, MetricTree.DELAY_N2N, MetricTree.DELAY_12N, MetricTree.DELAY_N21};
 
     private RootCauseSection() {
     }
@@ -29,31 +31,28 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
         if (delay > 0 && waiting > 0) {
-            out.append(fit(String.format(Locale.ROOT, "%s s of waiting (%s) is explained by delays on the "
-                    + "processes waited for:", TextReport.seconds(delay), share(delay, waiting)), width)).append('\n');
-            List<int[]> causes = new ArrayList<>();
+            out.append(fit(String.format(Locale.ROOT, "%s of all waiting (%s s) is caused by delays on the "
+                    + "processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay)), width))
+                    .append('\n');
+            List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
-                for (int l = 0; l < c.locations().size(); l++) {
-                    if (c.get(MetricTree.DELAY, p, l) > 0) {
-                        causes.add(new int[]{p, l});
-                    }
+                if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {
+                    causes.add(p);
                 }
             }
-            causes.sort(Comparator.comparingDouble((int[] x) -> -c.get(MetricTree.DELAY, x[0], x[1]))
-                    .thenComparingInt(x -> x[0]).thenComparingInt(x -> x[1]));
-            for (int[] x : causes.subList(0, Math.min(TOP, causes.size()))) {
-                double d = c.get(MetricTree.DELAY, x[0], x[1]);
-                double shortTerm = c.get(MetricTree.DELAY_LATESENDER, x[0], x[1])
-                        + c.get(MetricTree.DELAY_LATERECEIVER, x[0], x[1]) + c.get(MetricTree.DELAY_BARRIER, x[0], x[1])
-                        + c.get(MetricTree.DELAY_N2N, x[0], x[1]) + c.get(MetricTree.DELAY_12N, x[0], x[1])
-                        + c.get(MetricTree.DELAY_N21, x[0], x[1]);
-                var loc = c.locations().get(x[1]);
-                String head = String.format(Locale.ROOT, "  %5s %10s s  rank %d%s  ", share(d, waiting),
-                        TextReport.seconds(d), loc.rank(), loc.thread() == 0 ? "" : "." + loc.thread());
-                String tail = String.format(Locale.ROOT, "  (%s short-term, %s propagated)",
-                        TextReport.seconds(shortTerm), TextReport.seconds(d - shortTerm));
-                int room = Math.max(20, width - head.length() - tail.length());
-                out.append(head).append(TextReport.shortPath(c, x[0], room)).append(fit(tail, width)).append('\n');
+            causes.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(MetricTree.DELAY, p))
+                    .thenComparingInt(p -> p));
+            for (int p : causes.subList(0, Math.min(TOP, causes.size()))) {
+                double d = c.sumOverLocations(MetricTree.DELAY, p);
+                double shortTerm = 0;
+                for (int m : SHORT_TERM) {
+                    shortTerm += c.sumOverLocations(m, p);
+                }
+                String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(d, waiting), TextReport.seconds(d));
+                out.append(head).append(TextReport.shortPath(c, p, width - head.length())).append('\n');
+                out.append(fit(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
+                        + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
+                        TextReport.seconds(Math.max(0, d - shortTerm))), width)).append('\n');
             }
         }
         double ls = c.total(MetricTree.MPI_LATESENDER);
@@ -66,9 +65,9 @@ final class RootCauseSection {
                     .append('\n');
         }
         if (cp > 0) {
-            out.append(fit(String.format(Locale.ROOT, "Critical path: %s s; its imbalance %s s (time on the path "
-                    + "above the call paths' average):", TextReport.seconds(cp),
-                    TextReport.seconds(c.total(MetricTree.CRITICAL_PATH_IMBALANCE))), width)).append('\n');
+            out.append(fit(String.format(Locale.ROOT, "Critical path %s s, of it %s s imbalance (longer on the path "
+                    + "than on average):", TextReport.seconds(cp),
+                    TextReport.seconds(clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp))), width)).append('\n');
             List<Integer> paths = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.CRITICAL_PATH, p) > 0) {
@@ -79,8 +78,8 @@ final class RootCauseSection {
                     .thenComparingInt(p -> p));
             for (int p : paths.subList(0, Math.min(TOP, paths.size()))) {
                 double v = c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
-                double imb = c.sumOverLocations(MetricTree.CRITICAL_PATH_IMBALANCE, p);
-                String head = String.format(Locale.ROOT, "  %5s %10s s  ", share(v, cp), TextReport.seconds(v));
+                double imb = clean(c.sumOverLocations(MetricTree.CRITICAL_PATH_IMBALANCE, p), cp);
+                String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
                 String tail = String.format(Locale.ROOT, "  imbalance %s s", TextReport.seconds(imb));
                 int room = Math.max(20, width - head.length() - tail.length());
                 out.append(head).append(TextReport.shortPath(c, p, room)).append(tail).append('\n');
@@ -94,7 +93,34 @@ final class RootCauseSection {
             return "0%";
         }
         double s = Math.max(0, Math.min(100, 100 * part / whole));
-        return String.format(Locale.ROOT, "%.0f%%", s);
+        return String.format(Locale.ROOT, "%.1f%%", s);
+    }
+
+    /** Rounding residue of a difference of sums (below 1e-9 of the whole) is shown as 0. */
+    private static double clean(double v, double whole) {
+        return Math.abs(v) < 1e-9 * whole ? 0 : v;
+    }
+
+    /** The ranks holding most of a call path's delay: "rank 9", "ranks 5, 6, 7 +4". */
+    private static String ranks(SeverityCube c, int path) {
+        double[] per = new double[c.locations().size()];
+        List<Integer> locs = new ArrayList<>();
+        for (int l = 0; l < per.length; l++) {
+            per[l] = c.get(MetricTree.DELAY, path, l);
+            if (per[l] > 0) {
+                locs.add(l);
+            }
+        }
+        locs.sort(Comparator.comparingDouble((Integer l) -> -per[l]).thenComparingInt(l -> l));
+        StringBuilder b = new StringBuilder(locs.size() == 1 ? "rank " : "ranks ");
+        for (int i = 0; i < Math.min(3, locs.size()); i++) {
+            var loc = c.locations().get(locs.get(i));
+            b.append(i > 0 ? ", " : "").append(loc.rank()).append(loc.thread() == 0 ? "" : "." + loc.thread());
+        }
+        if (locs.size() > 3) {
+            b.append(" +").append(locs.size() - 3);
+        }
+        return b.toString();
     }
 
     private static String fit(String s, int width) {
