@@ -2,12 +2,12 @@ package dev.straggler.cli;
 
 import dev.straggler.cli.report.HtmlReport;
 import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisJson;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
-import dev.straggler.patterns.TextReport;
 import dev.straggler.patterns.TraceSummary;
 import dev.straggler.patterns.cubex.CubexWriter;
+import dev.straggler.patterns.report.AnalysisJson;
+import dev.straggler.patterns.report.TextReport;
 import dev.straggler.trace.CommunicationMatrix;
 import dev.straggler.trace.TraceSource;
 import picocli.CommandLine.Command;

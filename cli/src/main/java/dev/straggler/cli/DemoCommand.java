@@ -43,7 +43,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             try (TraceSource t = TextTraceReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), "samples/late-sender.txt")) {
                 AnalysisResult r = AnalyzeCommand.analyse(t, 0, true);
-                System.out.print(dev.straggler.patterns.TextReport.render(r, AnalyzeCommand.terminalWidth()));
+                System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth()));
             }
         }
         System.out.println();
@@ -55,7 +55,7 @@ final class DemoCommand implements Callable<Integer> {
         System.out.printf("simulated %,d events%n", g.events());
         AnalysisResult r = AnalyzeCommand.analyse(trace, 0, common.quiet);
         r.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
-        System.out.print(dev.straggler.patterns.TextReport.render(r, AnalyzeCommand.terminalWidth()));
+        System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth()));
         System.out.println();
         AnalyzeCommand.writeOutputs(r, trace, outDir.resolve("bt-like.json"), outDir.resolve("bt-like.cubex"),
                 outDir.resolve("bt-like.html"));

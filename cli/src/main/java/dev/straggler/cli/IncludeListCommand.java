@@ -1,7 +1,6 @@
 package dev.straggler.cli;
 
 import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisJson;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cubex.CubexReader;
@@ -17,6 +16,7 @@ import dev.straggler.patterns.reduce.SizeModel;
 import dev.straggler.patterns.reduce.TauReduceRules;
 import dev.straggler.patterns.reduce.TraceProfiler;
 import dev.straggler.patterns.reduce.WaitStates;
+import dev.straggler.patterns.report.AnalysisJson;
 import dev.straggler.trace.TraceSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -165,7 +165,7 @@ class CliTest {
                 "--html", html.toString(), "-q");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("Late Sender"), r.out());
-        var result = dev.straggler.patterns.AnalysisJson.read(json);
+        var result = dev.straggler.patterns.report.AnalysisJson.read(json);
         assertEquals(0.005, result.total("mpi_latesender"), 1e-12);
         assertEquals(0.0005, result.total("mpi_barrier_wait"), 1e-12);
         var fromCube = dev.straggler.patterns.cubex.CubexReader.read(cube);

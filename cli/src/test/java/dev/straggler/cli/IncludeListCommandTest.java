@@ -1,8 +1,8 @@
 package dev.straggler.cli;
 
 import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisJson;
 import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.report.AnalysisJson;
 import dev.straggler.testdata.ExpectedSeverities;
 import dev.straggler.testdata.ScenarioParams;
 import dev.straggler.testdata.Scenarios;

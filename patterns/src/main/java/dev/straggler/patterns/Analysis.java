@@ -5,10 +5,11 @@ import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
 import dev.straggler.patterns.rootcause.RootCauses;
+import dev.straggler.patterns.waitstate.InitFinalize;
+import dev.straggler.patterns.waitstate.WaitStates;
 import dev.straggler.replay.Anomaly;
 import dev.straggler.replay.CallTree;
 import dev.straggler.replay.LocationData;
-import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Pools;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayOptions;
@@ -23,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Wait-state analysis of a trace, the Scalasca way (reference §1): replays every location, matches
@@ -58,44 +58,16 @@ public final class Analysis {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
                 .withReading(options.reading());
         Replay replay = Replay.run(source, ro, pool);
-        TraceDefinitions defs = replay.definitions();
-        long[] timeMasks = TimeMasks.of(replay.regions());
-
-        CollectiveOutcomes coll = new CollectiveOutcomes(replay);
-        InstanceCollector instances = CollectiveReplay.run(replay, coll, pool, options.topInstances());
-        InitFinalize.Reference init = InitFinalize.init(replay);
-        InitFinalize.Reference fin = InitFinalize.finalizeReference(replay);
-
         SeverityCube cube = emptyCube(replay, source);
-        long[] violations = new long[ViolationKind.values().length];
-        long[] unmatched = new long[2];
-        double tps = defs.clock().ticksPerSecond();
-        int n = replay.locations().size();
-        AtomicLong done = new AtomicLong();
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
-        long[][] lateSender = new long[n][];
-        long[][] lateReceiver = new long[n][];
-        Parallel.forEachOrdered(pool, n, 2 * options.threads(), l -> {
-            LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, options.topInstances(),
-                    rootCauses);
-            options.progress().update("patterns", done.incrementAndGet(), n);
-            return a;
-        }, (l, a) -> {
-            copyInto(cube, a, tps);
-            instances.addAll(a.instances);
-            for (int k = 0; k < violations.length; k++) {
-                violations[k] += a.violations[k];
-            }
-            unmatched[0] += a.unmatchedSends;
-            unmatched[1] += a.unmatchedReceives;
-            lateSender[l] = a.lateSenderWaits;
-            lateReceiver[l] = a.lateReceiverWaits;
-        });
+        WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
+                rootCauses, options.progress());
         String rootCauseProblem = null;
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
             try {
-                RootCauses.Result rc = RootCauses.run(replay, coll, init, fin, lateSender, lateReceiver);
+                RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
+                        ws.lateSenderWaits(), ws.lateReceiverWaits());
                 RootCauseMetrics.addTo(cube, rc, replay);
             } catch (RootCauses.ImpossibleOrder e) {
                 // the wait states stand; only the why is missing, and the report says so
@@ -106,19 +78,19 @@ public final class Analysis {
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);
-        List<String> warnings = warnings(replay, summary, init, fin);
+        List<String> warnings = warnings(replay, summary, ws.init(), ws.fin());
         if (rootCauseProblem != null) {
             warnings.add(rootCauseProblem);
         }
         Map<String, Long> counts = new LinkedHashMap<>();
-        long[] c = instances.counts();
+        long[] c = ws.instanceCounts();
         for (int m = 0; m < MetricTree.COUNT; m++) {
             if (c[m] != 0) {
                 counts.put(MetricTree.ALL.get(m).uniqueName(), c[m]);
             }
         }
-        return new AnalysisResult(cube, summary, ClockViolations.of(violations),
-                instances.instances(tps, defs.clock().globalOffset()), warnings, counts);
+        return new AnalysisResult(cube, summary, ClockViolations.of(ws.violations()), ws.instances(), warnings,
+                counts);
     }
 
     private static SeverityCube emptyCube(Replay replay, TraceSource source) {
@@ -137,22 +109,6 @@ public final class Analysis {
         attrs.put("application", replay.definitions().experiment().application());
         attrs.put("ticks_per_second", Long.toString(replay.definitions().clock().ticksPerSecond()));
         return new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
-    }
-
-    private static void copyInto(SeverityCube cube, LocationAnalysis a, double tps) {
-        LocationData loc = a.loc;
-        for (int m = 0; m < MetricTree.COUNT; m++) {
-            long[] row = a.sev.row(m);
-            if (row == null) {
-                continue;
-            }
-            boolean time = MetricTree.isTime(m);
-            for (int p = 0; p < row.length; p++) {
-                if (row[p] != 0) {
-                    cube.add(m, loc.globalCallPath(p), loc.location(), time ? row[p] / tps : row[p]);
-                }
-            }
-        }
     }
 
     private static TraceSummary summary(Replay replay, TraceSource source) {

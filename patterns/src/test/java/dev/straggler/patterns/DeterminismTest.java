@@ -15,10 +15,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The analysis must give bit-identical results for any thread count. */
-class DeterminismTest {
+public class DeterminismTest {
 
     /** Ring exchanges (Irecv/Isend/Waitall and Send/Recv) and collectives with random imbalance, seeded. */
-    static TraceBuilder randomTrace(int ranks, int iterations, long seed) {
+    public static TraceBuilder randomTrace(int ranks, int iterations, long seed) {
         Random rnd = new Random(seed);
         TraceBuilder b = new TraceBuilder(ranks);
         long[] now = new long[ranks];

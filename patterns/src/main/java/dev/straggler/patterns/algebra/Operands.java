@@ -1,10 +1,10 @@
 package dev.straggler.patterns.algebra;
 
 import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisJson;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cubex.CubexReader;
+import dev.straggler.patterns.report.AnalysisJson;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
 

@@ -1,6 +1,6 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.CollectiveOutcomes;
+import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
 import dev.straggler.trace.CollectiveOp;

@@ -1,7 +1,7 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.CollectiveOutcomes;
-import dev.straggler.patterns.InitFinalize;
+import dev.straggler.patterns.waitstate.CollectiveOutcomes;
+import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;

@@ -31,7 +31,7 @@ class OperandsTest {
             r = dev.straggler.patterns.Analysis.run(t, AnalysisOptions.defaults());
         }
         java.nio.file.Path json = tmp.resolve("mg2.json");
-        dev.straggler.patterns.AnalysisJson.write(r, json);
+        dev.straggler.patterns.report.AnalysisJson.write(r, json);
         SeverityCube c = Operands.load(json, AnalysisOptions.defaults());
         assertEquals("mg2", c.attributes().get("name"));
         assertEquals(r.cube().total("time"), c.total("time"), 1e-9 * r.cube().total("time"));

@@ -1,5 +1,6 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.ViolationKind;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.CollectiveTable;
 import dev.straggler.replay.Replay;

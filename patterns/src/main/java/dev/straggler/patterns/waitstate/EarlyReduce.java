@@ -1,5 +1,7 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.ViolationKind;
 import dev.straggler.trace.CollectiveOp;
 
 /**

@@ -1,5 +1,6 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.MetricTree;
 import dev.straggler.replay.SendTable;
 
 /**

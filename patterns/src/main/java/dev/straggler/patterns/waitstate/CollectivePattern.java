@@ -1,4 +1,4 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
 import dev.straggler.trace.CollectiveOp;
 

@@ -1,10 +1,15 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.report;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.ClockViolations;
+import dev.straggler.patterns.Instance;
+import dev.straggler.patterns.TraceSummary;
+import dev.straggler.patterns.ViolationKind;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;

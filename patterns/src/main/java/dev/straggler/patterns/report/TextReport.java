@@ -1,5 +1,8 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.report;
 
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.TraceSummary;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 

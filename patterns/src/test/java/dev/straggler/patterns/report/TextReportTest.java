@@ -1,5 +1,9 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.report;
 
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.report.TextReport;
 import dev.straggler.replay.TraceBuilder;
 import org.junit.jupiter.api.Test;
 

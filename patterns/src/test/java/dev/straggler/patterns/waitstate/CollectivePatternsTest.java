@@ -1,5 +1,7 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.Severities;
+import dev.straggler.patterns.ViolationKind;
 import dev.straggler.replay.TraceBuilder;
 import dev.straggler.trace.CollectiveOp;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.report;
 
+import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
 /**
  * Late Sender, Wrong Order ({@code mpi_latesender_wo}, split into {@code mpi_lswo_different} and

@@ -1,4 +1,6 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
+
+import dev.straggler.patterns.MetricTree;
 
 /**
  * The severities of one location, per metric and local call path, as exact integers: ticks for time metrics,

@@ -1,4 +1,7 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
+
+import dev.straggler.patterns.Instance;
+import dev.straggler.patterns.MetricTree;
 
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,5 +1,7 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.ViolationKind;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.MessageMatching;
 import dev.straggler.replay.RecvTable;

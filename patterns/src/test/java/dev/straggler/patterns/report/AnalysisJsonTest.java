@@ -1,8 +1,13 @@
-package dev.straggler.patterns;
+package dev.straggler.patterns.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.DeterminismTest;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.report.AnalysisJson;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
