@@ -67,7 +67,7 @@ public final class Analysis {
             options.progress().update("root causes", 0, 1);
             try {
                 RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
-                        ws.lateSenderWaits(), ws.lateReceiverWaits());
+                        ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
                 RootCauseMetrics.addTo(cube, rc, replay);
             } catch (RootCauses.ImpossibleOrder e) {
                 // the wait states stand; only the why is missing, and the report says so

@@ -19,6 +19,11 @@ public class DeterminismTest {
 
     /** Ring exchanges (Irecv/Isend/Waitall and Send/Recv) and collectives with random imbalance, seeded. */
     public static TraceBuilder randomTrace(int ranks, int iterations, long seed) {
+        return randomTrace(ranks, iterations, seed, false);
+    }
+
+    /** As {@link #randomTrace(int, int, long)}, optionally ending with MPI_Finalize (a critical path to follow). */
+    static TraceBuilder randomTrace(int ranks, int iterations, long seed, boolean finalize) {
         Random rnd = new Random(seed);
         TraceBuilder b = new TraceBuilder(ranks);
         long[] now = new long[ranks];
@@ -65,7 +70,13 @@ public class DeterminismTest {
             }
         }
         for (int r = 0; r < ranks; r++) {
-            b.rank(r).leave(now[r] + 10);
+            long t = now[r] + 10;
+            if (finalize) {
+                long enter = t + rnd.nextInt(300);
+                b.rank(r).enter(enter, "MPI_Finalize").leave(enter + 400);
+                t = enter + 401;
+            }
+            b.rank(r).leave(t);
         }
         return b;
     }
@@ -108,5 +119,21 @@ public class DeterminismTest {
         assertEquals(one.mostSevere(), four.mostSevere());
         assertEquals(one.violations(), four.violations());
         assertEquals(one.instanceCounts(), four.instanceCounts());
+    }
+
+    @Test
+    void rootCausesAreIdenticalForAnyThreadCount() throws IOException {
+        // many ranks and iterations: locations block and are released often, in an order that varies run to run
+        TraceBuilder b = randomTrace(24, 60, 7, true);
+        AnalysisResult one = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(1));
+        assertTrue(one.total("delay_latesender") > 0 && one.total("delay_n2n") > 0 && one.total("critical_path") > 0
+                && one.total("mpi_wait_indirect_latesender") > 0);
+        for (int threads : new int[] {2, 3, 8}) {
+            for (int run = 0; run < 3; run++) {
+                AnalysisResult r = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(threads));
+                assertEquals(one.warnings(), r.warnings(), threads + " threads");
+                assertSameCube(one.cube(), r.cube());
+            }
+        }
     }
 }

@@ -10,6 +10,10 @@ import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
 import java.util.ArrayDeque;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Scalasca's backward cost-accounting replay ({@code bwc}: delay costs and the critical path) and its forward
@@ -30,9 +34,10 @@ final class CostReplay {
     private final Replay replay;
     private final LocationState[] states;
     private final Matches matches;
-    private final IntervalTimes times;
     /**
      * Shipments in one direction, keyed by their destination (location, row), and the locations blocked on one.
+     * Taking and delivering are atomic, so a location is released exactly once, by whoever delivers what it waits
+     * for; the lock also hands the shipment and the blocked location's state over between threads.
      */
     private final class Channel {
         private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>();
@@ -43,15 +48,18 @@ final class CostReplay {
         }
 
         void deliver(long key, Shipment sh) {
-            shipped.put(key, sh);
-            int l = waiting.remove(key);
+            int l;
+            synchronized (this) {
+                shipped.put(key, sh);
+                l = waiting.remove(key);
+            }
             if (l >= 0) {
-                runnable.add(l);
+                scheduler.release(l);
             }
         }
 
         /** The shipment for {@code key}, or null after registering {@code location} as blocked on it. */
-        Shipment take(long key, int location) {
+        synchronized Shipment take(long key, int location) {
             Shipment sh = shipped.remove(key);
             if (sh == null) {
                 waiting.put(key, location);
@@ -67,36 +75,46 @@ final class CostReplay {
     /** Participants still to arrive per collective instance, keyed by (communicator, instance). */
     private final Long2IntOpenHashMap pending = new Long2IntOpenHashMap();
     private final int[][] instanceOf;
-    private final ArrayDeque<Integer> runnable = new ArrayDeque<>();
-    private final CollectiveSync sync = new CollectiveSync();
+    /** Per worker thread: the interval accumulator and the collective being processed. */
+    private final ThreadLocal<IntervalTimes> times;
+    private final ThreadLocal<CollectiveSync> sync = ThreadLocal.withInitial(CollectiveSync::new);
+    private Scheduler scheduler;
 
     private final CollectiveOutcomes outcomes;
 
     CostReplay(Replay replay, CollectiveOutcomes outcomes, LocationState[] states, Matches matches,
-               IntervalTimes times, int[][] instanceOf) {
+               int[][] instanceOf) {
         this.replay = replay;
         this.outcomes = outcomes;
         this.states = states;
         this.matches = matches;
-        this.times = times;
+        int paths = replay.callTree().size();
+        double tps = replay.definitions().clock().ticksPerSecond();
+        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(paths, tps));
         this.instanceOf = instanceOf;
         pending.defaultReturnValue(-1);
+    }
+
+    private IntervalTimes times() {
+        return times.get();
     }
 
     static long key(int location, int row) {
         return ((long) location << 32) | (row & 0xffffffffL);
     }
 
-    /** Runs the backward replay on every location, then the forward classification. */
-    void run() {
+    /**
+     * Runs the backward replay on every location, then the forward classification. With a pool, locations advance
+     * on its threads, each on one thread at a time; the result is the same for any number of threads.
+     */
+    void run(ExecutorService pool, int threads) {
+        scheduler = threads > 1 && pool != null ? new PoolScheduler(pool) : new QueueScheduler();
         for (LocationState st : states) {
             if (st != null) {
-                runnable.add(st.location);
+                scheduler.release(st.location);
             }
         }
-        while (!runnable.isEmpty()) {
-            advance(states[runnable.poll()]);
-        }
+        scheduler.await();
         StringBuilder blocked = new StringBuilder();
         int count = 0;
         for (LocationState st : states) {
@@ -149,7 +167,7 @@ final class CostReplay {
                 }
                 case CallPathIntervals.INIT -> {
                     if (st.onCriticalPath) {
-                        updatePath(st, st.sp.at(m));
+                        updatePath(st, st.spAt(m));
                     }
                 }
                 case CallPathIntervals.FINALIZE -> {
@@ -187,7 +205,7 @@ final class CostReplay {
      * only for different events, and for one event a Late Sender wait excludes the Late Receiver role.
      */
     private void preRecv(LocationState st, int m, int recv) {
-        int s = st.sp.at(m);
+        int s = st.spAt(m);
         int sl = matches.recvPartnerLocation(st.location, recv);
         if (!st.sp.isWaitState(s) || sl < 0) {
             return; // only a Late Sender wait state makes the send a synchronisation point
@@ -197,13 +215,13 @@ final class CostReplay {
 
     /** Backward replay at a send: receives the Late Sender shipment (blocking), then POST_SEND. */
     private boolean postSend(LocationState st, int m, int send) {
-        int s = st.sp.at(m);
+        int s = st.spAt(m);
         int rl = matches.sendPartnerLocation(st.location, send);
         if (s < 0 || rl < 0) {
             return true; // not a Late Sender synchronisation point: nothing to receive that matters
         }
         LocationState receiver = states[rl];
-        if (!receiver.sp.isWaitState(receiver.sp.at(receiver.links.recvMark[matches.sendPartner(st.location, send)]))) {
+        if (!receiver.sp.isWaitState(receiver.spAt(receiver.links.recvMark[matches.sendPartner(st.location, send)]))) {
             return true; // the receive waited for nothing: its message carries no wait, cost or path
         }
         Shipment sh = toSend.take(key(st.location, send), st.location);
@@ -216,7 +234,7 @@ final class CostReplay {
 
     /** Backward replay at a send completion that is a Late Receiver wait state: PRE_INV_SENDCMP. */
     private void preSendComplete(LocationState st, int m, int send) {
-        int s = st.sp.at(m);
+        int s = st.spAt(m);
         int rl = matches.sendPartnerLocation(st.location, send);
         if (!st.sp.isWaitState(s) || rl < 0) {
             return;
@@ -225,7 +243,7 @@ final class CostReplay {
         int ri = matches.sendPartner(st.location, send);
         // built (and the critical path leaves) even when the request does not take it
         Shipment sh = shipment(st, s, receiver.rank);
-        int q = receiver.sp.at(receiver.links.requestMark[ri]);
+        int q = receiver.spAt(receiver.links.requestMark[ri]);
         if (q >= 0 && !receiver.sp.isWaitState(q)) {
             toRequest.deliver(key(rl, ri), sh);
         }
@@ -233,13 +251,13 @@ final class CostReplay {
 
     /** Backward replay at a receive request that is a Late Receiver synchronisation point: POST_INV_RECVREQ. */
     private boolean postRequest(LocationState st, int m, int recv) {
-        int q = st.sp.at(m);
+        int q = st.spAt(m);
         int sl = matches.recvPartnerLocation(st.location, recv);
         if (q < 0 || st.sp.isWaitState(q) || sl < 0) {
             return true;
         }
         LocationState sender = states[sl];
-        if (!sender.sp.isWaitState(sender.sp.at(sender.links.sendCompleteMark[matches.recvPartner(st.location, recv)]))) {
+        if (!sender.sp.isWaitState(sender.spAt(sender.links.sendCompleteMark[matches.recvPartner(st.location, recv)]))) {
             return true;
         }
         Shipment sh = toRequest.take(key(st.location, recv), st.location);
@@ -256,7 +274,7 @@ final class CostReplay {
      * leaves this location here if it was on it.
      */
     private Shipment shipment(LocationState st, int s, int partnerRank) {
-        TimeMap tmap = times.delayTimemap(st, s, partnerRank);
+        TimeMap tmap = times().delayTimemap(st, s, partnerRank);
         double[] costs = new double[WaitType.COUNT];
         for (int t = 0; t < WaitType.COUNT; t++) {
             costs[t] = st.cost[t][s];
@@ -288,8 +306,7 @@ final class CostReplay {
     private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type) {
         int prev = st.sp.previous(s, partner);
         TimeMap w = IntervalTimes.waitMap(st, prev, s);
-        TimeMap pruned = IntervalTimes.prune(
-                times.runtimes(st, prev < 0 ? -1 : st.sp.mark(prev), st.sp.mark(s)), w, st, prev);
+        TimeMap pruned = times().pruned(st, prev, s, w);
         TimeMap d = pruned.minusPositive(sh.times());
         double rwait = sh.waitTime();
         double dw = d.sum() + w.sum();
@@ -377,7 +394,7 @@ final class CostReplay {
     /** Critical path: books the interval since it reached this location, minus the wait where it leaves. */
     private void updatePath(LocationState st, int from) {
         int fromMark = from < 0 ? -1 : st.sp.mark(from);
-        TimeMap tmap = times.runtimes(st, fromMark, st.criticalPathEnd);
+        TimeMap tmap = times().runtimes(st, fromMark, st.criticalPathEnd);
         for (int i = 0; i < tmap.size(); i++) {
             st.add(RootCauseMetric.CRITICAL_PATH, tmap.paths()[i], tmap.seconds()[i]);
         }
@@ -402,36 +419,40 @@ final class CostReplay {
         int comm = st.loc.collectives().comm(row);
         CollectiveMatching cm = replay.collectives();
         long key = ((long) comm << 32) | k;
-        int missing = pending.get(key);
-        if (missing < 0) {
-            missing = 0;
-            for (int j = 0; j < cm.size(comm); j++) {
-                if (outcomes.participates(cm.memberLocation(comm, j), cm.record(comm, k, j))) {
-                    missing++;
+        // the last participant to arrive processes the instance; the others are parked and untouched meanwhile
+        synchronized (pending) {
+            int missing = pending.get(key);
+            if (missing < 0) {
+                missing = 0;
+                for (int j = 0; j < cm.size(comm); j++) {
+                    if (outcomes.participates(cm.memberLocation(comm, j), cm.record(comm, k, j))) {
+                        missing++;
+                    }
                 }
             }
+            missing--;
+            if (missing > 0) {
+                pending.put(key, missing);
+                return false;
+            }
+            pending.remove(key);
         }
-        missing--;
-        if (missing > 0) {
-            pending.put(key, missing);
-            return false;
-        }
-        pending.remove(key);
-        if (sync.load(replay, outcomes, comm, k)) {
-            collectiveDelay(comm, k);
+        CollectiveSync c = sync.get();
+        if (c.load(replay, outcomes, comm, k)) {
+            collectiveDelay(c, comm, k);
         }
         for (int j = 0; j < cm.size(comm); j++) {
             int l = cm.memberLocation(comm, j);
             if (l != st.location && outcomes.participates(l, cm.record(comm, k, j))) {
                 states[l].cursor--;
-                runnable.add(l);
+                scheduler.release(l);
             }
         }
         return true;
     }
 
     /** Scalasca's {@code CalculateCollectiveDelay} and the collective delay / critical-path handlers. */
-    private void collectiveDelay(int comm, int k) {
+    private void collectiveDelay(CollectiveSync sync, int comm, int k) {
         CollectiveMatching cm = replay.collectives();
         int n = sync.size;
         int ref = sync.reference;
@@ -447,7 +468,7 @@ final class CostReplay {
             int l = cm.memberLocation(comm, j);
             member[j] = states[l];
             int row = cm.record(comm, k, j);
-            spOf[j] = member[j].sp.at(member[j].links.collectiveMark[row]);
+            spOf[j] = member[j].spAt(member[j].links.collectiveMark[row]);
         }
         int[] globalRank = replay.definitions().communicator(comm).members();
         LocationState root = member[ref];
@@ -461,9 +482,9 @@ final class CostReplay {
         TimeMap[] prevSpTmaps = new TimeMap[n];
         if (rootSync) {
             prevSp = previousGroupSync(root, rootSp, globalRank, ref, prevSps);
-            groupTmap = times.synchpointTimes(root, prevSp, rootSp);
+            groupTmap = times().synchpointTimes(root, prevSp, rootSp);
             for (var e : prevSps.entrySet()) {
-                prevSpTmaps[e.getKey()] = times.synchpointTimes(root, e.getValue(), rootSp);
+                prevSpTmaps[e.getKey()] = times().synchpointTimes(root, e.getValue(), rootSp);
             }
         }
         int[] cp = groupTmap.paths();
@@ -494,7 +515,7 @@ final class CostReplay {
             double dsum = 0;
             double[] diff = new double[cpn];
             if (s >= 0) {
-                TimeMap local = j == ref ? TimeMap.EMPTY : times.delayTimemap(st, s, globalRank[ref]);
+                TimeMap local = j == ref ? TimeMap.EMPTY : times().delayTimemap(st, s, globalRank[ref]);
                 for (int i = 0; i < cpn; i++) {
                     double dd = Math.max(timesJ[i] - local.get(cp[i]), 0.0);
                     diff[i] = dd;
@@ -627,6 +648,85 @@ final class CostReplay {
             out[x] = scales;
         }
         return out;
+    }
+
+    // --- scheduling ------------------------------------------------------------------------------------------
+
+    /** Runs released locations until none is left; a location is released once per blocking. */
+    private interface Scheduler {
+        void release(int location);
+
+        void await();
+    }
+
+    /** One thread: a queue of released locations. */
+    private final class QueueScheduler implements Scheduler {
+        private final ArrayDeque<Integer> runnable = new ArrayDeque<>();
+
+        @Override
+        public void release(int location) {
+            runnable.add(location);
+        }
+
+        @Override
+        public void await() {
+            while (!runnable.isEmpty()) {
+                advance(states[runnable.poll()]);
+            }
+        }
+    }
+
+    /**
+     * A pool: every release is a task advancing that location until it blocks. The replay is over when no task is
+     * outstanding; a failure in any task is rethrown.
+     */
+    private final class PoolScheduler implements Scheduler {
+        private final ExecutorService pool;
+        /** Released and not finished, plus one until {@link #await} is called (the seeding may not end it). */
+        private final AtomicInteger outstanding = new AtomicInteger(1);
+        private final CountDownLatch idle = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+        PoolScheduler(ExecutorService pool) {
+            this.pool = pool;
+        }
+
+        @Override
+        public void release(int location) {
+            outstanding.incrementAndGet();
+            pool.execute(() -> {
+                try {
+                    if (failure.get() == null) {
+                        advance(states[location]);
+                    }
+                } catch (Throwable t) {
+                    failure.compareAndSet(null, t);
+                } finally {
+                    if (outstanding.decrementAndGet() == 0) {
+                        idle.countDown();
+                    }
+                }
+            });
+        }
+
+        @Override
+        public void await() {
+            if (outstanding.decrementAndGet() > 0) {
+                try {
+                    idle.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("root-cause replay interrupted", e);
+                }
+            }
+            Throwable t = failure.get();
+            if (t instanceof RuntimeException r) {
+                throw r;
+            }
+            if (t instanceof Error e) {
+                throw e;
+            }
+        }
     }
 
     // --- forward classification (fwc) -------------------------------------------------------------------------

@@ -65,8 +65,17 @@ final class IntervalTimes {
      */
     static TimeMap waitMap(LocationState st, int fromSp, int toSp) {
         SyncPoints sp = st.sp;
+        int waits = 0;
+        for (int s = fromSp + 1; s < toSp; s++) {
+            if (sp.waitTime(s) > 0) {
+                waits++;
+            }
+        }
+        if (waits == 0) {
+            return TimeMap.EMPTY;
+        }
         int n = 0;
-        int[] paths = new int[Math.max(0, toSp - fromSp - 1)];
+        int[] paths = new int[waits];
         double[] v = new double[paths.length];
         double sum = 0;
         for (int s = fromSp + 1; s < toSp; s++) {
@@ -84,6 +93,9 @@ final class IntervalTimes {
     static TimeMap sorted(int[] paths, double[] v, int n, double sum) {
         if (n == 0) {
             return new TimeMap(new int[0], new double[0], sum);
+        }
+        if (n == 1) {
+            return new TimeMap(paths, v, sum);
         }
         long[] keyed = new long[n];
         for (int i = 0; i < n; i++) {
@@ -107,52 +119,87 @@ final class IntervalTimes {
         return new TimeMap(Arrays.copyOf(p, k + 1), Arrays.copyOf(s, k + 1), sum);
     }
 
-    /**
-     * Scalasca's {@code PruneDelayTimemap}: the interval's times without its waiting time, and without the part of
-     * the opening synchronisation point's MPI call that is not completion time (that call's time falls into this
-     * interval).
-     */
-    static TimeMap prune(TimeMap times, TimeMap waits, LocationState st, int fromSp) {
-        TimeMap m = times.minusPositive(waits);
-        if (fromSp < 0) {
-            return m;
-        }
-        int id = st.spCallPath(fromSp);
-        double total = st.sp.totalTime(fromSp);
-        double completion = st.sp.completionTime(fromSp);
-        int i = Arrays.binarySearch(m.paths(), id);
-        double mapIdTime = i < 0 ? 0 : m.seconds()[i];
-        double value = Math.max(mapIdTime - total + completion, 0.0);
-        double sum = m.sum() - Math.min(total - completion, mapIdTime);
-        if (i >= 0) {
-            double[] v = m.seconds().clone();
-            v[i] = value;
-            return new TimeMap(m.paths(), v, sum);
-        }
-        // Scalasca's map operator[] inserts the call path
-        int at = -i - 1;
-        int[] p = new int[m.size() + 1];
-        double[] v = new double[m.size() + 1];
-        System.arraycopy(m.paths(), 0, p, 0, at);
-        System.arraycopy(m.seconds(), 0, v, 0, at);
-        p[at] = id;
-        v[at] = value;
-        System.arraycopy(m.paths(), at, p, at + 1, m.size() - at);
-        System.arraycopy(m.seconds(), at, v, at + 1, m.size() - at);
-        return new TimeMap(p, v, sum);
-    }
-
     /** {@code GetMpiDelayTimemap}: the pruned times since the previous synchronisation with {@code rank}. */
     TimeMap delayTimemap(LocationState st, int s, int rank) {
         int prev = st.sp.previous(s, rank);
-        TimeMap w = waitMap(st, prev, s);
-        return prune(runtimes(st, prev < 0 ? -1 : st.sp.mark(prev), st.sp.mark(s)), w, st, prev);
+        return pruned(st, prev, s, waitMap(st, prev, s));
     }
 
     /** {@code GetSynchpointTimes}: pruned times between two synchronisation points, sum = their waiting time. */
     TimeMap synchpointTimes(LocationState st, int fromSp, int toSp) {
         TimeMap w = waitMap(st, fromSp, toSp);
-        TimeMap m = prune(runtimes(st, fromSp < 0 ? -1 : st.sp.mark(fromSp), st.sp.mark(toSp)), w, st, fromSp);
-        return m.withSum(w.sum());
+        return pruned(st, fromSp, toSp, w).withSum(w.sum());
+    }
+
+    /**
+     * Scalasca's {@code PruneDelayTimemap} applied to the call-path times between two synchronisation points: the
+     * interval's times without its waiting time ({@code waits}, per call path, positive part kept), and without the
+     * part of the opening point's MPI call that is not completion time (that call's time falls into this
+     * interval). One pass over the accumulator, no intermediate maps: this runs for every wait state.
+     */
+    TimeMap pruned(LocationState st, int fromSp, int toSp, TimeMap waits) {
+        CallPathIntervals iv = st.intervals;
+        int fromMark = fromSp < 0 ? -1 : st.sp.mark(fromSp);
+        int toMark = st.sp.mark(toSp);
+        int n = 0;
+        call++;
+        for (int m = fromMark + 1; m <= toMark; m++) {
+            for (int e = iv.entriesBegin(m), end = iv.entriesEnd(m); e < end; e++) {
+                int p = st.loc.globalCallPath(iv.entryPath(e));
+                if (listedIn[p] != call) {
+                    listedIn[p] = call;
+                    touched[n++] = p;
+                }
+                acc[p] += iv.entryTicks(e);
+            }
+        }
+        Arrays.sort(touched, 0, n);
+        // one slot more for the opening point's call path, which pruning may insert
+        int[] paths = new int[n + 1];
+        double[] v = new double[n + 1];
+        int k = 0;
+        double sum = 0;
+        int[] wp = waits.paths();
+        double[] wv = waits.seconds();
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            int p = touched[i];
+            double t = seconds(acc[p]);
+            acc[p] = 0;
+            while (j < wp.length && wp[j] < p) {
+                j++;
+            }
+            double d = t - (j < wp.length && wp[j] == p ? wv[j] : 0);
+            if (d > 0) {
+                paths[k] = p;
+                v[k++] = d;
+                sum += d;
+            }
+        }
+        if (fromSp >= 0) {
+            int id = st.spCallPath(fromSp);
+            double total = st.sp.totalTime(fromSp);
+            double completion = st.sp.completionTime(fromSp);
+            int i = Arrays.binarySearch(paths, 0, k, id);
+            double mapIdTime = i < 0 ? 0 : v[i];
+            double value = Math.max(mapIdTime - total + completion, 0.0);
+            sum = sum - Math.min(total - completion, mapIdTime);
+            if (i >= 0) {
+                v[i] = value;
+            } else {
+                // Scalasca's map operator[] inserts the call path
+                int at = -i - 1;
+                System.arraycopy(paths, at, paths, at + 1, k - at);
+                System.arraycopy(v, at, v, at + 1, k - at);
+                paths[at] = id;
+                v[at] = value;
+                k++;
+            }
+        }
+        if (k < paths.length) {
+            paths = Arrays.copyOf(paths, k);
+            v = Arrays.copyOf(v, k);
+        }
+        return new TimeMap(paths, v, sum);
     }
 }

@@ -30,6 +30,9 @@ final class LocationState {
     /** Propagating waiting per wait state, NaN where none was recorded. */
     double[] propagating;
 
+    /** Synchronisation point index per mark, -1 where the mark is none (read on every replayed mark). */
+    private int[] spAtMark;
+
     boolean onCriticalPath;
     int criticalPathEnd = -1;
 
@@ -55,6 +58,16 @@ final class LocationState {
         propagating = new double[n];
         Arrays.fill(propagating, Double.NaN);
         cursor = intervals.size() - 1;
+        spAtMark = new int[intervals.size()];
+        Arrays.fill(spAtMark, -1);
+        for (int s = 0; s < n; s++) {
+            spAtMark[sp.mark(s)] = s;
+        }
+    }
+
+    /** The synchronisation point at a mark, -1 when the mark is none. */
+    int spAt(int mark) {
+        return spAtMark[mark];
     }
 
     void add(RootCauseMetric m, int path, double v) {

@@ -6,6 +6,9 @@ import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Replay;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+
 /**
  * The root-cause stage (reference §1.6): why the wait states happened. From the wait states of the
  * where-stage it finds the synchronisation points, replays every rank backwards accounting delay costs and the
@@ -38,9 +41,12 @@ public final class RootCauses {
      * @param lateReceiverWaits per location and send row, the Late Receiver wait of its completion likewise
      * @param collectives       what the collective patterns found, synchronisation points included
      * @param init              the all-rank reductions of MPI_Init, and of MPI_Finalize ({@code fin})
+     * @param pool              threads for the backward replay (null or {@code threads} 1: the calling thread);
+     *                          the result does not depend on them
      */
     public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
-                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
+                             ExecutorService pool, int threads) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         int[] masters = replay.definitions().masterLocationByRank();
@@ -53,15 +59,11 @@ public final class RootCauses {
         double tps = replay.definitions().clock().ticksPerSecond();
         IntervalTimes times = new IntervalTimes(replay.callTree().size(), tps);
         Matches matches = new Matches(replay);
-        new SyncPointDetection(replay, collectives, states, matches, times, lateSenderWaits, lateReceiverWaits).run(init, fin);
-        for (LocationState st : states) {
-            if (st != null) {
-                st.prepare();
-            }
-        }
-        CostReplay cost = new CostReplay(replay, collectives, states, matches, times, instances(replay));
+        new SyncPointDetection(replay, collectives, states, matches, times, lateSenderWaits, lateReceiverWaits)
+                .run(init, fin, threads > 1 ? pool : null);
+        CostReplay cost = new CostReplay(replay, collectives, states, matches, instances(replay));
         cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;
-        cost.run();
+        cost.run(pool, threads);
         CriticalPathImpact.compute(states, times, replay.callTree().size());
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
         for (LocationState st : states) {

@@ -4,9 +4,12 @@ import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
+import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
 
+import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Finds every location's synchronisation points as Scalasca's three earlier replays do (SynchpointHandler):
@@ -42,63 +45,120 @@ final class SyncPointDetection {
      * Registers all synchronisation points. Only point-to-point registrations can meet at one event: a blocking
      * receive is a Late Sender receive or a Late Receiver request, a blocking send the send of a Late Sender or a
      * Late Receiver completion; in both cases Scalasca registers the Late Sender side first, and so does this.
+     * Every location registers its own points, so the point-to-point part runs in parallel over locations; the
+     * collectives register all members of an instance at once (one pass, before). Each location's points are
+     * final afterwards ({@link LocationState#prepare}).
      */
-    void run(InitFinalize.Reference init, InitFinalize.Reference fin) {
-        lateSender();
+    void run(InitFinalize.Reference init, InitFinalize.Reference fin, ExecutorService pool) throws IOException {
         collectives();
-        initFinalize(init, fin);
-        lateReceiver();
-    }
-
-    /** Late Sender receives (forward replay) and their sends (backward replay). */
-    private void lateSender() {
-        for (LocationState st : states) {
-            if (st == null || lateSender[st.location] == null) {
-                continue;
+        if (pool == null) {
+            for (LocationState st : states) {
+                registerOwn(st, init, fin);
             }
-            CallPathIntervals iv = st.intervals;
-            long[] w = lateSender[st.location];
-            for (int i = 0; i < w.length; i++) {
-                int sl = matches.recvPartnerLocation(st.location, i);
-                if (w[i] <= 0 || sl < 0 || states[sl] == null) {
-                    continue;
-                }
-                LocationState sender = states[sl];
-                CallPathIntervals siv = sender.intervals;
-                int m = st.links.recvMark[i];
-                int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
-                st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)), sec(Math.max(0, iv.leave(m) - siv.leave(sm))),
-                        new int[] {sender.rank});
-                sender.sp.add(sm, 0, sec(siv.leave(sm) - siv.enter(sm)), sec(Math.max(0, siv.leave(sm) - iv.leave(m))),
-                        new int[] {st.rank});
-            }
+        } else {
+            Parallel.map(pool, states.length, l -> {
+                registerOwn(states[l], init, fin);
+                return null;
+            });
         }
     }
 
-    /** Late Receiver send completions (backward replay) and their receive requests (forward exchange). */
-    private void lateReceiver() {
-        for (LocationState st : states) {
-            if (st == null || lateReceiver[st.location] == null) {
+    private void registerOwn(LocationState st, InitFinalize.Reference init, InitFinalize.Reference fin) {
+        if (st != null) {
+            lateSenderReceives(st);
+            lateSenderSends(st);
+            initFinalize(st, init, fin);
+            lateReceiverCompletions(st);
+            lateReceiverRequests(st);
+            st.prepare();
+        }
+    }
+
+    /** Late Sender receives (forward replay). */
+    private void lateSenderReceives(LocationState st) {
+        long[] w = lateSender[st.location];
+        if (w == null) {
+            return;
+        }
+        CallPathIntervals iv = st.intervals;
+        for (int i = 0; i < w.length; i++) {
+            int sl = matches.recvPartnerLocation(st.location, i);
+            if (w[i] <= 0 || sl < 0 || states[sl] == null) {
                 continue;
             }
-            CallPathIntervals iv = st.intervals;
-            long[] w = lateReceiver[st.location];
-            for (int j = 0; j < w.length; j++) {
-                int rl = matches.sendPartnerLocation(st.location, j);
-                if (w[j] <= 0 || rl < 0 || states[rl] == null) {
-                    continue;
-                }
-                LocationState receiver = states[rl];
-                CallPathIntervals riv = receiver.intervals;
-                int cm = st.links.sendCompleteMark[j];
-                int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
-                // Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative
-                long completion = iv.leave(cm) > riv.leave(q) ? 0 : iv.leave(cm) - riv.leave(q);
-                st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)), sec(completion), new int[] {receiver.rank});
-                receiver.sp.add(q, 0, sec(riv.leave(q) - riv.enter(q)), sec(Math.max(0, riv.leave(q) - iv.leave(cm))),
-                        new int[] {st.rank});
-            }
+            LocationState sender = states[sl];
+            int m = st.links.recvMark[i];
+            int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
+            st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)),
+                    sec(Math.max(0, iv.leave(m) - sender.intervals.leave(sm))), new int[] {sender.rank});
         }
+    }
+
+    /** The sends of Late Sender receives (backward replay). */
+    private void lateSenderSends(LocationState st) {
+        CallPathIntervals iv = st.intervals;
+        int sends = st.loc.sends().size();
+        for (int j = 0; j < sends; j++) {
+            int rl = matches.sendPartnerLocation(st.location, j);
+            if (rl < 0 || states[rl] == null || lateSender[rl] == null) {
+                continue;
+            }
+            int i = matches.sendPartner(st.location, j);
+            if (lateSender[rl][i] <= 0) {
+                continue;
+            }
+            LocationState receiver = states[rl];
+            int m = receiver.links.recvMark[i];
+            int sm = st.links.sendMark[j];
+            st.sp.add(sm, 0, sec(iv.leave(sm) - iv.enter(sm)),
+                    sec(Math.max(0, iv.leave(sm) - receiver.intervals.leave(m))), new int[] {receiver.rank});
+        }
+    }
+
+    /** Late Receiver send completions (backward replay). */
+    private void lateReceiverCompletions(LocationState st) {
+        long[] w = lateReceiver[st.location];
+        if (w == null) {
+            return;
+        }
+        CallPathIntervals iv = st.intervals;
+        for (int j = 0; j < w.length; j++) {
+            int rl = matches.sendPartnerLocation(st.location, j);
+            if (w[j] <= 0 || rl < 0 || states[rl] == null) {
+                continue;
+            }
+            LocationState receiver = states[rl];
+            int cm = st.links.sendCompleteMark[j];
+            int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
+            st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)),
+                    sec(lateReceiverCompletion(iv.leave(cm), receiver.intervals.leave(q))), new int[] {receiver.rank});
+        }
+    }
+
+    /** The receive requests of Late Receiver sends (forward exchange). */
+    private void lateReceiverRequests(LocationState st) {
+        CallPathIntervals iv = st.intervals;
+        int receives = st.loc.receives().size();
+        for (int i = 0; i < receives; i++) {
+            int sl = matches.recvPartnerLocation(st.location, i);
+            if (sl < 0 || states[sl] == null || lateReceiver[sl] == null) {
+                continue;
+            }
+            int j = matches.recvPartner(st.location, i);
+            if (lateReceiver[sl][j] <= 0) {
+                continue;
+            }
+            LocationState sender = states[sl];
+            int cm = sender.links.sendCompleteMark[j];
+            int q = st.links.requestMark[i];
+            st.sp.add(q, 0, sec(iv.leave(q) - iv.enter(q)), sec(Math.max(0, iv.leave(q) - sender.intervals.leave(cm))),
+                    new int[] {sender.rank});
+        }
+    }
+
+    /** Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative. */
+    private static long lateReceiverCompletion(long sendLeave, long requestLeave) {
+        return sendLeave > requestLeave ? 0 : sendLeave - requestLeave;
     }
 
     private void collectives() {
@@ -142,23 +202,18 @@ final class SyncPointDetection {
         return r;
     }
 
-    private void initFinalize(InitFinalize.Reference init, InitFinalize.Reference fin) {
-        for (LocationState st : states) {
-            if (st == null) {
-                continue;
-            }
-            CallPathIntervals iv = st.intervals;
-            int m = st.links.initMark;
-            if (m >= 0 && init.complete()) {
-                // MPI_Init gets a completion time but, on purpose, no waiting time (MPI.pattern)
-                st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(InitFinalize.completion(init, iv.leave(m))),
-                        SyncPoints.ALL_RANKS);
-            }
-            m = st.links.finalizeMark;
-            if (m >= 0 && fin.complete()) {
-                st.sp.add(m, sec(InitFinalize.finalizeWait(fin, iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
-                        sec(InitFinalize.completion(fin, iv.leave(m))), SyncPoints.ALL_RANKS);
-            }
+    private void initFinalize(LocationState st, InitFinalize.Reference init, InitFinalize.Reference fin) {
+        CallPathIntervals iv = st.intervals;
+        int m = st.links.initMark;
+        if (m >= 0 && init.complete()) {
+            // MPI_Init gets a completion time but, on purpose, no waiting time (MPI.pattern)
+            st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(InitFinalize.completion(init, iv.leave(m))),
+                    SyncPoints.ALL_RANKS);
+        }
+        m = st.links.finalizeMark;
+        if (m >= 0 && fin.complete()) {
+            st.sp.add(m, sec(InitFinalize.finalizeWait(fin, iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
+                    sec(InitFinalize.completion(fin, iv.leave(m))), SyncPoints.ALL_RANKS);
         }
     }
 }

@@ -31,8 +31,14 @@ record TimeMap(int[] paths, double[] seconds, double sum) {
         double[] v = new double[paths.length];
         int n = 0;
         double s = 0;
+        int[] op = other.paths;
+        int j = 0;
         for (int i = 0; i < paths.length; i++) {
-            double d = seconds[i] - other.get(paths[i]);
+            // both key lists ascend: a merge instead of a search per key
+            while (j < op.length && op[j] < paths[i]) {
+                j++;
+            }
+            double d = seconds[i] - (j < op.length && op[j] == paths[i] ? other.seconds[j] : 0);
             if (d > 0) {
                 p[n] = paths[i];
                 v[n++] = d;
