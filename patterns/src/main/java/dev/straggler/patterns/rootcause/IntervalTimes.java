@@ -30,10 +30,10 @@ final class IntervalTimes {
     }
 
     /**
-     * Call-path times between two marks: the intervals after {@code fromMark} up to and including the one ending
-     * at {@code toMark}. fromMark -1 is the start of the trace, toMark {@code size()} its end.
+     * Sums the ticks of the intervals after {@code fromMark} up to {@code toMark} per unified call path into the
+     * accumulator; returns how many call paths it holds, listed in ascending order in {@code touched[0..n)}.
      */
-    TimeMap runtimes(LocationState st, int fromMark, int toMark) {
+    private int accumulate(LocationState st, int fromMark, int toMark) {
         CallPathIntervals iv = st.intervals;
         int n = 0;
         call++;
@@ -47,8 +47,17 @@ final class IntervalTimes {
                 acc[p] += iv.entryTicks(e);
             }
         }
+        Arrays.sort(touched, 0, n);
+        return n;
+    }
+
+    /**
+     * Call-path times between two marks: the intervals after {@code fromMark} up to and including the one ending
+     * at {@code toMark}. fromMark -1 is the start of the trace, toMark {@code size()} its end.
+     */
+    TimeMap runtimes(LocationState st, int fromMark, int toMark) {
+        int n = accumulate(st, fromMark, toMark);
         int[] paths = Arrays.copyOf(touched, n);
-        Arrays.sort(paths);
         double[] v = new double[n];
         double sum = 0;
         for (int i = 0; i < n; i++) {
@@ -138,22 +147,7 @@ final class IntervalTimes {
      * interval). One pass over the accumulator, no intermediate maps: this runs for every wait state.
      */
     TimeMap pruned(LocationState st, int fromSp, int toSp, TimeMap waits) {
-        CallPathIntervals iv = st.intervals;
-        int fromMark = fromSp < 0 ? -1 : st.sp.mark(fromSp);
-        int toMark = st.sp.mark(toSp);
-        int n = 0;
-        call++;
-        for (int m = fromMark + 1; m <= toMark; m++) {
-            for (int e = iv.entriesBegin(m), end = iv.entriesEnd(m); e < end; e++) {
-                int p = st.loc.globalCallPath(iv.entryPath(e));
-                if (listedIn[p] != call) {
-                    listedIn[p] = call;
-                    touched[n++] = p;
-                }
-                acc[p] += iv.entryTicks(e);
-            }
-        }
-        Arrays.sort(touched, 0, n);
+        int n = accumulate(st, fromSp < 0 ? -1 : st.sp.mark(fromSp), st.sp.mark(toSp));
         // one slot more for the opening point's call path, which pruning may insert
         int[] paths = new int[n + 1];
         double[] v = new double[n + 1];
