@@ -87,12 +87,19 @@ public final class AnalyzeBenchmark {
      * stays in memory while the patterns run, measured after full collections, per communication record.
      */
     private static void retained(Path trace) throws IOException {
+        for (boolean rc : rootCauseSettings) {
+            retained(trace, rc);
+        }
+    }
+
+    /** With root causes the replay also keeps every mark and its call-path interval times. */
+    private static void retained(Path trace, boolean intervals) throws IOException {
         System.gc();
         System.gc();
         long before = usedHeap();
         Replay replay;
         try (TraceSource s = open(trace)) {
-            replay = Replay.run(s, ReplayOptions.defaults().withThreads(2));
+            replay = Replay.run(s, ReplayOptions.defaults().withThreads(2).withIntervals(intervals));
         }
         System.gc();
         System.gc();
@@ -104,8 +111,9 @@ public final class AnalyzeBenchmark {
             }
         }
         long comm = replay.events() - 2 * visits;
-        System.out.printf(Locale.ROOT, "retained after replay: %s for %,d communication records = %.1f bytes each"
-                        + " (record columns %s); ENTER/LEAVE events read: %,d%n", BenchSupport.mib(held), comm,
+        System.out.printf(Locale.ROOT, "retained after replay%s: %s for %,d communication records = %.1f bytes each"
+                        + " (record columns %s); ENTER/LEAVE events read: %,d%n",
+                intervals ? " with root-cause intervals" : "", BenchSupport.mib(held), comm,
                 held / (double) comm, BenchSupport.mib(replay.recordBytes()), 2 * visits);
         if (replay.events() < 0) {
             System.out.print(""); // keep the replay reachable until measured

@@ -56,7 +56,7 @@ public final class Analysis {
     private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool)
             throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
-                .withReading(options.reading());
+                .withReading(options.reading()).withIntervals(options.rootCauses());
         Replay replay = Replay.run(source, ro, pool);
         SeverityCube cube = emptyCube(replay, source);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();

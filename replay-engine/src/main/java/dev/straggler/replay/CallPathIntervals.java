@@ -1,5 +1,7 @@
 package dev.straggler.replay;
 
+import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
+
 import java.util.Arrays;
 
 /**
@@ -38,16 +40,22 @@ public final class CallPathIntervals {
     private final Columns.Ints ref = new Columns.Ints();
     private final Columns.Ints path = new Columns.Ints();
     private final Columns.Longs enter = new Columns.Longs();
-    private final Columns.Longs leave = new Columns.Longs();
+    /** Leave − enter of the call, or {@link #WIDE} when it does not fit (then in {@link #wideDuration}). */
+    private final Columns.Ints duration = new Columns.Ints();
     /** Per interval, the end (exclusive) of its entries; interval m's entries start at end(m - 1). */
-    private final Columns.Longs entriesEnd = new Columns.Longs();
+    private final Columns.Ints entriesEnd = new Columns.Ints();
     private int size;
     private int capacity = Columns.INITIAL;
 
-    // interval entries: (local call path, ticks)
+    // interval entries: (local call path, ticks); ticks that do not fit an int (over 2 s at 1 GHz) are WIDE and
+    // kept in wideTicks, so the common entry costs 8 bytes
     private int[] entryPath = new int[64];
-    private long[] entryTicks = new long[64];
+    private int[] entryTicks = new int[64];
     private long entries;
+    /** Marks an int column value held in a side map. */
+    private static final int WIDE = Integer.MIN_VALUE;
+    private final Int2LongOpenHashMap wideTicks = new Int2LongOpenHashMap();
+    private final Int2LongOpenHashMap wideDuration = new Int2LongOpenHashMap();
 
     // the open interval: a sparse accumulator over local call paths
     private long[] acc = new long[64];
@@ -64,7 +72,7 @@ public final class CallPathIntervals {
         ref.grow(capacity);
         path.grow(capacity);
         enter.grow(capacity);
-        leave.grow(capacity);
+        duration.grow(capacity);
     }
 
     // --- writing (the location pass) ---------------------------------------------------------------------------
@@ -118,21 +126,28 @@ public final class CallPathIntervals {
             ref.grow(capacity);
             path.grow(capacity);
             enter.grow(capacity);
-            leave.grow(capacity);
+            duration.grow(capacity);
             entriesEnd.grow(capacity);
         }
         kind.set(m, k);
         ref.set(m, r);
         path.set(m, callPath);
         enter.set(m, callEnter);
-        leave.set(m, callEnter);
+        duration.set(m, 0);
         closeInterval();
-        entriesEnd.set(m, entries);
+        entriesEnd.set(m, (int) entries);
         return m;
     }
 
     void setLeave(int m, long t) {
-        leave.set(m, t);
+        long d = t - enter.get(m);
+        if (d >= 0 && d < Integer.MAX_VALUE) {
+            duration.set(m, (int) d);
+            wideDuration.remove(m);
+        } else {
+            duration.set(m, WIDE);
+            wideDuration.put(m, d);
+        }
     }
 
     void setRef(int m, int r) {
@@ -169,7 +184,12 @@ public final class CallPathIntervals {
                 entryTicks = Arrays.copyOf(entryTicks, cap);
             }
             entryPath[(int) entries] = node;
-            entryTicks[(int) entries] = v;
+            if (v > 0 && v < Integer.MAX_VALUE) {
+                entryTicks[(int) entries] = (int) v;
+            } else {
+                entryTicks[(int) entries] = WIDE;
+                wideTicks.put((int) entries, v);
+            }
             entries++;
         }
         touchedCount = 0;
@@ -203,17 +223,18 @@ public final class CallPathIntervals {
 
     /** Leave of the call holding the mark's event (for INIT/FINALIZE the mark's own time). */
     public long leave(int m) {
-        return leave.get(m);
+        int d = duration.get(m);
+        return enter.get(m) + (d == WIDE ? wideDuration.get(m) : d);
     }
 
     /** First entry of interval {@code m} (0..size()). */
     public int entriesBegin(int m) {
-        return m == 0 ? 0 : (int) entriesEnd.get(m - 1);
+        return m == 0 ? 0 : entriesEnd.get(m - 1);
     }
 
     /** End (exclusive) of the entries of interval {@code m} (0..size()). */
     public int entriesEnd(int m) {
-        return m == size ? (int) entries : (int) entriesEnd.get(m);
+        return m == size ? (int) entries : entriesEnd.get(m);
     }
 
     public int entryPath(int e) {
@@ -221,7 +242,8 @@ public final class CallPathIntervals {
     }
 
     public long entryTicks(int e) {
-        return entryTicks[e];
+        int t = entryTicks[e];
+        return t == WIDE ? wideTicks.get(e) : t;
     }
 
     /** Entries of all intervals. */
@@ -231,6 +253,6 @@ public final class CallPathIntervals {
 
     /** Bytes held by the marks and their intervals. */
     public long bytes() {
-        return (long) size * 33 + entries * 12;
+        return (long) size * 21 + entries * 8 + (wideTicks.size() + wideDuration.size()) * 24L;
     }
 }

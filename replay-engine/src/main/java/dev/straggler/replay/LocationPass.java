@@ -78,6 +78,12 @@ public final class LocationPass {
      *                    analysed (MPI records elsewhere are counted as {@link Anomaly#MPI_OFF_MASTER_THREAD})
      */
     public LocationPass(TraceDefinitions defs, RegionTable regions, int location, boolean mpiLocation) {
+        this(defs, regions, location, mpiLocation, false);
+    }
+
+    /** @param keepIntervals record marks and call-path intervals (root causes) on an MPI location */
+    public LocationPass(TraceDefinitions defs, RegionTable regions, int location, boolean mpiLocation,
+                        boolean keepIntervals) {
         this.location = location;
         this.rank = defs.location(location).rank();
         this.thread = defs.location(location).thread();
@@ -91,7 +97,7 @@ public final class LocationPass {
         isendByRequest.defaultReturnValue(-1);
         irecvEnterByRequest.defaultReturnValue(Long.MIN_VALUE);
         irecvMarkByRequest.defaultReturnValue(-1);
-        this.intervals = mpiLocation ? new CallPathIntervals() : null;
+        this.intervals = mpiLocation && keepIntervals ? new CallPathIntervals() : null;
     }
 
     /** Replays events {@code [0, b.size)} of the next batch of the stream. */
@@ -225,8 +231,14 @@ public final class LocationPass {
         }
     }
 
-    /** Marks a communication event held by the call on top of the stack; its Leave is patched later. */
+    /**
+     * Marks a communication event held by the call on top of the stack; its Leave is patched later. -1 when no
+     * intervals are kept.
+     */
     private int mark(byte k, int ref) {
+        if (intervals == null) {
+            return -1;
+        }
         int top = depth - 1;
         int m = intervals.mark(k, ref, stackNode[top], stackEnter[top]);
         addPending(m, PATCH_MARK_LEAVE);
@@ -309,7 +321,7 @@ public final class LocationPass {
             return;
         }
         irecvEnterByRequest.put(request, depth == 0 ? lastTime : stackEnter[depth - 1]);
-        if (depth > 0) {
+        if (depth > 0 && intervals != null) {
             irecvMarkByRequest.put(request, mark(CallPathIntervals.RECV_REQUEST, -1));
         }
     }

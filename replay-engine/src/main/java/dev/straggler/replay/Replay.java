@@ -102,7 +102,7 @@ public final class Replay {
     static LocationData replayLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                        boolean master, ReplayOptions options, boolean pipelined, AtomicLong done,
                                        long total) throws IOException {
-        LocationPass pass = new LocationPass(defs, regions, l, master);
+        LocationPass pass = new LocationPass(defs, regions, l, master, options.intervals());
         try {
             read(source, l, pass, options, pipelined, done, total);
         } catch (IOException e) {
