@@ -43,9 +43,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = {"-t", "--threads"}, defaultValue = "0", description = "Replay threads (default: one per core).")
     int threads;
 
-    @Option(names = "--no-root-causes", description = "Skip the root-cause stage (delay costs, propagation, "
-            + "critical path); about 2-4x faster on large traces.")
-    boolean noRootCauses;
+    @Option(names = "--root-causes", negatable = true, description = "Also find why the waiting happens: delay "
+            + "costs on the processes waited for, how waiting propagates, the critical path (takes 3-5x as long; "
+            + "off by default).")
+    boolean rootCauses;
 
     @Option(names = "--width", defaultValue = "0", description = "Report width in columns (default: the terminal's, else 100).")
     int width;
@@ -54,7 +55,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
-                AnalysisResult result = analyse(src, threads, common.quiet, !noRootCauses);
+                AnalysisResult result = analyse(src, threads, common.quiet, rootCauses);
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, width > 0 ? width : terminalWidth()));
                 writeOutputs(result, src, json, cube, html);

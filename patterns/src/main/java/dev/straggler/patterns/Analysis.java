@@ -35,6 +35,17 @@ import java.util.concurrent.ExecutorService;
 public final class Analysis {
     /** The warning given for a trace without MPI; time and visits are still computed. */
     public static final String NO_MPI_WARNING = "trace has no MPI events: only time and visits are analysed";
+    /**
+     * Cube attribute saying the root-cause stage ran (value {@link #ROOT_CAUSES_ANALYSED}); absent when it was not
+     * asked for, so that zero delay costs are not read as "no causes".
+     */
+    public static final String ROOT_CAUSES_ATTRIBUTE = "root_causes";
+    public static final String ROOT_CAUSES_ANALYSED = "analysed";
+
+    /** True when the cube's root-cause metrics were computed (they are zero otherwise). */
+    public static boolean rootCausesAnalysed(SeverityCube cube) {
+        return ROOT_CAUSES_ANALYSED.equals(cube.attributes().get(ROOT_CAUSES_ATTRIBUTE));
+    }
 
     private Analysis() {
     }
@@ -58,8 +69,8 @@ public final class Analysis {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
                 .withReading(options.reading()).withIntervals(options.rootCauses());
         Replay replay = Replay.run(source, ro, pool);
-        SeverityCube cube = emptyCube(replay, source);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
+        SeverityCube cube = emptyCube(replay, source, rootCauses);
         WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
                 rootCauses, options.progress());
         String rootCauseProblem = null;
@@ -93,7 +104,7 @@ public final class Analysis {
                 counts);
     }
 
-    private static SeverityCube emptyCube(Replay replay, TraceSource source) {
+    private static SeverityCube emptyCube(Replay replay, TraceSource source, boolean rootCauses) {
         CallTree tree = replay.callTree();
         List<CallPath> paths = new ArrayList<>(tree.size());
         for (int i = 0; i < tree.size(); i++) {
@@ -108,6 +119,9 @@ public final class Analysis {
         attrs.put("origin", source.origin());
         attrs.put("application", replay.definitions().experiment().application());
         attrs.put("ticks_per_second", Long.toString(replay.definitions().clock().ticksPerSecond()));
+        if (rootCauses) {
+            attrs.put(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_ANALYSED);
+        }
         return new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
     }
 

@@ -14,7 +14,9 @@ import java.util.Objects;
  * @param reading      how locations are read: directly, or pipelined through a decoding thread
  *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
  *                     left over
- * @param rootCauses   whether the root-cause stage runs (delay costs, wait-state propagation, critical path)
+ * @param rootCauses   whether the root-cause stage runs (delay costs, wait-state propagation, critical path);
+ *                     off by default because it takes 3–5× the time of the wait-state analysis and twice the
+ *                     memory per communication record (docs/root-causes.md, "Cost")
  */
 public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading,
                               boolean rootCauses) {
@@ -29,10 +31,10 @@ public record AnalysisOptions(int threads, ProgressListener progress, int topIns
         Objects.requireNonNull(reading, "reading");
     }
 
-    /** All available cores, no progress output, 5 instances per pattern, automatic reading, root causes on. */
+    /** All available cores, no progress output, 5 instances per pattern, automatic reading, no root causes. */
     public static AnalysisOptions defaults() {
         return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5,
-                Reading.AUTO, true);
+                Reading.AUTO, false);
     }
 
     public AnalysisOptions withThreads(int n) {

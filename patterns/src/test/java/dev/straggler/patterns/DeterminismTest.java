@@ -125,12 +125,13 @@ public class DeterminismTest {
     void rootCausesAreIdenticalForAnyThreadCount() throws IOException {
         // many ranks and iterations: locations block and are released often, in an order that varies run to run
         TraceBuilder b = randomTrace(24, 60, 7, true);
-        AnalysisResult one = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(1));
+        AnalysisResult one = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
         assertTrue(one.total("delay_latesender") > 0 && one.total("delay_n2n") > 0 && one.total("critical_path") > 0
                 && one.total("mpi_wait_indirect_latesender") > 0);
         for (int threads : new int[] {2, 3, 8}) {
             for (int run = 0; run < 3; run++) {
-                AnalysisResult r = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(threads));
+                AnalysisResult r = Analysis.run(b.build(),
+                        AnalysisOptions.defaults().withThreads(threads).withRootCauses(true));
                 assertEquals(one.warnings(), r.warnings(), threads + " threads");
                 assertSameCube(one.cube(), r.cube());
             }

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.report;
 
+import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
 
@@ -21,7 +22,17 @@ final class RootCauseSection {
     private RootCauseSection() {
     }
 
-    static void render(SeverityCube c, int width, StringBuilder out) {
+    /** Said when the root-cause stage was not asked for; the figure is the measured cost (docs/root-causes.md). */
+    static final String NOT_ANALYSED = "Root causes (why the waiting happens) were not analysed: add --root-causes "
+            + "for the delays that cause it, how it propagates and the critical path (3-5x the analysis time).";
+
+    static void render(SeverityCube c, boolean hasMpi, int width, StringBuilder out) {
+        if (!Analysis.rootCausesAnalysed(c)) {
+            if (hasMpi && c.total(MetricTree.MPI) > 0) {
+                out.append('\n').append(TextReport.wrap(NOT_ANALYSED, width));
+            }
+            return;
+        }
         double delay = c.total(MetricTree.DELAY);
         double cp = c.total(MetricTree.CRITICAL_PATH);
         if (delay <= 0 && cp <= 0) {
@@ -32,9 +43,8 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
         if (delay > 0 && waiting > 0) {
-            out.append(fit(String.format(Locale.ROOT, "%s of all waiting (%s s) is caused by delays on the "
-                    + "processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay)), width))
-                    .append('\n');
+            out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of all waiting (%s s) is caused by delays on the "
+                    + "processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay)), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {
@@ -51,7 +61,7 @@ final class RootCauseSection {
                 }
                 String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(d, waiting), TextReport.seconds(d));
                 out.append(head).append(TextReport.shortPath(c, p, width - head.length())).append('\n');
-                out.append(fit(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
+                out.append(TextReport.fit(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
                         + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
                         TextReport.seconds(Math.max(0, d - shortTerm))), width)).append('\n');
             }
@@ -61,14 +71,14 @@ final class RootCauseSection {
         if (ls + lr > 0) {
             double prop = c.total(MetricTree.MPI_WAIT_PROPAGATING);
             double indirect = c.total(MetricTree.MPI_WAIT_INDIRECT);
-            out.append(fit(String.format(Locale.ROOT, "Point-to-point waiting: %s propagates to other processes, "
-                    + "%s was itself propagated (indirect)", share(prop, ls + lr), share(indirect, ls + lr)), width))
-                    .append('\n');
+            out.append(TextReport.wrap(String.format(Locale.ROOT, "Point-to-point waiting: %s propagates to other "
+                    + "processes, %s was itself propagated (indirect).", share(prop, ls + lr),
+                    share(indirect, ls + lr)), width));
         }
         if (cp > 0) {
-            out.append(fit(String.format(Locale.ROOT, "Critical path %s s, of it %s s imbalance (longer on the path "
-                    + "than on average):", TextReport.seconds(cp),
-                    TextReport.seconds(clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp))), width)).append('\n');
+            out.append(TextReport.wrap(String.format(Locale.ROOT, "Critical path %s s, of it %s s imbalance (longer "
+                    + "on the path than on average):", TextReport.seconds(cp),
+                    TextReport.seconds(clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp))), width));
             List<Integer> paths = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.CRITICAL_PATH, p) > 0) {
@@ -122,9 +132,5 @@ final class RootCauseSection {
             b.append(" +").append(locs.size() - 3);
         }
         return b.toString();
-    }
-
-    private static String fit(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
     }
 }

@@ -108,7 +108,7 @@ public final class TextReport {
             }
             out.append(fit(ranks.toString(), width)).append('\n');
         }
-        RootCauseSection.render(c, width, out);
+        RootCauseSection.render(c, s.hasMpi(), width, out);
         return out.toString();
     }
 
@@ -165,8 +165,25 @@ public final class TextReport {
         return Math.abs(v) >= 1e-3 ? String.format(Locale.ROOT, "%.6f", v) : String.format(Locale.ROOT, "%.3e", v);
     }
 
-    private static String fit(String s, int width) {
+    static String fit(String s, int width) {
         return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
+    }
+
+    /** Word-wrapped to {@code width}, each line ending in a newline. */
+    static String wrap(String s, int width) {
+        StringBuilder out = new StringBuilder();
+        int lineStart = 0;
+        for (String word : s.split(" ")) {
+            int len = out.length() - lineStart;
+            if (len > 0 && len + 1 + word.length() > width) {
+                out.append('\n');
+                lineStart = out.length();
+            } else if (len > 0) {
+                out.append(' ');
+            }
+            out.append(word);
+        }
+        return out.append('\n').toString();
     }
 
     private static String pad(String s, int width) {

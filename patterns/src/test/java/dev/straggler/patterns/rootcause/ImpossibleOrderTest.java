@@ -51,7 +51,7 @@ class ImpossibleOrderTest {
     @Test
     void impossibleCommunicationOrderKeepsTheWaitStatesAndSaysWhyRootCausesAreMissing() throws IOException {
         AnalysisResult r = Analysis.run(TextTraceReader.read(new StringReader(TRACE), "impossible"),
-                AnalysisOptions.defaults().withThreads(1));
+                AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
         assertEquals(0.045, r.cube().total("mpi_latesender"), 1e-12);
         assertEquals(0.0, r.cube().total("delay"), 0.0);
         assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("root causes not computed: 2 rank(s)")

@@ -64,7 +64,7 @@ class RootCauseClosedFormTest {
 
     private static SeverityCube analyse() throws IOException {
         var trace = TextTraceReader.read(new StringReader(TRACE), "closed-form");
-        AnalysisResult r = Analysis.run(trace, AnalysisOptions.defaults().withThreads(1));
+        AnalysisResult r = Analysis.run(trace, AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
         return r.cube();
     }
 

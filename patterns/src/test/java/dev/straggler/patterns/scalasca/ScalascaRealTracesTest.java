@@ -74,7 +74,7 @@ class ScalascaRealTracesTest {
         Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build yet");
         AnalysisResult r;
         try (TraceSource s = source.get()) {
-            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2));
+            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
         }
         ScalascaReference ref = ScalascaReference.load(dir);
         List<String> metrics = ref.metrics().stream().filter(m -> r.cube().metricIndex(m) >= 0).toList();
