@@ -174,6 +174,33 @@ class CliTest {
     }
 
     @Test
+    void analyzeWithRootCausesChargesTheWaitToTheSendersExtraComputation() throws Exception {
+        // samples/late-sender.txt: after MPI_Init (left by both at 1 ms) rank 0 computes 6 ms before its send,
+        // rank 1 1 ms before its receive; the 5 ms difference is the delay and explains the whole 5 ms wait
+        Path json = tmp.resolve("rc.json");
+        Run r = run("analyze", SAMPLE.toString(), "--root-causes", "--json", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Root causes"), r.out());
+        var cube = dev.straggler.patterns.report.AnalysisJson.read(json).cube();
+        int compute = -1;
+        for (int p = 0; p < cube.callPaths().size(); p++) {
+            if (cube.pathNames(p).equals(java.util.List.of("main", "compute"))) {
+                compute = p;
+            }
+        }
+        assertEquals(0.005, cube.get(cube.metricIndex("delay_latesender"), compute, 0), 1e-12);
+        assertEquals(0.005, cube.total("delay_latesender"), 1e-12);
+    }
+
+    @Test
+    void analyzeWithoutRootCausesSaysHowToGetThem() {
+        Run r = run("analyze", SAMPLE.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("add --root-causes"), r.out());
+        assertFalse(r.out().contains("Root causes\n"), r.out());
+    }
+
+    @Test
     void demoWritesItsReports() {
         Path dir = tmp.resolve("demo");
         Run r = run("demo", "-o", dir.toString(), "-q");
