@@ -82,6 +82,7 @@ public final class Catalogue {
             new ImbalanceDelayScenario("imbalance-delay-sends",
                     "rank 'slow' works 'delta' longer in imbalanced_work, then sends to every other rank: delay_latesender = reps x (p-1) x delta on its imbalanced_work",
                     ImbalanceDelayScenario.Sync.SENDS),
+            new LateSenderChainScenario(),
             new DeepCallTree(),
             new BtLike(),
             new GyroLike(),
