@@ -83,6 +83,7 @@ public final class Catalogue {
                     "rank 'slow' works 'delta' longer in imbalanced_work, then sends to every other rank: delay_latesender = reps x (p-1) x delta on its imbalanced_work",
                     ImbalanceDelayScenario.Sync.SENDS),
             new LateSenderChainScenario(),
+            new CriticalPathScenario(),
             new DeepCallTree(),
             new BtLike(),
             new GyroLike(),
