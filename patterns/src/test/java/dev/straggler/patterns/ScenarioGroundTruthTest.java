@@ -24,7 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Every exact scenario of the simulator (testdata), on MPI_COMM_WORLD, on the halves of a split communicator and
  * on size-1 communicators, analysed and compared with its closed-form expectations: every expected value at
- * (metric, call path, rank), and zero wherever a listed metric has no entry.
+ * (metric, call path, rank), and zero wherever a listed metric has no entry. The listed metrics are the wait
+ * states, and for the root-cause scenarios also the delay costs, wait-state classes and critical-path metrics,
+ * which are checked in addition at other rank counts and parameters.
  */
 class ScenarioGroundTruthTest {
     /** The simulator's exact values include its network terms; they are reproduced to rounding. */
@@ -49,6 +51,39 @@ class ScenarioGroundTruthTest {
             }
         }
         return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> rootCauseScenariosMatchTheirClosedFormsAtOtherSizesAndParameters() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String name : List.of("imbalance-delay-barrier", "imbalance-delay-allreduce", "imbalance-delay-sends",
+                "late-sender-chain", "critical-path-slowest-rank")) {
+            for (int ranks : new int[] {2, 3, 5, 8}) {
+                tests.add(rootCauses(name, ranks, Map.of()));
+            }
+        }
+        tests.add(rootCauses("imbalance-delay-barrier", 6, Map.of("slow", "5", "work", "0")));
+        tests.add(rootCauses("imbalance-delay-allreduce", 7, Map.of("slow", "3", "bytes", "100000")));
+        tests.add(rootCauses("imbalance-delay-sends", 5, Map.of("slow", "0", "reps", "4")));
+        tests.add(rootCauses("imbalance-delay-sends", 5, Map.of("slow", "4", "balanced", "0")));
+        tests.add(rootCauses("late-sender-chain", 6, Map.of("ramp", "0")));
+        tests.add(rootCauses("late-sender-chain", 5, Map.of("ramp", "0.01", "delay", "0.03")));
+        tests.add(rootCauses("late-sender-chain", 7, Map.of("ramp", "0.003", "relay", "0.02", "delay", "0.004")));
+        tests.add(rootCauses("critical-path-slowest-rank", 5, Map.of("slow", "3", "writer", "4", "reps", "1")));
+        tests.add(rootCauses("critical-path-slowest-rank", 6,
+                Map.of("slow", "0", "writer", "5", "bytes", "65536", "reps", "7")));
+        tests.add(rootCauses("critical-path-slowest-rank", 3, Map.of("slow", "2", "writer", "1", "extra", "0.5")));
+        return tests.stream();
+    }
+
+    private static DynamicTest rootCauses(String name, int ranks, Map<String, String> values) {
+        return DynamicTest.dynamicTest(name + " on " + ranks + " ranks " + values, () -> {
+            ScenarioParams p = new ScenarioParams(ranks, 1, values);
+            Scenario s = Scenarios.byName(name);
+            assertTrue(s.expected(p).metrics().contains("delay_latesender_longterm"),
+                    "the closed forms must cover the root causes");
+            check(s, p);
+        });
     }
 
     static void check(Scenario s, ScenarioParams p) throws IOException {

@@ -22,8 +22,10 @@ import java.util.Objects;
  * <p>When {@link #exact()} is true, {@link #entries()} lists every non-zero value of every metric in
  * {@link #metrics()} at (metric, call path, rank); a metric of that list with no entry at some (call path, rank) is
  * expected to be zero there. Values are seconds; the network terms of the simulator's model are included, so an
- * analysis must match them to a relative error of about 1e-9. Scaling families are model-level ({@code exact}
- * false): see {@link #scaling()}.
+ * analysis must match them to a relative error of about 1e-9. The root-cause scenarios also list delay costs,
+ * wait-state classes and critical-path metrics (reference §1.6), derived with Scalasca 2.6's rules; their values
+ * are shares of simulated times, not whole ticks. Scaling families are model-level ({@code exact} false): see
+ * {@link #scaling()}.
  *
  * @param parameters every parameter's effective value, defaults included
  * @param totals     per metric of {@link #metrics()}, the sum over call paths and ranks

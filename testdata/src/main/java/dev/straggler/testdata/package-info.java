@@ -47,11 +47,20 @@
  *   <tr><td>barrier-completion, nxn-completion</td><td>completion = stagger × rank</td></tr>
  *   <tr><td>alltoallv-excluded, size1-comm-excluded</td><td>no collective wait state</td></tr>
  *   <tr><td>clock-violation</td><td>late sender clipped to the receive's duration; skewed Init/Finalize</td></tr>
+ *   <tr><td>imbalance-delay-barrier / -allreduce / -sends</td><td>root causes: delay_barrier / delay_n2n /
+ *       delay_latesender = reps × (p−1) × delta at the slow rank's imbalanced_work, nothing elsewhere</td></tr>
+ *   <tr><td>late-sender-chain</td><td>root causes: Late Sender chain 0 → … → p−1; short- vs long-term delay,
+ *       direct vs indirect and propagating vs terminal waiting, critical path along the chain</td></tr>
+ *   <tr><td>critical-path-slowest-rank</td><td>root causes: critical path through the slow rank's solve and
+ *       the writer's write_output; critical-path imbalance and performance impact</td></tr>
  *   <tr><td>deep-calltree</td><td>include-list ground truth: the helpers (&gt;98% of function events) are excluded</td></tr>
  *   <tr><td>bt-like, sweep3d-like</td><td>model-level: designed-bad / designed-good callsites</td></tr>
  *   <tr><td>gyro-like</td><td>exact; Wait at N×N in the sub-communicator Alltoall at p = 192, none at 128</td></tr>
  *   <tr><td>graph500-like</td><td>exact; run time c0 + c1/p + c2/√p</td></tr>
  * </table>
+ * The root-cause scenarios ({@code imbalance-delay-*}, {@code late-sender-chain}, {@code critical-path-slowest-rank})
+ * also predict delay costs, wait-state classes and critical-path metrics (reference §1.6) in closed form; they
+ * default to a network without latency and call overhead, which those closed forms assume.
  * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
  * MPI_Comm_split, or on size-1 communicators.
  */

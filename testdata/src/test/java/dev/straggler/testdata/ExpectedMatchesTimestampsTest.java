@@ -1,5 +1,6 @@
 package dev.straggler.testdata;
 
+import dev.straggler.testdata.scenario.Metrics;
 import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,9 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The closed-form expectation of every exact scenario equals what its trace's timestamps imply under Scalasca's
+ * The closed-form wait states of every exact scenario equal what its trace's timestamps imply under Scalasca's
  * definitions, as recomputed by the independent {@link TraceWaitStates} oracle, at several rank counts and
- * parameter variants.
+ * parameter variants (communicator splits where a scenario has them, else a network with latency, call overhead
+ * and exit stagger).
  */
 class ExpectedMatchesTimestampsTest {
 
@@ -39,8 +41,12 @@ class ExpectedMatchesTimestampsTest {
                     l.add(Arguments.of(s.name(), n, Map.of()));
                 }
             }
-            l.add(Arguments.of(s.name(), 6, Map.of("comm", "halves")));
-            l.add(Arguments.of(s.name(), 5, Map.of("comm", "halves", "stagger", "3e-6")));
+            if (s.parameters().stream().anyMatch(p -> p.name().equals("comm"))) {
+                l.add(Arguments.of(s.name(), 6, Map.of("comm", "halves")));
+                l.add(Arguments.of(s.name(), 5, Map.of("comm", "halves", "stagger", "3e-6")));
+            } else {
+                l.add(Arguments.of(s.name(), 5, Map.of("latency", "2e-6", "overhead", "5e-7", "stagger", "3e-6")));
+            }
         }
         l.add(Arguments.of("late-receiver", 4, Map.of("mode", "send", "bytes", "100000")));
         l.add(Arguments.of("late-receiver", 4, Map.of("mode", "send", "bytes", "8")));
@@ -73,6 +79,9 @@ class ExpectedMatchesTimestampsTest {
         Map<String, Long> actual = new TraceWaitStates(trace).values;
         Map<String, Double> expected = new TreeMap<>();
         for (ExpectedSeverities.Entry e : g.expected().entries()) {
+            if (!Metrics.WAIT_STATES.contains(e.metric())) {
+                continue; // root causes: checked against the analysis in the patterns module
+            }
             expected.merge(e.metric() + "|" + String.join("/", e.callpath()) + "|" + e.rank(), e.value(), Double::sum);
         }
         TreeSet<String> keys = new TreeSet<>(expected.keySet());
@@ -88,6 +97,6 @@ class ExpectedMatchesTimestampsTest {
         if (diff.length() > 0) {
             fail(name + " on " + ranks + " ranks " + values + ":" + diff);
         }
-        assertEquals(g.expected().metrics().size(), 14);
+        assertEquals(Metrics.WAIT_STATES, g.expected().metrics().subList(0, Metrics.WAIT_STATES.size()));
     }
 }

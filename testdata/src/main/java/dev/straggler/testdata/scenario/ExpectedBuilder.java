@@ -12,7 +12,9 @@ import java.util.Map;
 
 /**
  * Collects a scenario's closed-form expectation. Severities are summed in integer ticks per (metric, call path,
- * rank) and converted to seconds once, so the expectation is as exact as the timestamps it describes.
+ * rank) and converted to seconds once, so the expectation is as exact as the timestamps it describes. Root-cause
+ * values (delay costs, wait-state classes, critical path) are shares of such times and are summed as real-valued
+ * ticks; a scenario that predicts them lists their metrics with {@link #covers}.
  *
  * <p>Scenarios compute true (model) times; {@link #obs} turns them into the timestamps the skewed clock of a rank
  * records, which is what Scalasca's formulas see.
@@ -25,6 +27,8 @@ public final class ExpectedBuilder {
     private final Params params;
     private final ClockSkew skew;
     private final Map<Key, long[]> sums = new HashMap<>();
+    private final Map<Key, double[]> shares = new HashMap<>();
+    private final List<String> covered = new ArrayList<>();
     private final Map<Integer, ReceiveLog> logs = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private boolean exact = true;
@@ -46,6 +50,31 @@ public final class ExpectedBuilder {
     public void add(String metric, List<String> callpath, int rank, long ticks) {
         if (ticks > 0) {
             sums.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank), k -> new long[1])[0] += ticks;
+        }
+    }
+
+    /**
+     * Adds a real-valued number of ticks to a metric listed with {@link #covers} (ignored when not positive, as
+     * Scalasca records only positive severities).
+     */
+    public void addShare(String metric, List<String> callpath, int rank, double ticks) {
+        if (!covered.contains(metric)) {
+            throw new IllegalStateException(scenario + ": metric " + metric + " is not covered by this expectation");
+        }
+        if (ticks > 0) {
+            shares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank), k -> new double[1])[0] += ticks;
+        }
+    }
+
+    /**
+     * Declares that the expectation predicts these metrics beyond the wait states: every non-zero value of them
+     * is added, and they are zero wherever nothing was added.
+     */
+    public void covers(List<String> metrics) {
+        for (String m : metrics) {
+            if (!covered.contains(m) && !Metrics.WAIT_STATES.contains(m)) {
+                covered.add(m);
+            }
         }
     }
 
@@ -72,20 +101,24 @@ public final class ExpectedBuilder {
     }
 
     ExpectedSeverities build() {
-        List<String> order = Metrics.WAIT_STATES;
-        List<Map.Entry<Key, long[]>> list = new ArrayList<>(sums.entrySet());
-        list.sort(Comparator.<Map.Entry<Key, long[]>>comparingInt(e -> metricIndex(order, e.getKey().metric))
+        List<String> order = new ArrayList<>(Metrics.WAIT_STATES);
+        order.addAll(covered);
+        Map<Key, Double> ticks = new HashMap<>();
+        sums.forEach((k, v) -> ticks.put(k, (double) v[0]));
+        shares.forEach((k, v) -> ticks.merge(k, v[0], Double::sum));
+        List<Map.Entry<Key, Double>> list = new ArrayList<>(ticks.entrySet());
+        list.sort(Comparator.<Map.Entry<Key, Double>>comparingInt(e -> metricIndex(order, e.getKey().metric))
                 .thenComparing(e -> String.join("/", e.getKey().callpath))
                 .thenComparingInt(e -> e.getKey().rank));
         List<ExpectedSeverities.Entry> entries = new ArrayList<>();
-        Map<String, Long> totalTicks = new LinkedHashMap<>();
+        Map<String, Double> totalTicks = new LinkedHashMap<>();
         for (String m : order) {
-            totalTicks.put(m, 0L);
+            totalTicks.put(m, 0.0);
         }
         for (var e : list) {
             entries.add(new ExpectedSeverities.Entry(e.getKey().metric, e.getKey().callpath, e.getKey().rank,
-                    e.getValue()[0] / 1e9));
-            totalTicks.merge(e.getKey().metric, e.getValue()[0], Long::sum);
+                    e.getValue() / 1e9));
+            totalTicks.merge(e.getKey().metric, e.getValue(), Double::sum);
         }
         Map<String, Double> totals = new LinkedHashMap<>();
         totalTicks.forEach((m, t) -> totals.put(m, t / 1e9));

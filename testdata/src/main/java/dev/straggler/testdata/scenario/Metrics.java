@@ -2,7 +2,10 @@ package dev.straggler.testdata.scenario;
 
 import java.util.List;
 
-/** Scalasca 2.6 unique names of the wait-state metrics the scenarios predict (reference §1.2). */
+/**
+ * Scalasca 2.6 unique names of the metrics the scenarios predict (reference §1.2): the wait states, and for the
+ * root-cause scenarios the delay costs, the wait-state classes and the critical-path metrics (reference §1.6).
+ */
 public final class Metrics {
     public static final String LATE_SENDER = "mpi_latesender";
     public static final String LATE_SENDER_WO = "mpi_latesender_wo";
@@ -23,6 +26,53 @@ public final class Metrics {
     public static final List<String> WAIT_STATES = List.of(INIT_COMPLETION, FINALIZE_WAIT, BARRIER_WAIT,
             BARRIER_COMPLETION, LATE_SENDER, LATE_SENDER_WO, LSWO_DIFFERENT, LSWO_SAME, LATE_RECEIVER, EARLY_REDUCE,
             EARLY_SCAN, LATE_BROADCAST, WAIT_NXN, NXN_COMPLETION);
+
+    public static final String DELAY_LATESENDER = "delay_latesender";
+    public static final String DELAY_LATESENDER_LONGTERM = "delay_latesender_longterm";
+    public static final String DELAY_LATERECEIVER = "delay_latereceiver";
+    public static final String DELAY_LATERECEIVER_LONGTERM = "delay_latereceiver_longterm";
+    public static final String DELAY_BARRIER = "delay_barrier";
+    public static final String DELAY_BARRIER_LONGTERM = "delay_barrier_longterm";
+    public static final String DELAY_N2N = "delay_n2n";
+    public static final String DELAY_N2N_LONGTERM = "delay_n2n_longterm";
+    public static final String DELAY_12N = "delay_12n";
+    public static final String DELAY_12N_LONGTERM = "delay_12n_longterm";
+    public static final String DELAY_N21 = "delay_n21";
+    public static final String DELAY_N21_LONGTERM = "delay_n21_longterm";
+
+    public static final String PROPAGATING_LS = "mpi_wait_propagating_ls";
+    public static final String PROPAGATING_LR = "mpi_wait_propagating_lr";
+    public static final String TERMINAL_LS = "mpi_wait_terminal_ls";
+    public static final String TERMINAL_LR = "mpi_wait_terminal_lr";
+    public static final String INDIRECT_LS = "mpi_wait_indirect_latesender";
+    public static final String INDIRECT_LR = "mpi_wait_indirect_latereceiver";
+    public static final String DIRECT_LS = "mpi_wait_direct_latesender";
+    public static final String DIRECT_LR = "mpi_wait_direct_latereceiver";
+
+    public static final String CRITICAL_PATH = "critical_path";
+    public static final String CRITICAL_PATH_IMBALANCE = "critical_path_imbalance";
+    public static final String CRITICAL_PATH_ACTIVITIES = "critical_path_activities";
+    public static final String CRITICAL_IMBALANCE_IMPACT = "critical_imbalance_impact";
+    public static final String INTRA_PARTITION_IMBALANCE = "intra_partition_imbalance";
+    public static final String INTER_PARTITION_IMBALANCE = "inter_partition_imbalance";
+    public static final String NON_CRITICAL_PATH_ACTIVITIES = "non_critical_path_activities";
+    public static final String PERFORMANCE_IMPACT_CRITICALPATH = "performance_impact_criticalpath";
+    public static final String PERFORMANCE_IMPACT = "performance_impact";
+
+    /** Short- and long-term delay costs of every MPI wait-state kind. */
+    public static final List<String> DELAY_COSTS = List.of(DELAY_LATESENDER, DELAY_LATESENDER_LONGTERM,
+            DELAY_LATERECEIVER, DELAY_LATERECEIVER_LONGTERM, DELAY_BARRIER, DELAY_BARRIER_LONGTERM, DELAY_N2N,
+            DELAY_N2N_LONGTERM, DELAY_12N, DELAY_12N_LONGTERM, DELAY_N21, DELAY_N21_LONGTERM);
+
+    /** Point-to-point waiting split into propagating/terminal and direct/indirect. */
+    public static final List<String> WAIT_CLASSES = List.of(PROPAGATING_LS, PROPAGATING_LR, TERMINAL_LS,
+            TERMINAL_LR, INDIRECT_LS, INDIRECT_LR, DIRECT_LS, DIRECT_LR);
+
+    /** The critical path and the performance-impact metrics derived from it. */
+    public static final List<String> CRITICAL_PATH_METRICS = List.of(CRITICAL_PATH, CRITICAL_PATH_IMBALANCE,
+            CRITICAL_PATH_ACTIVITIES, CRITICAL_IMBALANCE_IMPACT, INTRA_PARTITION_IMBALANCE,
+            INTER_PARTITION_IMBALANCE, NON_CRITICAL_PATH_ACTIVITIES, PERFORMANCE_IMPACT_CRITICALPATH,
+            PERFORMANCE_IMPACT);
 
     private Metrics() {
     }
