@@ -92,7 +92,7 @@ class ScenarioGroundTruthTest {
         if (!expected.exact()) {
             return;
         }
-        AnalysisResult r = Analysis.run(trace, AnalysisOptions.defaults().withThreads(2));
+        AnalysisResult r = Analysis.run(trace, AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
         SeverityCube c = r.cube();
         // The simulator's expected call paths start below the program region that PROGRAM_BEGIN enters (the
         // artificial measurement region Scalasca makes the root of the call tree).

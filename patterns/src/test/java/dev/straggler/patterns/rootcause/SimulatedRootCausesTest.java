@@ -49,7 +49,7 @@ class SimulatedRootCausesTest {
     private static Run run(String scenario, int ranks, Map<String, String> values) throws IOException {
         MemoryTrace trace = new MemoryTrace(scenario);
         Scenarios.byName(scenario).generate(new ScenarioParams(ranks, 1, values), trace);
-        return new Run(Analysis.run(trace, AnalysisOptions.defaults().withThreads(2)).cube());
+        return new Run(Analysis.run(trace, AnalysisOptions.defaults().withThreads(2).withRootCauses(true)).cube());
     }
 
     private static Run chain() throws IOException {
