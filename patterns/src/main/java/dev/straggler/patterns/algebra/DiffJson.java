@@ -12,7 +12,7 @@ import dev.straggler.patterns.algebra.DiffReport.MetricChange;
 
 /**
  * A {@link DiffReport} as JSON, schema {@code straggler.diff/1}. Non-finite numbers (a relative change against 0)
- * are written as null.
+ * are written as null. {@code notes} lists what was not compared.
  */
 public final class DiffJson {
     public static final String SCHEMA = "straggler.diff/1";
@@ -40,6 +40,8 @@ public final class DiffJson {
         o.put("systemNote", r.systemNote());
         o.put("timeMetric", r.timeMetric());
         o.put("headline", r.headline());
+        ArrayNode notes = o.putArray("notes");
+        r.notes().forEach(notes::add);
         o.set("totalTime", change(r.totalTime()));
         if (r.topFinding() != null) {
             ObjectNode f = o.putObject("topFinding");

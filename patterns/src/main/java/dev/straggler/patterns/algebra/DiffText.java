@@ -8,7 +8,7 @@ import dev.straggler.patterns.algebra.DiffReport.MetricChange;
 import java.util.Comparator;
 import java.util.List;
 
-/** Renders a {@link DiffReport} for the terminal: headline, metric table, call tree of the time metric, largest changes. */
+/** Renders a {@link DiffReport} for the terminal: notes, headline, metric table, call tree of the time metric, largest changes. */
 public final class DiffText {
     /**
      * @param minShare   call-tree nodes whose share of the total time difference is below this (in magnitude) are
@@ -35,6 +35,9 @@ public final class DiffText {
         sb.append("B: ").append(r.subtrahend()).append(ranks(r.subtrahendRanks())).append('\n');
         if (r.collapsed()) {
             sb.append("note: ").append(r.systemNote()).append('\n');
+        }
+        for (String n : r.notes()) {
+            sb.append("note: ").append(n).append('\n');
         }
         sb.append('\n').append(r.headline()).append("\n\n");
 
