@@ -27,7 +27,8 @@ import java.util.Map;
  *
  * <p>Only metrics both operands carry are compared ({@link CauseMetrics#carried}): a metric one of them lacks, or
  * holds only as the zeros of an analysis without root causes, is named in {@link #notes} instead of showing up as
- * a change of −100 %.
+ * a change of −100 %. When both carry delay costs, {@link #causes} says which delaying call paths the change of
+ * waiting comes from.
  *
  * @param minuend          name of A
  * @param subtrahend       name of B
@@ -41,12 +42,13 @@ import java.util.Map;
  * @param metrics          every metric's totals, in metric-tree order
  * @param callTree         the time metric per call path, call-path inclusive, in call-tree order
  * @param entries          every (metric, call path) with a non-zero value in A or B, call-path exclusive
+ * @param causes           the change of the delay costs by delaying call path; null unless both carry delay costs
  * @param notes            what was left out of the comparison and why (metrics only one operand carries)
  */
 public record DiffReport(String minuend, String subtrahend, int minuendRanks, int subtrahendRanks, boolean collapsed,
                          String systemNote, String timeMetric, Change totalTime, String headline, Finding topFinding,
                          List<CategoryChange> categories, List<MetricChange> metrics, List<CallNode> callTree,
-                         List<Entry> entries, List<String> notes) {
+                         List<Entry> entries, DelayCauses causes, List<String> notes) {
 
     /**
      * A pair of values with their difference.
@@ -269,9 +271,10 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     + "): values are compared as sums over ranks, with per-rank means beside them"
                     : "";
             String headline = headline(time, total, timeDiff, top, categories, collapsed);
+            DelayCauses causes = DelayCauses.applies(a, b) ? DelayCauses.of(a, b, u, ranks, timeDiff) : null;
             return new DiffReport(CubeAttributes.describe(a, "A"), CubeAttributes.describe(b, "B"), ranks[0], ranks[1],
                     collapsed, note, time < 0 ? null : metrics.get(time).uniqueName(), total, headline, top,
-                    categories, metricChanges, tree, entries, notes());
+                    categories, metricChanges, tree, entries, causes, notes());
         }
 
         List<CallNode> callTree(int time, double timeDiff) {
