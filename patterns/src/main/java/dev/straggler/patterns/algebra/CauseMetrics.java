@@ -122,4 +122,19 @@ public final class CauseMetrics {
     public static String delayLabel(int kind) {
         return KINDS.get(kind) + " delay";
     }
+
+    /** Scalasca's name of the short-term plus long-term delay of a kind: {@code delay_latesender_aggregate}. */
+    public static String aggregate(int kind) {
+        return SHORT_TERM.get(kind) + "_aggregate";
+    }
+
+    /**
+     * A delay kind's short-term plus long-term costs on one call path, summed over locations: the aggregate Scalasca's
+     * remapping defines, computed from its members so that flat cubes without aggregates give it too.
+     */
+    public static double delay(SeverityCube c, int kind, int callPath) {
+        int s = c.metricIndex(SHORT_TERM.get(kind));
+        int l = c.metricIndex(LONG_TERM.get(kind));
+        return (s < 0 ? 0 : c.sumOverLocations(s, callPath)) + (l < 0 ? 0 : c.sumOverLocations(l, callPath));
+    }
 }
