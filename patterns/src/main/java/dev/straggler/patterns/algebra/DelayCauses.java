@@ -59,6 +59,11 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
         }
     }
 
+    /** Whether there is anything to say: the delay costs or the waiting changed beyond rounding residue. */
+    public boolean changed() {
+        return direction != 0 || DiffReport.significant(waiting.diff(), waiting.a(), waiting.b()) != 0;
+    }
+
     /** Whether both operands carry delay costs; when not, {@link #of} has nothing to say. */
     static boolean applies(SeverityCube a, SeverityCube b) {
         return CauseMetrics.carriesDelays(a) && CauseMetrics.carriesDelays(b);

@@ -44,7 +44,7 @@ public final class DiffText {
             sb.append("note: ").append(n).append('\n');
         }
         sb.append('\n').append(r.headline()).append('\n');
-        if (r.causes() != null && (r.causes().direction() != 0 || r.causes().waiting().diff() != 0)) {
+        if (r.causes() != null && r.causes().changed()) {
             causes(r.causes(), o, sb);
         }
         sb.append('\n');

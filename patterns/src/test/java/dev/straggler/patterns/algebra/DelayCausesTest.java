@@ -153,6 +153,18 @@ class DelayCausesTest {
     }
 
     @Test
+    void waitingThatDiffersOnlyByRoundingNamesNoCause() {
+        // the same Late Sender times summed in another order: 0.6000000000000001 against 0.6
+        SeverityCube a = CauseCubes.cube(3).set("time", RECV, 1, 1, 1).set("mpi_latesender", RECV, 0.1, 0.2, 0.3)
+                .set("delay_latesender", X, 0, 0, 0.6).set("critical_path", X, 0, 0, 1).build();
+        SeverityCube b = CauseCubes.cube(3).set("time", RECV, 1, 1, 1).set("mpi_latesender", RECV, 0.3, 0.2, 0.1)
+                .set("delay_latesender", X, 0, 0, 0.6).set("critical_path", X, 0, 0, 1).build();
+        DiffReport r = DiffReport.of(a, b);
+        assertFalse(r.causes().changed());
+        assertFalse(DiffText.render(r).contains("why:"));
+    }
+
+    @Test
     void anMpiCallIsNamedWithItsCallerAndAsMuchOfThePathAsTellsItApart() {
         SeverityCube b = CauseCubes.cube(1).set("time", "main", 1).set("critical_path", "main", 1).build();
         SeverityCube a = CauseCubes.cube(1).set("time", "main", 1).set("critical_path", "main", 1)
