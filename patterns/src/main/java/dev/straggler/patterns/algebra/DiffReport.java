@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * What changed from experiment B to experiment A: per metric and call path the absolute difference, the change
@@ -215,7 +216,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             List<Metric> metrics = u.metrics();
             int nm = metrics.size();
             int nc = u.callPaths().size();
-            int time = timeMetric(metrics);
+            int time = timeMetric(metrics, this::both);
             double[] totA = new double[nm];
             double[] totB = new double[nm];
             for (int m = 0; m < nm; m++) {
@@ -426,14 +427,20 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
         return Math.abs(diff) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) ? 0 : diff;
     }
 
-    /** "time" when present, else the first metric measured in seconds; -1 when none. */
-    static int timeMetric(List<Metric> metrics) {
+    /**
+     * Among the metrics both operands carry: "time" when present, else the first metric measured in seconds (that is
+     * no critical path); -1 when none.
+     */
+    static int timeMetric(List<Metric> metrics, IntPredicate both) {
         int firstSec = -1;
         for (int i = 0; i < metrics.size(); i++) {
+            if (!both.test(i)) {
+                continue;
+            }
             if ("time".equals(metrics.get(i).uniqueName())) {
                 return i;
             }
-            if (firstSec < 0 && "sec".equals(metrics.get(i).unit())) {
+            if (firstSec < 0 && "sec".equals(metrics.get(i).unit()) && !CauseMetrics.isPath(metrics.get(i))) {
                 firstSec = i;
             }
         }

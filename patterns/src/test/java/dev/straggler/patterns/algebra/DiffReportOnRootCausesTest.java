@@ -1,8 +1,11 @@
 package dev.straggler.patterns.algebra;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -57,6 +60,18 @@ class DiffReportOnRootCausesTest {
                 r.notes().toString());
         assertTrue(r.notes().contains("only B has root causes: delay costs, propagation and critical path are not "
                 + "compared"), r.notes().toString());
+    }
+
+    @Test
+    void sharesReferToATimeMetricBothRunsCarry() {
+        // B defines no time: the report must not take shares of A's time against nothing
+        SeverityCube a = CauseCubes.cube(1).set("time", "main", 2).set("mpi", "main", 1).set("critical_path", "main", 2)
+                .build();
+        SeverityCube b = new TestCubes(1, List.of(Metric.time("mpi", "MPI", null, "")), List.of())
+                .set("mpi", "main", 0.5).build();
+        DiffReport r = DiffReport.of(a, b);
+        assertEquals("mpi", r.timeMetric());
+        assertEquals(1.0, metric(r, "mpi").change().share(), 1e-15);
     }
 
     @Test
