@@ -21,7 +21,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "diff", mixinStandardHelpOptions = true,
-        description = {"Compares two experiments (A minus B) and says in one sentence where the time went.",
+        description = {"Compares two experiments (A minus B) and says in one sentence where the time went; when both",
+                "carry delay costs, also why: which delaying call paths on which ranks made the waiting grow or shrink.",
                 "Operands: .cubex files, straggler.analysis/1 JSON documents, or traces (analysed on the fly)."})
 final class DiffCommand implements Callable<Integer> {
     @Mixin

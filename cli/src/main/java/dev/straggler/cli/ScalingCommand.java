@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.cli.report.ScalingSection;
+import dev.straggler.patterns.algebra.CauseMetrics;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.scaling.RankCorrelation;
 import dev.straggler.patterns.scaling.ScalingExperiment;
@@ -24,7 +25,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "scaling", mixinStandardHelpOptions = true,
         description = {"Rank-correlation scalability analysis (Vetter & McCracken) of runs at several process counts:",
-                "which callsites and wait states take a growing share of communication time as the process count grows.",
+                "which callsites, wait states and (when the runs carry them) delay costs by delaying call path take a",
+                "growing share of communication time as the process count grows.",
                 "Runs: traces (process count from their definitions), mpiP reports (callsites only) or .cubex/analysis",
                 "JSON (wait states only)."})
 final class ScalingCommand implements Callable<Integer> {
@@ -75,7 +77,8 @@ final class ScalingCommand implements Callable<Integer> {
                 System.out.println();
             }
             WaitStateScaling.Result ws = WaitStateScaling.analyse(cubes, tasks.stream().mapToInt(Integer::intValue).toArray(), o);
-            System.out.print(ScalingText.render(ws.analysis(), "wait state"));
+            boolean causes = ws.keys().values().stream().anyMatch(k -> CauseMetrics.isRootCause(k.metric()));
+            System.out.print(ScalingText.render(ws.analysis(), causes ? "wait state or delay" : "wait state"));
             ObjectNode j = ScalingJson.toJson(ws);
             doc.set("waitStates", j);
             page.add(new ScalingSection("scaling-wait-states", "Wait-state scaling", j));

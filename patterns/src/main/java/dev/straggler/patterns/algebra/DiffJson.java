@@ -12,7 +12,8 @@ import dev.straggler.patterns.algebra.DiffReport.MetricChange;
 
 /**
  * A {@link DiffReport} as JSON, schema {@code straggler.diff/1}. Non-finite numbers (a relative change against 0)
- * are written as null.
+ * are written as null. {@code notes} lists what was not compared; {@code why} (present only when both operands
+ * carry delay costs) holds {@link DelayCauses}.
  */
 public final class DiffJson {
     public static final String SCHEMA = "straggler.diff/1";
@@ -40,7 +41,12 @@ public final class DiffJson {
         o.put("systemNote", r.systemNote());
         o.put("timeMetric", r.timeMetric());
         o.put("headline", r.headline());
+        ArrayNode notes = o.putArray("notes");
+        r.notes().forEach(notes::add);
         o.set("totalTime", change(r.totalTime()));
+        if (r.causes() != null) {
+            o.set("why", causes(r.causes()));
+        }
         if (r.topFinding() != null) {
             ObjectNode f = o.putObject("topFinding");
             f.put("metric", r.topFinding().metric());
@@ -90,6 +96,34 @@ public final class DiffJson {
             n.set("change", change(e.change()));
         }
         return o;
+    }
+
+    /** The why: waiting and delay totals, the direction, and every cause with its parts and ranks. */
+    static ObjectNode causes(DelayCauses c) {
+        ObjectNode n = F.objectNode();
+        n.put("sentence", c.sentence());
+        n.put("direction", c.direction() > 0 ? "growth" : c.direction() < 0 ? "reduction" : "none");
+        n.set("waiting", change(c.waiting()));
+        n.set("delay", change(c.delay()));
+        num(n, "moved", c.moved());
+        num(n, "offset", c.offset());
+        ArrayNode list = n.putArray("causes");
+        for (DelayCauses.Cause x : c.causes()) {
+            ObjectNode e = list.addObject();
+            e.put("callPath", x.callPath());
+            e.set("path", path(x.path()));
+            e.put("label", x.label());
+            num(e, "a", x.a());
+            num(e, "b", x.b());
+            num(e, "diff", x.diff());
+            num(e, "shortTerm", x.shortTerm());
+            num(e, "propagated", x.propagated());
+            num(e, "share", x.share());
+            ArrayNode ranks = e.putArray("ranks");
+            x.ranks().forEach(ranks::add);
+            e.put("ranksOf", x.ranksOf());
+        }
+        return n;
     }
 
     static ObjectNode change(Change c) {

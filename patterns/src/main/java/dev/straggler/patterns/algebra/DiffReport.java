@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * What changed from experiment B to experiment A: per metric and call path the absolute difference, the change
@@ -22,7 +23,13 @@ import java.util.Map;
  *
  * <p>Values are aggregates over ranks (Cube's sum over the system tree). When the operands have different ranks the
  * report says so ({@link #collapsed}) and gives per-rank means beside the aggregates, since the aggregate of a run
- * on more processes grows even when nothing got worse per process.
+ * on more processes grows even when nothing got worse per process. The critical path is the exception: summed over
+ * ranks it is the path's length, so it has no per-rank mean and no share of the time difference (both NaN).
+ *
+ * <p>Only metrics both operands carry are compared ({@link CauseMetrics#carried}): a metric one of them lacks, or
+ * holds only as the zeros of an analysis without root causes, is named in {@link #notes} instead of showing up as
+ * a change of −100 %. When both carry delay costs, {@link #causes} says which delaying call paths the change of
+ * waiting comes from.
  *
  * @param minuend          name of A
  * @param subtrahend       name of B
@@ -36,11 +43,13 @@ import java.util.Map;
  * @param metrics          every metric's totals, in metric-tree order
  * @param callTree         the time metric per call path, call-path inclusive, in call-tree order
  * @param entries          every (metric, call path) with a non-zero value in A or B, call-path exclusive
+ * @param causes           the change of the delay costs by delaying call path; null unless both carry delay costs
+ * @param notes            what was left out of the comparison and why (metrics only one operand carries)
  */
 public record DiffReport(String minuend, String subtrahend, int minuendRanks, int subtrahendRanks, boolean collapsed,
                          String systemNote, String timeMetric, Change totalTime, String headline, Finding topFinding,
                          List<CategoryChange> categories, List<MetricChange> metrics, List<CallNode> callTree,
-                         List<Entry> entries) {
+                         List<Entry> entries, DelayCauses causes, List<String> notes) {
 
     /**
      * A pair of values with their difference.
@@ -50,7 +59,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
      * @param aPerRank   {@code a} divided by A's number of ranks (NaN when unknown)
      * @param bPerRank   {@code b} divided by B's number of ranks
      * @param share      {@code (a − b)} as a fraction of the total time difference for time metrics, of the
-     *                   metric's own total difference for counts and bytes; NaN when that difference is 0
+     *                   metric's own total difference for counts and bytes; NaN when that difference is 0 and for
+     *                   the critical path (a span of time, not part of the aggregate time)
      */
     public record Change(double a, double b, double aPerRank, double bPerRank, double share) {
         public double diff() {
@@ -108,6 +118,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
         final double[][][] sums = new double[2][][];
         final double[] aggFactor = new double[2];
         final int[] ranks = new int[2];
+        /** Per operand and unified metric: whether the operand carries it. */
+        final boolean[][] carried = new boolean[2][];
 
         Builder(SeverityCube a, SeverityCube b) {
             this.a = a;
@@ -119,9 +131,14 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 ranks[op] = CubeAttributes.ranks(c);
                 // A per-rank-mean cube holds sums divided by its ranks; bring it back to aggregates.
                 aggFactor[op] = CubeAttributes.SYSTEM_MEAN.equals(CubeAttributes.system(c)) && ranks[op] > 0 ? ranks[op] : 1;
+                boolean[] has = CauseMetrics.carried(c);
+                carried[op] = new boolean[u.metrics().size()];
                 // Rows only for metrics the operand has values of: most of Scalasca's metrics are zero everywhere.
                 double[][] s = new double[u.metrics().size()][];
                 for (int m = 0; m < c.metrics().size(); m++) {
+                    carried[op][u.metric(op, m)] = has[m];
+                    // the critical path's sum is its length, whatever the cube's system dimension
+                    double f = CauseMetrics.isPath(c.metrics().get(m)) ? 1 : aggFactor[op];
                     for (int cp = 0; cp < c.callPaths().size(); cp++) {
                         double[] row = c.rowOrNull(m, cp);
                         if (row == null) {
@@ -131,7 +148,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                         if (s[um] == null) {
                             s[um] = new double[u.callPaths().size()];
                         }
-                        s[um][u.callPath(op, cp)] += aggFactor[op] * c.sumOverLocations(m, cp);
+                        s[um][u.callPath(op, cp)] += f * c.sumOverLocations(m, cp);
                     }
                 }
                 sums[op] = s;
@@ -151,11 +168,55 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     ranks[1] > 0 ? vb / ranks[1] : Double.NaN, share);
         }
 
+        /** {@link #change} of a metric: the critical path has neither per-rank means nor a share of time. */
+        Change change(Metric m, double va, double vb, double totalDiff) {
+            return CauseMetrics.isPath(m) ? new Change(va, vb, Double.NaN, Double.NaN, Double.NaN)
+                    : change(va, vb, totalDiff);
+        }
+
+        boolean both(int m) {
+            return carried[0][m] && carried[1][m];
+        }
+
+        /**
+         * Which metrics only one operand carries, a sentence per operand; when the other operand has no root causes
+         * at all (analysed without them, or a profile), one sentence says so instead of listing them.
+         */
+        List<String> notes() {
+            List<String> out = new ArrayList<>();
+            String[] names = {"A", "B"};
+            SeverityCube[] ops = {a, b};
+            for (int op = 0; op < 2; op++) {
+                boolean noneThere = !CauseMetrics.computed(ops[1 - op]);
+                List<String> only = new ArrayList<>();
+                boolean rootCauses = false;
+                for (int m = 0; m < u.metrics().size(); m++) {
+                    if (carried[op][m] && !carried[1 - op][m]) {
+                        String n = u.metrics().get(m).uniqueName();
+                        if (noneThere && CauseMetrics.isRootCause(n)) {
+                            rootCauses = true;
+                        } else {
+                            only.add(n);
+                        }
+                    }
+                }
+                if (rootCauses) {
+                    out.add("only " + names[op] + " has root causes: delay costs, propagation and critical path are not "
+                            + "compared");
+                }
+                if (!only.isEmpty()) {
+                    out.add("metrics only " + names[op] + " has are not compared: " + String.join(", ",
+                            only.subList(0, Math.min(8, only.size()))) + (only.size() > 8 ? " +" + (only.size() - 8) : ""));
+                }
+            }
+            return out;
+        }
+
         DiffReport build() {
             List<Metric> metrics = u.metrics();
             int nm = metrics.size();
             int nc = u.callPaths().size();
-            int time = timeMetric(metrics);
+            int time = timeMetric(metrics, this::both);
             double[] totA = new double[nm];
             double[] totB = new double[nm];
             for (int m = 0; m < nm; m++) {
@@ -164,7 +225,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     totB[m] += sum(1, m, c);
                 }
             }
-            double timeDiff = time < 0 ? 0 : totA[time] - totB[time];
+            double timeDiff = time < 0 ? 0 : significant(totA[time] - totB[time], totA[time], totB[time]);
             double[] denominators = new double[nm];
             for (int m = 0; m < nm; m++) {
                 denominators[m] = "sec".equals(metrics.get(m).unit()) ? timeDiff : totA[m] - totB[m];
@@ -173,14 +234,17 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             List<MetricChange> metricChanges = new ArrayList<>();
             for (int m : metricTreeOrder(metrics)) {
                 Metric mt = metrics.get(m);
+                if (!both(m)) {
+                    continue;
+                }
                 metricChanges.add(new MetricChange(mt.uniqueName(), mt.displayName(), mt.unit(), depth(metrics, m),
-                        change(totA[m], totB[m], denominators[m])));
+                        change(mt, totA[m], totB[m], denominators[m])));
             }
 
             List<Entry> entries = new ArrayList<>();
             for (int m : metricTreeOrder(metrics)) {
                 Metric mt = metrics.get(m);
-                if (sums[0][m] == null && sums[1][m] == null) {
+                if (!both(m) || sums[0][m] == null && sums[1][m] == null) {
                     continue;
                 }
                 for (int c = 0; c < nc; c++) {
@@ -188,7 +252,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     double vb = sum(1, m, c);
                     if (va != 0 || vb != 0) {
                         entries.add(new Entry(mt.uniqueName(), mt.displayName(), mt.unit(), c, u.pathNames(c),
-                                change(va, vb, denominators[m])));
+                                change(mt, va, vb, denominators[m])));
                     }
                 }
             }
@@ -207,10 +271,11 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     ? "the operands have different ranks (" + SystemUnion.rankSummary(List.of(a, b), List.of("A", "B"))
                     + "): values are compared as sums over ranks, with per-rank means beside them"
                     : "";
-            String headline = headline(time, total, top, categories, collapsed);
+            String headline = headline(time, total, timeDiff, top, categories, collapsed);
+            DelayCauses causes = DelayCauses.applies(a, b) ? DelayCauses.of(a, b, u, ranks, timeDiff) : null;
             return new DiffReport(CubeAttributes.describe(a, "A"), CubeAttributes.describe(b, "B"), ranks[0], ranks[1],
                     collapsed, note, time < 0 ? null : metrics.get(time).uniqueName(), total, headline, top,
-                    categories, metricChanges, tree, entries);
+                    categories, metricChanges, tree, entries, causes, notes());
         }
 
         List<CallNode> callTree(int time, double timeDiff) {
@@ -307,14 +372,15 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             return u.regions().get(u.callPaths().get(callPath).region()).name();
         }
 
-        String headline(int time, Change total, Finding top, List<CategoryChange> categories, boolean collapsed) {
+        String headline(int time, Change total, double timeDiff, Finding top, List<CategoryChange> categories,
+                        boolean collapsed) {
             if (time < 0) {
                 return "no time metric to compare";
             }
             StringBuilder sb = new StringBuilder();
             String name = "time".equals(u.metrics().get(time).uniqueName()) ? "total time"
                     : u.metrics().get(time).displayName().toLowerCase(Locale.ROOT);
-            if (total.diff() == 0) {
+            if (timeDiff == 0) {
                 sb.append(name).append(" unchanged");
             } else if (total.b() == 0) {
                 sb.append(name).append(" ").append(String.format(Locale.ROOT, "%+.4g s", total.diff()));
@@ -324,7 +390,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             if (collapsed && !Double.isNaN(total.perRankRelative())) {
                 sb.append(" (sum over ranks; per rank ").append(percent(total.perRankRelative(), 1)).append(')');
             }
-            if (total.diff() == 0) {
+            if (timeDiff == 0) {
                 return sb.toString();
             }
             List<String> parts = new ArrayList<>();
@@ -342,7 +408,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     .map(c -> c.change().relative()).filter(rel -> !Double.isNaN(rel))
                     .map(rel -> "computation " + percent(rel, Math.abs(rel) >= 0.01 ? 0 : 1)).findFirst().orElse(null);
             if (!parts.isEmpty()) {
-                sb.append("; of the ").append(total.diff() > 0 ? "growth " : "reduction ").append(String.join(", ", parts));
+                sb.append("; of the ").append(timeDiff > 0 ? "growth " : "reduction ").append(String.join(", ", parts));
                 if (computation != null) {
                     sb.append(", ").append(computation);
                 }
@@ -353,14 +419,28 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
         }
     }
 
-    /** "time" when present, else the first metric measured in seconds; -1 when none. */
-    static int timeMetric(List<Metric> metrics) {
+    /**
+     * A difference of two sums, or 0 when it is rounding residue (within 1e-9 of the larger operand): the same
+     * values summed in another order must compare as unchanged, not give shares of ±10^17 %.
+     */
+    static double significant(double diff, double a, double b) {
+        return Math.abs(diff) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b)) ? 0 : diff;
+    }
+
+    /**
+     * Among the metrics both operands carry: "time" when present, else the first metric measured in seconds (that is
+     * no critical path); -1 when none.
+     */
+    static int timeMetric(List<Metric> metrics, IntPredicate both) {
         int firstSec = -1;
         for (int i = 0; i < metrics.size(); i++) {
+            if (!both.test(i)) {
+                continue;
+            }
             if ("time".equals(metrics.get(i).uniqueName())) {
                 return i;
             }
-            if (firstSec < 0 && "sec".equals(metrics.get(i).unit())) {
+            if (firstSec < 0 && "sec".equals(metrics.get(i).unit()) && !CauseMetrics.isPath(metrics.get(i))) {
                 firstSec = i;
             }
         }

@@ -8,17 +8,21 @@ import dev.straggler.patterns.algebra.DiffReport.MetricChange;
 import java.util.Comparator;
 import java.util.List;
 
-/** Renders a {@link DiffReport} for the terminal: headline, metric table, call tree of the time metric, largest changes. */
+/**
+ * Renders a {@link DiffReport} for the terminal: headline, the why (delay costs by delaying call path, when both
+ * operands carry them), metric table, call tree of the time metric, largest changes.
+ */
 public final class DiffText {
     /**
      * @param minShare   call-tree nodes whose share of the total time difference is below this (in magnitude) are
      *                   left out, with their subtrees
      * @param maxDepth   deepest call-tree level printed (0 = roots only)
      * @param topEntries number of (metric, call path) rows in the largest-changes table
+     * @param topCauses  number of delaying call paths listed under the why
      */
-    public record Options(double minShare, int maxDepth, int topEntries) {
+    public record Options(double minShare, int maxDepth, int topEntries, int topCauses) {
         public static Options defaults() {
-            return new Options(0.01, Integer.MAX_VALUE, 15);
+            return new Options(0.01, Integer.MAX_VALUE, 15, 5);
         }
     }
 
@@ -36,7 +40,14 @@ public final class DiffText {
         if (r.collapsed()) {
             sb.append("note: ").append(r.systemNote()).append('\n');
         }
-        sb.append('\n').append(r.headline()).append("\n\n");
+        for (String n : r.notes()) {
+            sb.append("note: ").append(n).append('\n');
+        }
+        sb.append('\n').append(r.headline()).append('\n');
+        if (r.causes() != null && r.causes().changed()) {
+            causes(r.causes(), o, sb);
+        }
+        sb.append('\n');
 
         String head = header(r.collapsed());
         sb.append(Format.left("Metric", 34)).append(head).append('\n');
@@ -79,6 +90,24 @@ public final class DiffText {
             }
         }
         return sb.toString();
+    }
+
+    /** The why: the sentence, then the largest causes with their short-term and propagated parts. */
+    private static void causes(DelayCauses c, Options o, StringBuilder sb) {
+        sb.append("why: ").append(c.sentence()).append('\n');
+        if (c.causes().isEmpty()) {
+            return;
+        }
+        sb.append(Format.right("share", 9)).append(Format.right(c.direction() > 0 ? "growth" : "reduction", 14))
+                .append(Format.right("short-term", 14)).append(Format.right("propagated", 14))
+                .append("  delaying call path\n");
+        for (DelayCauses.Cause x : c.causes().subList(0, Math.min(o.topCauses(), c.causes().size()))) {
+            String ranks = DelayCauses.ranks(x);
+            sb.append(Format.right(Format.share(x.share()), 9)).append(Format.right(Format.signed(x.diff(), "sec"), 14))
+                    .append(Format.right(Format.signed(x.shortTerm(), "sec"), 14))
+                    .append(Format.right(Format.signed(x.propagated(), "sec"), 14))
+                    .append("  ").append(x.label()).append(ranks.isEmpty() ? "" : " on " + ranks).append('\n');
+        }
     }
 
     private static String ranks(int n) {

@@ -32,7 +32,9 @@ public final class ProfileAlgebra {
 
     /**
      * {@code a − b} for every (metric, call path, location) of the unified cube. What only {@code a} has stays as
-     * it is; what only {@code b} has appears negated, as in {@code cube_diff}.
+     * it is; what only {@code b} has appears negated, as in {@code cube_diff}; root causes of an operand analysed
+     * without them are zeros and follow the same rule. The critical path's imbalance is subtracted as stored (the
+     * change of the imbalance), not evaluated again from the differences of its inputs.
      */
     public static SeverityCube diff(SeverityCube a, SeverityCube b, SystemMode mode) {
         List<SeverityCube> ops = List.of(a, b);
@@ -54,7 +56,8 @@ public final class ProfileAlgebra {
     /**
      * Joins the metric sets of several experiments (e.g. runs with different hardware counters). Values are set,
      * not added, operand by operand: where two operands carry the same metric on the same call path the later one
-     * wins, as in {@code cube_merge}.
+     * wins, as in {@code cube_merge}. An operand analysed without root causes does not carry them
+     * ({@link CauseMetrics#carried}): its zeros do not overwrite another operand's delay costs or critical path.
      */
     public static SeverityCube merge(List<SeverityCube> cubes, SystemMode mode) {
         DimensionUnion u = DimensionUnion.of(cubes);
@@ -63,13 +66,18 @@ public final class ProfileAlgebra {
         SeverityCube out = newResult(u, u.metrics(), s, "merge", names);
         for (int op = 0; op < cubes.size(); op++) {
             SeverityCube c = cubes.get(op);
+            boolean[] carried = CauseMetrics.carried(c);
             for (int m = 0; m < c.metrics().size(); m++) {
+                if (!carried[m]) {
+                    continue;
+                }
                 int um = u.metric(op, m);
+                double f = s.collapsed() ? s.factor(op, c.metrics().get(m)) : 1;
                 for (int cp = 0; cp < c.callPaths().size(); cp++) {
                     int uc = u.callPath(op, cp);
                     double[] row = c.rowOrNull(m, cp);
                     if (s.collapsed()) {
-                        out.set(um, uc, 0, row == null ? 0 : s.factor[op] * sum(row));
+                        out.set(um, uc, 0, row == null ? 0 : f * sum(row));
                     } else {
                         for (int l = 0; l < c.locations().size(); l++) {
                             out.set(um, uc, s.locationMap[op][l], row == null ? 0 : row[l]);
@@ -88,8 +96,13 @@ public final class ProfileAlgebra {
 
     /**
      * The element-wise mean of N experiments, typically repetitions of one run: {@code Σ value_i / N}, where an
-     * operand without a (metric, call path) contributes 0, as in {@code cube_mean}. Computed as a running mean so
-     * that the mean of identical operands is exactly the operand. Counts become non-integer metrics.
+     * operand without a (metric, call path) contributes 0, as in {@code cube_mean}. A metric is averaged over the
+     * operands that carry it ({@link CauseMetrics#carried}): an operand without the metric, or analysed without
+     * root causes, does not halve the others' values. Computed as a running mean so that the mean of identical
+     * operands is exactly the operand. Counts become non-integer metrics.
+     *
+     * <p>Every metric is averaged as stored, {@code critical_path_imbalance} included: the result is the mean
+     * imbalance of the runs, as {@code cube_mean} gives for Scalasca's remapped cubes, which store it too.
      */
     public static SeverityCube mean(List<SeverityCube> cubes, SystemMode mode) {
         DimensionUnion u = DimensionUnion.of(cubes);
@@ -111,13 +124,19 @@ public final class ProfileAlgebra {
             SeverityCube c = cubes.get(op);
             Arrays.fill(invMetric[op], -1);
             Arrays.fill(invPath[op], -1);
+            boolean[] carried = CauseMetrics.carried(c);
             for (int m = 0; m < c.metrics().size(); m++) {
-                invMetric[op][u.metric(op, m)] = m;
+                if (carried[m]) {
+                    invMetric[op][u.metric(op, m)] = m;
+                }
             }
             for (int cp = 0; cp < c.callPaths().size(); cp++) {
                 invPath[op][u.callPath(op, cp)] = cp;
             }
             for (int m = 0; m < c.metrics().size(); m++) {
+                if (!carried[m]) {
+                    continue;
+                }
                 for (int cp = 0; cp < c.callPaths().size(); cp++) {
                     if (c.rowOrNull(m, cp) != null) {
                         present[u.metric(op, m)][u.callPath(op, cp)] = true;
@@ -133,9 +152,13 @@ public final class ProfileAlgebra {
                     continue;
                 }
                 Arrays.fill(mean, 0);
+                int k = 0;
                 for (int op = 0; op < cubes.size(); op++) {
+                    if (invMetric[op][um] < 0) {
+                        continue; // the operand does not carry the metric: not a zero to average in
+                    }
                     operandRow(cubes.get(op), s, op, invMetric[op][um], invPath[op][uc], x);
-                    int k = op + 1;
+                    k++;
                     for (int l = 0; l < nl; l++) {
                         // Running mean: exact for identical operands, where x - mean is 0 from the second on.
                         mean[l] += (x[l] - mean[l]) / k;
@@ -173,7 +196,7 @@ public final class ProfileAlgebra {
                 }
                 int uc = u.callPath(op, cp);
                 if (s.collapsed()) {
-                    out.add(um, uc, 0, sign * s.factor[op] * sum(row));
+                    out.add(um, uc, 0, sign * s.factor(op, c.metrics().get(m)) * sum(row));
                 } else {
                     for (int l = 0; l < row.length; l++) {
                         out.add(um, uc, s.locationMap[op][l], sign * row[l]);
@@ -194,7 +217,7 @@ public final class ProfileAlgebra {
             return;
         }
         if (s.collapsed()) {
-            into[0] = s.factor[op] * sum(row);
+            into[0] = s.factor(op, c.metrics().get(m)) * sum(row);
         } else {
             for (int l = 0; l < row.length; l++) {
                 into[s.locationMap[op][l]] = row[l];

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.algebra;
 
+import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 
@@ -21,7 +22,7 @@ final class SystemUnion {
     final List<SystemLocation> locations;
     /** Per operand: its location index to the result's; only for {@link SystemMode#PER_LOCATION}. */
     final int[][] locationMap;
-    /** Per operand: factor applied to the sum over its locations; only when collapsed. */
+    /** Per operand: factor applied to the sum over its locations; only when collapsed (see {@link #factor(int, Metric)}). */
     final double[] factor;
     final Map<String, String> attributes = new HashMap<>();
 
@@ -97,6 +98,14 @@ final class SystemUnion {
         if (r > 0) {
             attributes.put(CubeAttributes.SYSTEM_RANKS, Integer.toString(r));
         }
+    }
+
+    /**
+     * The factor for operand {@code op}'s sum over locations of {@code metric}: {@link #factor}, except for the
+     * critical path, whose sum is its length in either collapsed form (it is not a cost every rank pays).
+     */
+    double factor(int op, Metric metric) {
+        return CauseMetrics.isPath(metric) ? 1.0 : factor[op];
     }
 
     boolean collapsed() {

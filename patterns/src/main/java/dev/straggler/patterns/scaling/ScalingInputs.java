@@ -1,5 +1,6 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.patterns.algebra.CauseMetrics;
 import dev.straggler.patterns.algebra.CubeAttributes;
 import dev.straggler.patterns.algebra.DimensionUnion;
 import dev.straggler.patterns.algebra.WaitStatePatterns;
@@ -68,6 +69,12 @@ public final class ScalingInputs {
     /**
      * Per (wait-state pattern, call path) the severity per process, and the whole run's time, computation and
      * communication per process (call path "all"). Call paths are unified across runs by region names.
+     *
+     * <p>When every run carries root causes, also: the whole run's {@code delay} per process, its
+     * {@code critical_path} and {@code critical_path_imbalance} (lengths of one path, not divided by the processes),
+     * and, for the call paths that reach {@link #CAUSE_SHARE} of the run's total in some run: per (delay kind,
+     * delaying call path) the short-term plus long-term delay per process (metric {@code delay_latesender_aggregate}
+     * etc.) and the critical path per call path. The rest are hundreds of tiny series no model says anything about.
      */
     public static List<MeasurementSeries> patternSeries(List<SeverityCube> cubes, int[] tasks) {
         DimensionUnion u = DimensionUnion.of(cubes);
@@ -104,6 +111,9 @@ public final class ScalingInputs {
                 }
             }
         }
+        if (cubes.stream().allMatch(CauseMetrics::carriesDelays)) {
+            addRootCauses(cubes, tasks, u, values, meta);
+        }
         double[] p = new double[cubes.size()];
         for (int i = 0; i < p.length; i++) {
             p[i] = tasks[i];
@@ -114,6 +124,74 @@ public final class ScalingInputs {
             out.add(new MeasurementSeries(m[0], List.of(m).subList(1, m.length), p.clone(), v));
         });
         return out;
+    }
+
+    /** Share of a run's delay costs (critical path) a call path's series must reach in some run to be modelled. */
+    public static final double CAUSE_SHARE = 0.01;
+
+    private static void addRootCauses(List<SeverityCube> cubes, int[] tasks, DimensionUnion u,
+                                      Map<String, double[]> values, Map<String, String[]> meta) {
+        int n = cubes.size();
+        double[] delay = new double[n];
+        double[] path = new double[n];
+        Map<String, double[]> perPath = new LinkedHashMap<>();
+        Map<String, Boolean> large = new LinkedHashMap<>();
+        for (int op = 0; op < n; op++) {
+            SeverityCube c = cubes.get(op);
+            for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
+                for (int cp = 0; cp < c.callPaths().size(); cp++) {
+                    delay[op] += CauseMetrics.delay(c, k, cp);
+                }
+            }
+            path[op] = c.total("critical_path");
+        }
+        for (int op = 0; op < n; op++) {
+            SeverityCube c = cubes.get(op);
+            for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
+                for (int cp = 0; cp < c.callPaths().size(); cp++) {
+                    double v = CauseMetrics.delay(c, k, cp);
+                    if (v != 0) {
+                        String key = put(perPath, CauseMetrics.aggregate(k), u.pathNames(u.callPath(op, cp)), op, n,
+                                v / tasks[op]);
+                        large.merge(key, v >= CAUSE_SHARE * delay[op], Boolean::logicalOr);
+                    }
+                }
+            }
+            int cpm = c.metricIndex("critical_path");
+            for (int cp = 0; cpm >= 0 && cp < c.callPaths().size(); cp++) {
+                double v = c.sumOverLocations(cpm, cp);
+                if (v != 0) {
+                    String key = put(perPath, "critical_path", u.pathNames(u.callPath(op, cp)), op, n, v);
+                    large.merge(key, v >= CAUSE_SHARE * path[op], Boolean::logicalOr);
+                }
+            }
+        }
+        double[] perProcess = new double[n];
+        double[] imbalance = new double[n];
+        for (int op = 0; op < n; op++) {
+            perProcess[op] = delay[op] / tasks[op];
+            imbalance[op] = cubes.get(op).total("critical_path_imbalance");
+        }
+        values.put("delay", perProcess);
+        values.put("critical_path", path);
+        values.put("critical_path_imbalance", imbalance);
+        for (String name : List.of("delay", "critical_path", "critical_path_imbalance")) {
+            meta.put(name, new String[]{name});
+        }
+        perPath.forEach((key, v) -> {
+            if (large.get(key)) {
+                values.put(key, v);
+                meta.put(key, key.split("\u0000"));
+            }
+        });
+    }
+
+    /** Adds {@code v} to run {@code op} of the series (metric, path); returns its key. */
+    private static String put(Map<String, double[]> values, String metric, List<String> path, int op, int runs,
+                              double v) {
+        String key = metric + "\u0000" + String.join("\u0000", path);
+        values.computeIfAbsent(key, k -> new double[runs])[op] += v;
+        return key;
     }
 
     /** Per callsite (matched across runs by {@link dev.straggler.patterns.callsite.Callsite#key()}) its time per process. */

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.patterns.algebra.CauseMetrics;
 import dev.straggler.patterns.algebra.CubeAttributes;
 import dev.straggler.patterns.algebra.DimensionUnion;
 import dev.straggler.patterns.algebra.WaitStatePatterns;
@@ -19,6 +20,12 @@ import java.util.Map;
  *
  * <p>Call paths of the runs are unified by region names as in the profile algebra. The MPI time is the run's
  * {@code mpi} metric when it has one, else the {@code time} spent in MPI regions.
+ *
+ * <p>When every run carries delay costs (docs/root-causes.md), their causes are rows too: per kind of wait state and
+ * delaying call path, the short-term plus long-term delay ("Late Sender delay @ main > solve"), as a share of the
+ * same MPI time, so that the cause whose part of the communication time grows fastest ranks with the wait states.
+ * When only some runs carry them they are left out, with a note (a run analysed without root causes is not a run
+ * without delays).
  */
 public final class WaitStateScaling {
 
@@ -56,6 +63,13 @@ public final class WaitStateScaling {
         Map<String, Key> keys = new LinkedHashMap<>();
         List<ScalingExperiment> experiments = new ArrayList<>();
         List<String> denominators = new ArrayList<>();
+        List<String> without = new ArrayList<>();
+        for (int op = 0; op < cubes.size(); op++) {
+            if (!CauseMetrics.carriesDelays(cubes.get(op))) {
+                without.add(CubeAttributes.describe(cubes.get(op), "run " + (op + 1)));
+            }
+        }
+        boolean delays = without.isEmpty();
         for (int op = 0; op < cubes.size(); op++) {
             SeverityCube c = cubes.get(op);
             String label = CubeAttributes.describe(c, "run " + (op + 1));
@@ -80,11 +94,37 @@ public final class WaitStateScaling {
                     }
                 }
             }
+            if (delays) {
+                addDelays(c, op, u, keys, times);
+            }
             double[] denom = mpiTime(c);
             denominators.add(label + ": " + (denom[1] == 0 ? "mpi metric" : denom[1] == 1 ? "time in MPI regions" : "total time (no MPI found)"));
             experiments.add(new ScalingExperiment(label, tasks[op], times, denom[0]));
         }
-        return new Result(RankCorrelation.analyse(experiments, o), keys, denominators);
+        RankCorrelation.Result rc = RankCorrelation.analyse(experiments, o);
+        if (!delays && without.size() < cubes.size()) {
+            List<String> notes = new ArrayList<>(rc.notes());
+            notes.add("delay costs left out: " + String.join(", ", without) + (without.size() == 1 ? " has" : " have")
+                    + " none (analysed without root causes?)");
+            rc = new RankCorrelation.Result(rc.experiments(), rc.tasks(), rc.distinctTasks(), rc.shareThreshold(),
+                    rc.measure(), rc.rows(), rc.belowThreshold(), List.copyOf(notes));
+        }
+        return new Result(rc, keys, denominators);
+    }
+
+    /** Rows of delay costs: per kind of wait state and delaying call path, short-term plus long-term. */
+    private static void addDelays(SeverityCube c, int op, DimensionUnion u, Map<String, Key> keys,
+                                  Map<String, Double> times) {
+        for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
+            for (int cp = 0; cp < c.callPaths().size(); cp++) {
+                double v = CauseMetrics.delay(c, k, cp);
+                if (v != 0) {
+                    Key key = new Key(CauseMetrics.aggregate(k), CauseMetrics.delayLabel(k), u.pathNames(u.callPath(op, cp)));
+                    keys.putIfAbsent(key.label(), key);
+                    times.merge(key.label(), v, Double::sum);
+                }
+            }
+        }
     }
 
     /** {value, how}: how = 0 for the mpi metric, 1 for time in MPI regions, 2 for total time. */

@@ -4,7 +4,8 @@
  * <ul>
  *   <li>{@link dev.straggler.patterns.scaling.RankCorrelation}: Vetter and McCracken's rank-correlation analysis of
  *       callsites ({@link dev.straggler.patterns.scaling.ScalingExperiment}) and, through
- *       {@link dev.straggler.patterns.scaling.WaitStateScaling}, of wait states per pattern and call path;
+ *       {@link dev.straggler.patterns.scaling.WaitStateScaling}, of wait states per pattern and call path and of
+ *       delay costs per kind and delaying call path;
  *       {@link dev.straggler.patterns.scaling.Spearman} is the statistic.</li>
  *   <li>{@link dev.straggler.patterns.scaling.MedyaModel}: {@code T(p) = c0 + c1/p + c2/√p} for total, computation and
  *       communication, predictions and the crossover; {@link dev.straggler.patterns.scaling.BandwidthDemand} for

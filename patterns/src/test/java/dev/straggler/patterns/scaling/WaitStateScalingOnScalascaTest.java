@@ -1,5 +1,6 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.patterns.algebra.CauseMetrics;
 import dev.straggler.patterns.algebra.ScalascaMgSeries;
 import dev.straggler.patterns.algebra.WaitStatePatterns;
 import dev.straggler.patterns.cube.SeverityCube;
@@ -43,5 +44,26 @@ class WaitStateScalingOnScalascaTest {
         }
         // Shares are of the time in MPI regions (scout.cubex has no mpi metric).
         assertTrue(r.denominators().stream().allMatch(d -> d.endsWith("time in MPI regions")), r.denominators().toString());
+    }
+
+    @Test
+    void delayRowsOfEachKindAddUpToScalascasShortAndLongTermTotals() throws Exception {
+        List<SeverityCube> cubes = new ArrayList<>();
+        for (int p : ScalascaMgSeries.RANKS) {
+            cubes.add(ScalascaMgSeries.cube(p));
+        }
+        WaitStateScaling.Result r = WaitStateScaling.analyse(cubes, new RankCorrelation.Options(0));
+        for (int i = 0; i < cubes.size(); i++) {
+            Map<String, Double> sums = new HashMap<>();
+            for (RankCorrelation.Row row : r.analysis().rows()) {
+                sums.merge(r.keys().get(row.key()).metric(), row.series().get(i).time(), Double::sum);
+            }
+            Map<String, Double> totals = ScalascaMgSeries.totals(ScalascaMgSeries.RANKS[i]);
+            for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
+                double expected = totals.get(CauseMetrics.SHORT_TERM.get(k)) + totals.get(CauseMetrics.LONG_TERM.get(k));
+                assertEquals(expected, sums.getOrDefault(CauseMetrics.aggregate(k), 0.0), 1e-5 * expected + 1e-12,
+                        CauseMetrics.aggregate(k) + " at p=" + ScalascaMgSeries.RANKS[i]);
+            }
+        }
     }
 }
