@@ -1,6 +1,5 @@
 package dev.straggler.cli;
 
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.algebra.Operands;
 import dev.straggler.patterns.algebra.ProfileAlgebra;
 import dev.straggler.patterns.cube.SeverityCube;
@@ -21,6 +20,9 @@ abstract class CubeAlgebraCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    RootCauseOption rootCauses;
+
     @Parameters(arity = "2..*", paramLabel = "EXP", description = ".cubex files, analysis JSON documents or traces.")
     List<Path> operands;
 
@@ -33,7 +35,7 @@ abstract class CubeAlgebraCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<SeverityCube> cubes = new ArrayList<>();
         for (Path p : operands) {
-            cubes.add(Operands.load(p, AnalysisOptions.defaults()));
+            cubes.add(Operands.load(p, rootCauses.options()));
         }
         CubexWriter.write(combine(cubes), output);
         System.out.println("wrote " + output);

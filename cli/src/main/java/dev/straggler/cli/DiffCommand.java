@@ -2,7 +2,6 @@ package dev.straggler.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.straggler.cli.report.HtmlReport;
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.algebra.CubeAttributes;
 import dev.straggler.patterns.algebra.DiffJson;
 import dev.straggler.patterns.algebra.DiffReport;
@@ -28,6 +27,9 @@ final class DiffCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    RootCauseOption rootCauses;
+
     @Parameters(index = "0", paramLabel = "A", description = "Minuend: .cubex, analysis JSON or trace.")
     Path a;
 
@@ -45,8 +47,8 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        SeverityCube ca = Operands.load(a, AnalysisOptions.defaults());
-        SeverityCube cb = Operands.load(b, AnalysisOptions.defaults());
+        SeverityCube ca = Operands.load(a, rootCauses.options());
+        SeverityCube cb = Operands.load(b, rootCauses.options());
         DiffReport report = DiffReport.of(ca, cb);
         System.out.print(DiffText.render(report));
         if (json != null) {

@@ -57,23 +57,29 @@ final class Experiments {
     }
 
     static List<Run> load(List<Path> paths, CommonOptions common, boolean needCube) throws IOException {
+        return load(paths, common, needCube, AnalysisOptions.defaults());
+    }
+
+    /** @param analysis how traces among the paths are analysed (root causes or not) */
+    static List<Run> load(List<Path> paths, CommonOptions common, boolean needCube, AnalysisOptions analysis)
+            throws IOException {
         List<Run> out = new ArrayList<>();
         try (Progress bar = Progress.start("experiments", paths.size(), "runs", common.quiet)) {
             for (Path p : paths) {
-                out.add(loadOne(p, common, needCube));
+                out.add(loadOne(p, common, needCube, analysis));
                 bar.accept(1);
             }
         }
         return out;
     }
 
-    private static Run loadOne(Path p, CommonOptions common, boolean needCube) throws IOException {
+    private static Run loadOne(Path p, CommonOptions common, boolean needCube, AnalysisOptions analysis) throws IOException {
         if (isMpip(p)) {
             CallsiteStatistics s = MpipParser.parse(p).statistics();
             return new Run(p, label(p), s.ranks(), s, null);
         }
         if (isCube(p)) {
-            SeverityCube c = Operands.load(p, AnalysisOptions.defaults());
+            SeverityCube c = Operands.load(p, analysis);
             return new Run(p, label(p), dev.straggler.patterns.algebra.CubeAttributes.ranks(c), null, c);
         }
         CallsiteStatistics s;
@@ -85,7 +91,7 @@ final class Experiments {
         }
         if (needCube) {
             try (TraceSource src = Inputs.open(p, common)) {
-                cube = named(Analysis.run(src, AnalysisOptions.defaults()).cube(), label(p));
+                cube = named(Analysis.run(src, analysis).cube(), label(p));
                 Inputs.reportSkipped(src);
             }
         }

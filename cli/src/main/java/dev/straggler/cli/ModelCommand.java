@@ -40,6 +40,9 @@ final class ModelCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    RootCauseOption rootCauses;
+
     @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex or analysis JSON.")
     List<Path> experiments;
 
@@ -57,7 +60,7 @@ final class ModelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<Experiments.Run> runs = Experiments.load(experiments, common, true);
+        List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         List<SeverityCube> cubes = new ArrayList<>();
         List<Integer> cubeTasks = new ArrayList<>();
         List<CallsiteStatistics> sites = new ArrayList<>();

@@ -33,6 +33,9 @@ final class ScalingCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    RootCauseOption rootCauses;
+
     @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex or analysis JSON.")
     List<Path> experiments;
 
@@ -49,7 +52,7 @@ final class ScalingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        List<Experiments.Run> runs = Experiments.load(experiments, common, true);
+        List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         RankCorrelation.Options o = new RankCorrelation.Options(threshold);
         List<ScalingExperiment> sites = new ArrayList<>();
         List<SeverityCube> cubes = new ArrayList<>();

@@ -71,7 +71,7 @@ class DiffCausesCommandTest {
         Path a = Files.writeString(tmp.resolve("a.txt"), chain(90, 20));
         Path b = Files.writeString(tmp.resolve("b.txt"), chain(60, 10));
         Path json = tmp.resolve("d.json");
-        Run r = run("diff", a.toString(), b.toString(), "--json", json.toString(), "-q");
+        Run r = run("diff", a.toString(), b.toString(), "--root-causes", "--json", json.toString(), "-q");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("why: waiting +0.070 s; of the growth in the delays causing it, 85.7 % is caused by "
                 + "`work` on rank 0: +0.030 s short-term, +0.030 s propagated\n"), r.out());
@@ -102,7 +102,7 @@ class DiffCausesCommandTest {
         Path b = tmp.resolve("b.json");
         assertEquals(0, run("analyze", bTrace.toString(), "--no-root-causes", "--json", b.toString(), "-q").code());
         Path json = tmp.resolve("d.json");
-        Run r = run("diff", a.toString(), b.toString(), "--json", json.toString(), "-q");
+        Run r = run("diff", a.toString(), b.toString(), "--root-causes", "--json", json.toString(), "-q");
         assertEquals(0, r.code(), r.err());
         assertFalse(r.out().contains("why:"), r.out());
         assertTrue(r.out().contains("note: only A has root causes"), r.out());

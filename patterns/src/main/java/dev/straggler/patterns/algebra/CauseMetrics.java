@@ -1,5 +1,6 @@
 package dev.straggler.patterns.algebra;
 
+import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 
@@ -76,10 +77,14 @@ public final class CauseMetrics {
     }
 
     /**
-     * Whether a cube holds root causes: some root-cause metric is non-zero somewhere. An analysis of an MPI trace
-     * with the stage always has a critical path, so all zeros means the stage did not run.
+     * Whether a cube holds root causes: Straggler's analysis says so in its {@code root_causes} attribute (kept in
+     * .cubex and JSON); for other cubes (Scalasca's), some root-cause metric is non-zero somewhere. An analysis of an
+     * MPI trace with the stage always has a critical path, so all zeros means the stage did not run.
      */
     public static boolean computed(SeverityCube c) {
+        if (Analysis.rootCausesAnalysed(c)) {
+            return true;
+        }
         for (int m = 0; m < c.metrics().size(); m++) {
             if (!isRootCause(c.metrics().get(m).uniqueName())) {
                 continue;

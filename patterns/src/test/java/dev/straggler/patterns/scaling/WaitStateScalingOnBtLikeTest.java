@@ -34,7 +34,7 @@ class WaitStateScalingOnBtLikeTest {
         });
         List<SeverityCube> cubes = new ArrayList<>();
         for (MemoryTrace t : traces) {
-            cubes.add(Analysis.run(t, AnalysisOptions.defaults()).cube());
+            cubes.add(Analysis.run(t, AnalysisOptions.defaults().withRootCauses(true)).cube());
         }
         WaitStateScaling.Result r = WaitStateScaling.analyse(cubes, RankCorrelation.Options.defaults());
         List<RankCorrelation.Row> rows = r.analysis().rows().stream()
