@@ -1,21 +1,25 @@
 package dev.straggler.replay;
 
+import dev.straggler.trace.Clock;
 import it.unimi.dsi.fastutil.ints.Int2LongOpenHashMap;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * The communication events of one location in stream order ("marks": every event that can become a
- * synchronisation point of the root-cause analysis) and, between consecutive marks, the exclusive time each call
- * path received: a "time map" per interval, the input of Scalasca's delay and critical-path analyses
- * ({@code TmapCacheHandler}; reference §1.6). Only marks and intervals are kept, never ENTER/LEAVE events, so the
- * memory grows with communication, not with events.
+ * synchronisation point of the root-cause analysis) and, in a second pass once the synchronisation points are
+ * known, the exclusive time each call path received between them: a "time map" per interval, the input of
+ * Scalasca's delay and critical-path analyses ({@code TmapCacheHandler}; reference §1.6). An interval closes where
+ * Scalasca's closes: at a synchronisation point and at every receive request; the marks in between have empty
+ * intervals. Only marks and intervals are kept, never ENTER/LEAVE events, so the memory grows with communication,
+ * not with events.
  *
  * <p>Time is booked as Scalasca books it: at an Enter the time since the previous Enter/Leave goes to the caller's
  * call path, at a Leave to the call path being left; a mark closes the current interval before anything else of
  * its event is booked (for MPI_Init/MPI_Finalize, whose mark is their Leave, before the Leave's own time). So the
  * time of the MPI call that holds a mark falls into the interval after it. Interval {@code m} holds the time booked
- * before mark {@code m}; interval {@link #size()} the time after the last mark.
+ * before mark {@code m} (since the previous closing mark); interval {@link #size()} the time after the last one.
  *
  * <p>Written by one thread during the location's pass, read-only afterwards. Call paths are the location's local
  * node ids.
@@ -47,26 +51,53 @@ public final class CallPathIntervals {
     private int size;
     private int capacity = Columns.INITIAL;
 
-    // interval entries: (local call path, ticks); ticks that do not fit an int (over 2 s at 1 GHz) are WIDE and
-    // kept in wideTicks, so the common entry costs 8 bytes
-    private int[] entryPath = new int[64];
-    private int[] entryTicks = new int[64];
+    /**
+     * Null: the marks only, no interval times (the first pass). Otherwise the interval times, closed only at the
+     * marks set here and at receive requests, as Scalasca's time-map cache closes them (the second pass).
+     */
+    private final BitSet boundaries;
+
+    // interval entries: (local call path, seconds)
+    private int[] entryPath;
+    private double[] entrySeconds;
     private long entries;
-    /** Marks an int column value held in a side map. */
+    /** Marks a duration held in {@link #wideDuration} (one that does not fit an int). */
     private static final int WIDE = Integer.MIN_VALUE;
-    private final Int2LongOpenHashMap wideTicks = new Int2LongOpenHashMap();
     private final Int2LongOpenHashMap wideDuration = new Int2LongOpenHashMap();
 
+    // timestamps in seconds as Scalasca's trace reader computes them (see #seconds)
+    private final long globalOffset;
+    private final double ticksPerSecond;
+
     // the open interval: a sparse accumulator over local call paths
-    private long[] acc = new long[64];
+    private double[] acc;
     /** Per call path, 1 + the interval in which it was last listed in {@code touched}. */
-    private int[] listedIn = new int[64];
-    private int[] touched = new int[16];
+    private int[] listedIn;
+    private int[] touched;
     private int touchedCount;
     private long lastStamp;
     private boolean finished;
 
-    CallPathIntervals() {
+    /** The marks of a location, without interval times (first pass). */
+    CallPathIntervals(Clock clock) {
+        this(clock, null);
+    }
+
+    /**
+     * @param boundaries null for marks only; else the marks (synchronisation points) at which an interval closes,
+     *                   besides receive requests
+     */
+    CallPathIntervals(Clock clock, BitSet boundaries) {
+        this.globalOffset = clock.globalOffset();
+        this.ticksPerSecond = clock.ticksPerSecond();
+        this.boundaries = boundaries;
+        if (boundaries != null) {
+            entryPath = new int[64];
+            entrySeconds = new double[64];
+            acc = new double[64];
+            listedIn = new int[64];
+            touched = new int[16];
+        }
         entriesEnd.grow(capacity);
         kind.grow(capacity);
         ref.grow(capacity);
@@ -83,19 +114,33 @@ public final class CallPathIntervals {
      */
     void enter(long t, int caller) {
         if (caller >= 0) {
-            book(caller, t - lastStamp);
+            book(caller, t);
         }
         lastStamp = t;
     }
 
     /** A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. */
     void leave(long t, int node) {
-        book(node, t - lastStamp);
+        book(node, t);
         lastStamp = t;
     }
 
-    private void book(int node, long ticks) {
-        if (ticks == 0) {
+    /**
+     * A timestamp in seconds exactly as Scalasca's reader (PEARL) converts it: the tick count since the global
+     * offset as a double, divided by the resolution.
+     */
+    private double seconds(long t) {
+        return (t - globalOffset) / ticksPerSecond;
+    }
+
+    /**
+     * Books the time from the last Enter/Leave to {@code t} on a call path as Scalasca's time-map cache does: the
+     * difference of the two timestamps in seconds, added to the open interval in event order. Where two ranks'
+     * times are equal in ticks, Scalasca's rounding decides whether a call path counts as a delay (a residue of
+     * 1e-16 s can carry a whole wait, reference §1.6), so the same double operations are done here.
+     */
+    private void book(int node, long t) {
+        if (boundaries == null || t == lastStamp) {
             return;
         }
         if (node >= acc.length) {
@@ -110,7 +155,7 @@ public final class CallPathIntervals {
             }
             touched[touchedCount++] = node;
         }
-        acc[node] += ticks;
+        acc[node] += seconds(t) - seconds(lastStamp);
     }
 
     /**
@@ -134,7 +179,9 @@ public final class CallPathIntervals {
         path.set(m, callPath);
         enter.set(m, callEnter);
         duration.set(m, 0);
-        closeInterval();
+        if (boundaries != null && (boundaries.get(m) || k == RECV_REQUEST)) {
+            closeInterval();
+        }
         entriesEnd.set(m, (int) entries);
         return m;
     }
@@ -157,20 +204,22 @@ public final class CallPathIntervals {
     /** Closes the interval after the last mark; no more writing afterwards. */
     void finish() {
         if (!finished) {
-            closeInterval();
             finished = true;
-            acc = null;
-            listedIn = null;
-            touched = null;
-            entryPath = Arrays.copyOf(entryPath, (int) entries);
-            entryTicks = Arrays.copyOf(entryTicks, (int) entries);
+            if (boundaries != null) {
+                closeInterval();
+                acc = null;
+                listedIn = null;
+                touched = null;
+                entryPath = Arrays.copyOf(entryPath, (int) entries);
+                entrySeconds = Arrays.copyOf(entrySeconds, (int) entries);
+            }
         }
     }
 
     private void closeInterval() {
         for (int i = 0; i < touchedCount; i++) {
             int node = touched[i];
-            long v = acc[node];
+            double v = acc[node];
             acc[node] = 0;
             if (v == 0) {
                 continue;
@@ -181,15 +230,10 @@ public final class CallPathIntervals {
                     throw new IllegalStateException("more than 2^31 call-path interval entries on one location");
                 }
                 entryPath = Arrays.copyOf(entryPath, cap);
-                entryTicks = Arrays.copyOf(entryTicks, cap);
+                entrySeconds = Arrays.copyOf(entrySeconds, cap);
             }
             entryPath[(int) entries] = node;
-            if (v > 0 && v < Integer.MAX_VALUE) {
-                entryTicks[(int) entries] = (int) v;
-            } else {
-                entryTicks[(int) entries] = WIDE;
-                wideTicks.put((int) entries, v);
-            }
+            entrySeconds[(int) entries] = v;
             entries++;
         }
         touchedCount = 0;
@@ -241,9 +285,9 @@ public final class CallPathIntervals {
         return entryPath[e];
     }
 
-    public long entryTicks(int e) {
-        int t = entryTicks[e];
-        return t == WIDE ? wideTicks.get(e) : t;
+    /** Seconds of entry {@code e}, summed as Scalasca sums them (see {@link #book}). */
+    public double entrySeconds(int e) {
+        return entrySeconds[e];
     }
 
     /** Entries of all intervals. */
@@ -253,6 +297,6 @@ public final class CallPathIntervals {
 
     /** Bytes held by the marks and their intervals. */
     public long bytes() {
-        return (long) size * 21 + entries * 8 + (wideTicks.size() + wideDuration.size()) * 24L;
+        return (long) size * 21 + entries * 12 + wideDuration.size() * 24L;
     }
 }

@@ -81,9 +81,15 @@ public final class LocationPass {
         this(defs, regions, location, mpiLocation, false);
     }
 
-    /** @param keepIntervals record marks and call-path intervals (root causes) on an MPI location */
+    /** @param keepIntervals record marks (root causes) on an MPI location */
     public LocationPass(TraceDefinitions defs, RegionTable regions, int location, boolean mpiLocation,
                         boolean keepIntervals) {
+        this(defs, regions, location, mpiLocation, keepIntervals ? new CallPathIntervals(defs.clock()) : null);
+    }
+
+    /** @param intervals where to record marks and interval times on an MPI location; null for none */
+    LocationPass(TraceDefinitions defs, RegionTable regions, int location, boolean mpiLocation,
+                 CallPathIntervals intervals) {
         this.location = location;
         this.rank = defs.location(location).rank();
         this.thread = defs.location(location).thread();
@@ -97,7 +103,7 @@ public final class LocationPass {
         isendByRequest.defaultReturnValue(-1);
         irecvEnterByRequest.defaultReturnValue(Long.MIN_VALUE);
         irecvMarkByRequest.defaultReturnValue(-1);
-        this.intervals = mpiLocation && keepIntervals ? new CallPathIntervals() : null;
+        this.intervals = mpiLocation ? intervals : null;
     }
 
     /** Replays events {@code [0, b.size)} of the next batch of the stream. */

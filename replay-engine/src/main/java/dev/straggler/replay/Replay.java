@@ -7,6 +7,7 @@ import dev.straggler.trace.TraceFormatException;
 import dev.straggler.trace.TraceSource;
 
 import java.io.IOException;
+import java.util.BitSet;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -111,6 +112,25 @@ public final class Replay {
                     : new IOException(where + e.getMessage(), e);
         }
         return pass.finish();
+    }
+
+    /**
+     * The second pass of the root-cause analysis over one location: reads its events again and returns its
+     * interval times, closed at the given marks (its synchronisation points) and at receive requests. The marks are
+     * those of {@link LocationData#intervals()}, found again in the same order.
+     */
+    public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
+        CallPathIntervals iv = new CallPathIntervals(defs.clock(), closingMarks);
+        LocationPass pass = new LocationPass(defs, regions, location, true, iv);
+        ReplayOptions direct = ReplayOptions.defaults().withThreads(1);
+        try {
+            read(source, location, pass, direct, false, new AtomicLong(), 0);
+        } catch (IOException e) {
+            throw new IOException(source.origin() + ": location " + location + " (rank "
+                    + defs.location(location).rank() + "): " + e.getMessage(), e);
+        }
+        pass.finish();
+        return iv;
     }
 
     private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, boolean pipelined,

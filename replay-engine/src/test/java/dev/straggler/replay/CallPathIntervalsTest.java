@@ -4,6 +4,9 @@ import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -29,19 +32,52 @@ class CallPathIntervalsTest {
         return b;
     }
 
-    @Test
-    void intervalTicksBeyondAnIntAreExact() throws IOException {
-        CallPathIntervals iv = replay(longIntervals(), true).location(0).intervals();
-        assertEquals(1, iv.size());
-        // before the send's mark: main 10 + 10 ticks, work 3e9 ticks
-        long sum = 0;
-        long max = 0;
-        for (int e = iv.entriesBegin(0); e < iv.entriesEnd(0); e++) {
-            sum += iv.entryTicks(e);
-            max = Math.max(max, iv.entryTicks(e));
+    /** The trace builder's clock: 1 GHz, offset 0; Scalasca's conversion is (ticks - offset) / resolution. */
+    private static double sec(long ticks) {
+        return ticks / 1e9;
+    }
+
+    private static List<Double> sortedEntries(CallPathIntervals iv, int interval) {
+        List<Double> got = new ArrayList<>();
+        for (int e = iv.entriesBegin(interval); e < iv.entriesEnd(interval); e++) {
+            got.add(iv.entrySeconds(e));
         }
-        assertEquals(LONG_WORK + 20, sum);
-        assertEquals(LONG_WORK, max);
+        got.sort(null);
+        return got;
+    }
+
+    private static BitSet marks(int... m) {
+        BitSet b = new BitSet();
+        for (int x : m) {
+            b.set(x);
+        }
+        return b;
+    }
+
+    @Test
+    void intervalTimesAreTimestampDifferencesInSecondsSummedInEventOrder() throws IOException {
+        CallPathIntervals iv = replay(longIntervals(), true).intervalTimes(0, marks(0));
+        assertEquals(1, iv.size());
+        // before the send's mark: main 0..10 and 10+3e9..20+3e9, work 10..10+3e9
+        double main = (sec(10) - sec(0)) + (sec(20 + LONG_WORK) - sec(10 + LONG_WORK));
+        double work = sec(10 + LONG_WORK) - sec(10);
+        assertEquals(List.of(main, work), sortedEntries(iv, 0));
+    }
+
+    @Test
+    void marksThatAreNoSynchronisationPointCarryTheirTimeToTheNextOne() throws IOException {
+        // rank 0: a 100-tick and a 50-tick computation, each followed by a send; only the second send closes
+        TraceBuilder b = new TraceBuilder(2);
+        b.rank(0).enter(0, "main").compute("a", 0, 100).callSend("MPI_Send", 100, 110, 1, 0, 8)
+                .compute("b", 110, 160).callSend("MPI_Send", 160, 170, 1, 1, 8).leave(180);
+        b.rank(1).enter(0, "main").callRecv(0, 120, 0, 0, 8).callRecv(120, 180, 0, 1, 8).leave(190);
+        CallPathIntervals iv = replay(b, true).intervalTimes(0, marks(1));
+        assertEquals(2, iv.size());
+        assertEquals(List.of(), sortedEntries(iv, 0));
+        // a 100, the first MPI_Send 10, b 50, all before the second send
+        assertEquals(List.of(sec(110) - sec(100), sec(160) - sec(110), sec(100) - sec(0)), sortedEntries(iv, 1));
+        // after it: the second MPI_Send and main's tail
+        assertEquals(List.of(sec(170) - sec(160), sec(180) - sec(170)), sortedEntries(iv, 2));
     }
 
     @Test
@@ -52,7 +88,7 @@ class CallPathIntervalsTest {
     }
 
     @Test
-    void intervalsAreKeptOnlyWhenAsked() throws IOException {
+    void marksAreKeptOnlyWhenAsked() throws IOException {
         assertNull(replay(longIntervals(), false).location(0).intervals());
         assertNotNull(replay(longIntervals(), true).location(0).intervals());
     }

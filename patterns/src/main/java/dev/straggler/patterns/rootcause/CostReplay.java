@@ -89,8 +89,7 @@ final class CostReplay {
         this.states = states;
         this.matches = matches;
         int paths = replay.callTree().size();
-        double tps = replay.definitions().clock().ticksPerSecond();
-        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(paths, tps));
+        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(paths));
         this.instanceOf = instanceOf;
         pending.defaultReturnValue(-1);
     }
@@ -304,6 +303,7 @@ final class CostReplay {
      * propagating patterns). {@code s} is the synchronisation point here, {@code partner} the waiting rank.
      */
     private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type) {
+        DBGCTX = "p2p type " + type + " sp " + s + " mark " + st.sp.mark(s) + " partner " + partner + " rwait " + sh.waitTime() + " costs " + java.util.Arrays.toString(sh.costs());
         int prev = st.sp.previous(s, partner);
         TimeMap w = IntervalTimes.waitMap(st, prev, s);
         TimeMap pruned = times().pruned(st, prev, s, w);
@@ -350,10 +350,12 @@ final class CostReplay {
         }
     }
 
+    static String DBGCTX = "";
     private static void addScaled(LocationState st, RootCauseMetric metric, TimeMap d, double scale) {
         int[] p = d.paths();
         double[] v = d.seconds();
         for (int i = 0; i < p.length; i++) {
+            if (System.getProperty("dbg5") != null && st.rank == 1 && p[i] == 32) System.err.println("DBG5 " + DBGCTX + " " + metric + " scale " + scale + " v " + v[i] + " add " + (scale * v[i]));
             st.add(metric, p[i], scale * v[i]);
         }
     }

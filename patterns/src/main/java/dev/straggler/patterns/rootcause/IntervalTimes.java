@@ -7,26 +7,21 @@ import java.util.Arrays;
 /**
  * Time maps of synchronisation intervals (Scalasca's {@code TmapCacheHandler::getRuntimes}, {@code DelayOps}):
  * call-path times summed over the intervals between two marks, the waiting time of the synchronisation points in
- * between, and the pruning that removes both. Sums are exact in ticks until converted to seconds. One instance per
- * thread (it owns a dense accumulator over the unified call tree).
+ * between, and the pruning that removes both, in seconds added in Scalasca's order (the second pass's interval
+ * times, {@link CallPathIntervals}). One instance per thread (it owns a dense accumulator over the unified call
+ * tree).
  */
 final class IntervalTimes {
-    private final double ticksPerSecond;
-    private final long[] acc;
+    private final double[] acc;
     private final int[] touched;
     /** Per call path, the call of {@link #runtimes} in which it was last listed. */
     private final int[] listedIn;
     private int call;
 
-    IntervalTimes(int callPaths, double ticksPerSecond) {
-        this.ticksPerSecond = ticksPerSecond;
-        this.acc = new long[callPaths];
+    IntervalTimes(int callPaths) {
+        this.acc = new double[callPaths];
         this.touched = new int[callPaths];
         this.listedIn = new int[callPaths];
-    }
-
-    double seconds(long ticks) {
-        return ticks / ticksPerSecond;
     }
 
     /**
@@ -34,7 +29,7 @@ final class IntervalTimes {
      * accumulator; returns how many call paths it holds, listed in ascending order in {@code touched[0..n)}.
      */
     private int accumulate(LocationState st, int fromMark, int toMark) {
-        CallPathIntervals iv = st.intervals;
+        CallPathIntervals iv = st.times;
         int n = 0;
         call++;
         for (int m = fromMark + 1; m <= toMark; m++) {
@@ -44,7 +39,7 @@ final class IntervalTimes {
                     listedIn[p] = call;
                     touched[n++] = p;
                 }
-                acc[p] += iv.entryTicks(e);
+                acc[p] += iv.entrySeconds(e);
             }
         }
         Arrays.sort(touched, 0, n);
@@ -61,7 +56,7 @@ final class IntervalTimes {
         double[] v = new double[n];
         double sum = 0;
         for (int i = 0; i < n; i++) {
-            v[i] = seconds(acc[paths[i]]);
+            v[i] = acc[paths[i]];
             acc[paths[i]] = 0;
             sum += v[i];
         }
@@ -158,7 +153,7 @@ final class IntervalTimes {
         int j = 0;
         for (int i = 0; i < n; i++) {
             int p = touched[i];
-            double t = seconds(acc[p]);
+            double t = acc[p];
             acc[p] = 0;
             while (j < wp.length && wp[j] < p) {
                 j++;

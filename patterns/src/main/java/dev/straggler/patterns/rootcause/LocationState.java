@@ -5,6 +5,7 @@ import dev.straggler.replay.LocationData;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
 import java.util.Arrays;
+import java.util.BitSet;
 
 /**
  * What the backward cost-accounting replay keeps of one rank's master location: its synchronisation points, the
@@ -14,7 +15,10 @@ import java.util.Arrays;
  */
 final class LocationState {
     final LocationData loc;
+    /** The marks (first pass). */
     final CallPathIntervals intervals;
+    /** The interval times between synchronisation points (second pass, set once the points are known). */
+    CallPathIntervals times;
     final LocationLinks links;
     final SyncPoints sp = new SyncPoints();
     final int rank;
@@ -51,7 +55,9 @@ final class LocationState {
 
     /** Called once the synchronisation points are final. */
     void prepare() {
-        sp.freeze();
+        if (!sp.frozen()) {
+            sp.freeze();
+        }
         int n = sp.size();
         cost = new double[WaitType.COUNT][n];
         indirect = new double[n];
@@ -63,6 +69,15 @@ final class LocationState {
         for (int s = 0; s < n; s++) {
             spAtMark[sp.mark(s)] = s;
         }
+    }
+
+    /** The marks of the synchronisation points: where Scalasca's time-map cache closes an interval. */
+    BitSet syncMarks() {
+        BitSet b = new BitSet(intervals.size());
+        for (int s = 0; s < sp.size(); s++) {
+            b.set(sp.mark(s));
+        }
+        return b;
     }
 
     /** The synchronisation point at a mark, -1 when the mark is none. */

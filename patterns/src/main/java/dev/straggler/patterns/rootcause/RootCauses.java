@@ -56,10 +56,9 @@ public final class RootCauses {
                 states[l] = new LocationState(replay.location(l));
             }
         }
-        double tps = replay.definitions().clock().ticksPerSecond();
-        IntervalTimes times = new IntervalTimes(replay.callTree().size(), tps);
+        IntervalTimes times = new IntervalTimes(replay.callTree().size());
         Matches matches = new Matches(replay);
-        new SyncPointDetection(replay, collectives, states, matches, times, lateSenderWaits, lateReceiverWaits)
+        new SyncPointDetection(replay, collectives, states, matches, lateSenderWaits, lateReceiverWaits)
                 .run(init, fin, threads > 1 ? pool : null);
         CostReplay cost = new CostReplay(replay, collectives, states, matches, instances(replay));
         cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;

@@ -6,6 +6,7 @@ import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
+import dev.straggler.trace.Clock;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -21,25 +22,22 @@ final class SyncPointDetection {
     private final Replay replay;
     private final LocationState[] states;
     private final Matches matches;
-    private final IntervalTimes times;
+    private final Clock clock;
     private final long[][] lateSender;
     private final long[][] lateReceiver;
     private final CollectiveOutcomes outcomes;
 
     SyncPointDetection(Replay replay, CollectiveOutcomes outcomes, LocationState[] states, Matches matches,
-                       IntervalTimes times, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+                       long[][] lateSenderWaits, long[][] lateReceiverWaits) {
         this.replay = replay;
         this.outcomes = outcomes;
         this.states = states;
         this.matches = matches;
-        this.times = times;
+        this.clock = replay.definitions().clock();
         this.lateSender = lateSenderWaits;
         this.lateReceiver = lateReceiverWaits;
     }
 
-    private double sec(long ticks) {
-        return times.seconds(ticks);
-    }
 
     /**
      * Registers all synchronisation points. Only point-to-point registrations can meet at one event: a blocking
@@ -63,7 +61,8 @@ final class SyncPointDetection {
         }
     }
 
-    private void registerOwn(LocationState st, InitFinalize.Reference init, InitFinalize.Reference fin) {
+    private void registerOwn(LocationState st, InitFinalize.Reference init, InitFinalize.Reference fin)
+            throws IOException {
         if (st != null) {
             lateSenderReceives(st);
             lateSenderSends(st);
@@ -71,6 +70,8 @@ final class SyncPointDetection {
             lateReceiverCompletions(st);
             lateReceiverRequests(st);
             st.prepare();
+            // the second pass over the location's events: interval times between its synchronisation points
+            st.times = replay.intervalTimes(st.location, st.syncMarks());
         }
     }
 
@@ -89,8 +90,8 @@ final class SyncPointDetection {
             LocationState sender = states[sl];
             int m = st.links.recvMark[i];
             int sm = sender.links.sendMark[matches.recvPartner(st.location, i)];
-            st.sp.add(m, sec(w[i]), sec(iv.leave(m) - iv.enter(m)),
-                    sec(Math.max(0, iv.leave(m) - sender.intervals.leave(sm))), new int[] {sender.rank});
+            st.sp.add(m, after(iv.enter(m), w[i]), between(iv.leave(m), iv.enter(m)),
+                    positive(iv.leave(m), sender.intervals.leave(sm)), new int[] {sender.rank});
         }
     }
 
@@ -110,8 +111,8 @@ final class SyncPointDetection {
             LocationState receiver = states[rl];
             int m = receiver.links.recvMark[i];
             int sm = st.links.sendMark[j];
-            st.sp.add(sm, 0, sec(iv.leave(sm) - iv.enter(sm)),
-                    sec(Math.max(0, iv.leave(sm) - receiver.intervals.leave(m))), new int[] {receiver.rank});
+            st.sp.add(sm, 0, between(iv.leave(sm), iv.enter(sm)),
+                    positive(iv.leave(sm), receiver.intervals.leave(m)), new int[] {receiver.rank});
         }
     }
 
@@ -130,8 +131,8 @@ final class SyncPointDetection {
             LocationState receiver = states[rl];
             int cm = st.links.sendCompleteMark[j];
             int q = receiver.links.requestMark[matches.sendPartner(st.location, j)];
-            st.sp.add(cm, sec(w[j]), sec(iv.leave(cm) - iv.enter(cm)),
-                    sec(lateReceiverCompletion(iv.leave(cm), receiver.intervals.leave(q))), new int[] {receiver.rank});
+            st.sp.add(cm, after(iv.enter(cm), w[j]), between(iv.leave(cm), iv.enter(cm)),
+                    lateReceiverCompletion(iv.leave(cm), receiver.intervals.leave(q)), new int[] {receiver.rank});
         }
     }
 
@@ -151,14 +152,38 @@ final class SyncPointDetection {
             LocationState sender = states[sl];
             int cm = sender.links.sendCompleteMark[j];
             int q = st.links.requestMark[i];
-            st.sp.add(q, 0, sec(iv.leave(q) - iv.enter(q)), sec(Math.max(0, iv.leave(q) - sender.intervals.leave(cm))),
+            st.sp.add(q, 0, between(iv.leave(q), iv.enter(q)), positive(iv.leave(q), sender.intervals.leave(cm)),
                     new int[] {sender.rank});
         }
     }
 
     /** Scalasca 2.6 (MPI.pattern, bws POST_SEND) computes this "completion" as zero or negative. */
-    private static long lateReceiverCompletion(long sendLeave, long requestLeave) {
-        return sendLeave > requestLeave ? 0 : sendLeave - requestLeave;
+    private double lateReceiverCompletion(long sendLeave, long requestLeave) {
+        return sendLeave > requestLeave ? 0 : between(sendLeave, requestLeave);
+    }
+
+    // Times of synchronisation points in seconds, computed as Scalasca computes them: the difference of two
+    // timestamps each converted to seconds (PEARL's (ticks - offset) / resolution). A duration found in ticks is
+    // turned back into the two timestamps that bound it, so that ties in ticks round as they do in Scalasca.
+
+    /** {@code s(a) - s(b)}. */
+    private double between(long a, long b) {
+        return a == b ? 0 : clock.secondsSinceStart(a) - clock.secondsSinceStart(b);
+    }
+
+    /** A duration of {@code ticks} starting at {@code from}. */
+    private double after(long from, long ticks) {
+        return between(from + ticks, from);
+    }
+
+    /** A duration of {@code ticks} ending at {@code to}. */
+    private double before(long to, long ticks) {
+        return between(to, to - ticks);
+    }
+
+    /** {@code max(0, s(a) - s(b))}. */
+    private double positive(long a, long b) {
+        return a > b ? between(a, b) : 0;
     }
 
     private void collectives() {
@@ -190,7 +215,8 @@ final class SyncPointDetection {
                         Arrays.sort(ranks);
                     }
                     CallPathIntervals iv = st.intervals;
-                    st.sp.add(m, sec(sync.wait[j]), sec(iv.leave(m) - iv.enter(m)), sec(sync.completion[j]), ranks);
+                    st.sp.add(m, after(iv.enter(m), sync.wait[j]), between(iv.leave(m), iv.enter(m)),
+                            before(iv.leave(m), sync.completion[j]), ranks);
                 }
             }
         }
@@ -207,13 +233,14 @@ final class SyncPointDetection {
         int m = st.links.initMark;
         if (m >= 0 && init.complete()) {
             // MPI_Init gets a completion time but, on purpose, no waiting time (MPI.pattern)
-            st.sp.add(m, 0, sec(iv.leave(m) - iv.enter(m)), sec(InitFinalize.completion(init, iv.leave(m))),
+            st.sp.add(m, 0, between(iv.leave(m), iv.enter(m)), before(iv.leave(m), InitFinalize.completion(init, iv.leave(m))),
                     SyncPoints.ALL_RANKS);
         }
         m = st.links.finalizeMark;
         if (m >= 0 && fin.complete()) {
-            st.sp.add(m, sec(InitFinalize.finalizeWait(fin, iv.enter(m), iv.leave(m))), sec(iv.leave(m) - iv.enter(m)),
-                    sec(InitFinalize.completion(fin, iv.leave(m))), SyncPoints.ALL_RANKS);
+            st.sp.add(m, after(iv.enter(m), InitFinalize.finalizeWait(fin, iv.enter(m), iv.leave(m))),
+                    between(iv.leave(m), iv.enter(m)), before(iv.leave(m), InitFinalize.completion(fin, iv.leave(m))),
+                    SyncPoints.ALL_RANKS);
         }
     }
 }

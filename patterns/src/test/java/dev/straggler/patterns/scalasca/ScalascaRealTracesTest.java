@@ -41,19 +41,6 @@ class ScalascaRealTracesTest {
             "critical_path_imbalance", "performance_impact", "performance_impact_criticalpath",
             "intra_partition_imbalance"};
 
-    /**
-     * Known deviations, per trace: metric → the number of (call path, location) values allowed to differ. Each one
-     * is an open gap, listed in docs/root-causes.md; any other difference fails.
-     */
-    private static final java.util.Map<String, java.util.Map<String, Integer>> KNOWN = java.util.Map.of(
-            // one Wait at N x N short-term delay on rank 3 in ssor: 1.52e-6 s against Scalasca's 2.38e-6 s, a
-            // floating-point artefact of Scalasca's (an exact tie in ticks rounds to a delay; docs/root-causes.md)
-            "npb-lu.S-4", java.util.Map.of("delay_n2n", 1));
-
-    /** Hierarchy totals that contain a known deviation. */
-    private static final java.util.Map<String, List<String>> KNOWN_TOTALS = java.util.Map.of(
-            "npb-lu.S-4", List.of("delay", "delay_mpi", "delay_collective", "delay_n2n_aggregate"));
-
     @TestFactory
     Stream<DynamicTest> analysisReproducesScalascaOnEveryRealTrace() throws IOException {
         Optional<Path> traces = RealTraces.tracesDir();
@@ -84,17 +71,14 @@ class ScalascaRealTracesTest {
         assertTrue(cmp.unmappedCallPaths().isEmpty(), "call paths without counterpart: " + cmp.unmappedCallPaths());
         List<String> bad = new ArrayList<>();
         cmp.outcomes().values().forEach(o -> {
-            int allowed = KNOWN.getOrDefault(dir.getFileName().toString(), java.util.Map.of())
-                    .getOrDefault(o.metric(), 0);
-            if (o.mismatches() > allowed) {
+            if (o.mismatches() > 0) {
                 bad.add(o.metric() + ": " + o.mismatches() + " of " + o.compared() + " differ, e.g. " + o.examples());
             }
         });
         assertTrue(bad.isEmpty(), dir.getFileName() + "\n" + String.join("\n", bad));
         for (String m : TREE_METRICS) {
             double theirs = ref.treeTotal(m);
-            if (!Double.isNaN(theirs)
-                    && !KNOWN_TOTALS.getOrDefault(dir.getFileName().toString(), List.of()).contains(m)) {
+            if (!Double.isNaN(theirs)) {
                 assertTrue(ScalascaComparison.close(r.cube().total(m), theirs),
                         m + ": ours " + r.cube().total(m) + ", Scalasca " + theirs);
             }
