@@ -89,6 +89,13 @@ public final class HtmlReport {
                 : subtitle;
         HtmlPage page = new HtmlPage(title, sub);
         page.add(new SummarySection(summary, cube, difference));
+        if (!difference) {
+            // a difference of delay costs has no causal reading: shares of it would mislead
+            WaitCauseSection causes = WaitCauseSection.forCube(cube);
+            if (causes != null) {
+                page.add(causes);
+            }
+        }
         page.add(new CubeExplorerSection(cube, difference, maxRowValues));
         if (messages != null) {
             page.add(new CommMatrixSection(messages, bytes));

@@ -1,0 +1,42 @@
+package dev.straggler.cli.report;
+
+import dev.straggler.patterns.cube.SeverityCube;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class CauseHeadlineTest {
+    private final SeverityCube eightRanks = cube(8);
+
+    private static SeverityCube cube(int ranks) {
+        var full = ReportCubes.rootCauses();
+        var locs = new java.util.ArrayList<dev.straggler.patterns.cube.SystemLocation>();
+        for (int r = 0; r < ranks; r++) {
+            locs.add(new dev.straggler.patterns.cube.SystemLocation(r, r, 0, ""));
+        }
+        return new SeverityCube(full.metrics(), full.regions(), full.callPaths(), locs, java.util.Map.of());
+    }
+
+    @Test
+    void aCauseOnOneRankNamesThatRank() {
+        assertEquals("rank 5", CauseHeadline.locations(new double[]{0, 0, 0, 0, 0, 2, 0, 0}, eightRanks));
+    }
+
+    @Test
+    void ranksAreNamedLargestFirstUntilTheyHoldEightyPercent() {
+        // rank 7 holds 60 %, rank 1 a further 30 %: together 90 %
+        assertEquals("ranks 7 and 1", CauseHeadline.locations(new double[]{0.1, 0.3, 0, 0, 0, 0, 0, 0.6}, eightRanks));
+    }
+
+    @Test
+    void aCauseSpreadOverAllRanksIsSummarisedWithItsLargest() {
+        assertEquals("all 8 ranks, most on 4, 0 and 1",
+                CauseHeadline.locations(new double[]{2, 2, 1, 1, 3, 1, 1, 1}, eightRanks));
+    }
+
+    @Test
+    void aCauseSpreadOverSomeRanksSaysHowMany() {
+        assertEquals("5 ranks, most on 0, 1 and 2",
+                CauseHeadline.locations(new double[]{1, 1, 1, 1, 1, 0, 0, 0}, eightRanks));
+    }
+}
