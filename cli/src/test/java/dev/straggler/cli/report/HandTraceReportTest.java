@@ -18,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The report of a two-rank program analysed from its trace, with values that follow by hand (ticks of 1 ms): rank 0
  * computes in {@code work} for 90 ms, rank 1 for 30 ms, then rank 0 sends and rank 1 receives (Late Sender of
- * 60 ms). The whole 60 ms delay is rank 0's excess {@code work} (short-term, nothing in between to propagate).
+ * 60 ms). The whole 60 ms delay is rank 0's excess {@code work} (short-term, nothing in between to propagate); the
+ * critical path runs through rank 0's {@code work} (90 ms), whose average per rank is (90 + 30) / 2 = 60 ms, so its
+ * critical-path imbalance is 90 − 60 = 30 ms.
  */
 class HandTraceReportTest {
     private static final String TRACE = """
@@ -79,9 +81,25 @@ class HandTraceReportTest {
     }
 
     @Test
-    void withoutTheRootCauseStageNoCauseSectionAppears() throws IOException {
+    void theSlowRanksWorkIsOnTheCriticalPathWithThirtyMillisecondsOfImbalance() throws IOException {
+        JsonNode d = data(report(true), "critical-path");
+        int work = -1;
+        for (int i = 0; i < d.get("title").size(); i++) {
+            if (d.get("title").get(i).asText().equals("main \u203a work")) {
+                work = i;
+            }
+        }
+        assertTrue(work >= 0, "work is on the critical path");
+        assertEquals(0.090, d.get("pathExcl").get(work).asDouble(), 1e-12);
+        assertEquals(0.060, d.get("averageIncl").get(work).asDouble(), 1e-12);
+        assertEquals(0.030, d.get("imbalanceIncl").get(work).asDouble(), 1e-12);
+    }
+
+    @Test
+    void withoutTheRootCauseStageNeitherSectionAppears() throws IOException {
         String html = report(false);
         assertFalse(html.contains("id=\"causes\""));
+        assertFalse(html.contains("id=\"critical-path\""));
         assertTrue(html.contains("id=\"explorer\""), "the rest of the report is there");
     }
 }

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs the cause → effect view of {@link ReportCubes#rootCauses()} in headless Chromium and
+ * Runs the cause → effect and critical-path views of {@link ReportCubes#rootCauses()} in headless Chromium and
  * inspects the DOM; clicks are made by a script appended to the page, which runs after the page's own scripts.
  * Skipped where no Chromium is installed.
  */
@@ -63,6 +63,26 @@ class RootCauseSectionsBrowserTest {
     void linkCanNameTheWaitStateToOpen() throws Exception {
         String dom = renderedDom("#wait=mpi_barrier_wait", null);
         assertTrue(dom.contains("class=\"rc-tab sel\" data-kind=\"mpi_barrier_wait\""));
+    }
+
+    @Test
+    void criticalPathTreeOpensAtTheActivityWithTheLargestImpact() throws Exception {
+        String dom = renderedDom("", null);
+        String tree = element(dom, "critical-path-tree");
+        assertEquals(4, count(tree, "data-path="), "main, solve and both callees are shown");
+        assertEquals(1, count(tree, "class=\"row cp-row sel hot\""), "work is highlighted and selected");
+        assertEquals("main \u203a solve \u203a work", text(element(dom, "critical-path-name")));
+        String chart = element(dom, "critical-path-chart");
+        assertEquals(4, count(chart, "class=\"busy\""), "time outside waiting on every rank");
+        assertEquals(1, count(chart, "class=\"onpath\""), "work is on the path on rank 2 only");
+    }
+
+    @Test
+    void clickingACallPathShowsItPerRank() throws Exception {
+        String dom = renderedDom("", "[...document.querySelectorAll('#critical-path-tree [data-path]')]"
+                + ".find(r => r.textContent.includes('MPI_Recv')).click();");
+        assertEquals("main \u203a solve \u203a MPI_Recv", text(element(dom, "critical-path-name")));
+        assertEquals(1, count(element(dom, "critical-path-chart"), "class=\"onpath\""), "on rank 3");
     }
 
     /** The page after its scripts ran, and then {@code clicks} when not null. */
