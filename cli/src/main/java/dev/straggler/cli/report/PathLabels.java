@@ -3,7 +3,12 @@ package dev.straggler.cli.report;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How call paths and locations are named on the page. A short label leaves out the trunk every call path shares
@@ -48,6 +53,49 @@ final class PathLabels {
             }
         }
         return (names.size() - 1 > first ? OMITTED : "") + names.get(names.size() - 1);
+    }
+
+    /**
+     * Labels for call paths shown together (the rows of a table), each {@link #label} unless two would read the
+     * same: those name the innermost caller in which they differ, "transpose_x_yz › … › MPI_Alltoall" beside
+     * "transpose_xy_z › … › MPI_Alltoall".
+     */
+    Map<Integer, String> distinct(Collection<Integer> paths, int maxChars) {
+        Map<Integer, String> out = new LinkedHashMap<>();
+        Map<String, List<Integer>> byLabel = new HashMap<>();
+        for (int p : paths) {
+            String l = label(p, maxChars);
+            out.put(p, l);
+            byLabel.computeIfAbsent(l, k -> new ArrayList<>()).add(p);
+        }
+        for (List<Integer> same : byLabel.values()) {
+            if (same.size() < 2) {
+                continue;
+            }
+            for (int p : same) {
+                List<String> names = cube.pathNames(p).stream().map(PathLabels::shortName).toList();
+                int back = 0;
+                for (int q : same) {
+                    if (q != p) {
+                        back = Math.max(back, firstDifferenceFromTheEnd(names, cube.pathNames(q)));
+                    }
+                }
+                out.put(p, back >= names.size() ? label(p, Integer.MAX_VALUE)
+                        : back <= 1 ? String.join(SEPARATOR, names.subList(names.size() - 1 - back, names.size()))
+                        : names.get(names.size() - 1 - back) + SEPARATOR + OMITTED + names.get(names.size() - 1));
+            }
+        }
+        return out;
+    }
+
+    /** Steps from the callee outwards to the first caller that differs (a path that runs out differs there). */
+    private static int firstDifferenceFromTheEnd(List<String> shortNames, List<String> other) {
+        int j = 0;
+        while (j < shortNames.size() && j < other.size()
+                && shortNames.get(shortNames.size() - 1 - j).equals(shortName(other.get(other.size() - 1 - j)))) {
+            j++;
+        }
+        return j;
     }
 
     /**

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.io.IOException;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Why processes wait: for the selected wait-state kind, its effect (where the waiting happens, per call path and
@@ -97,6 +100,12 @@ public final class WaitCauseSection implements HtmlSection {
     }
 
     private void writeKind(JsonGenerator g, WaitCauses.View v) throws IOException {
+        List<WaitCauses.Effect> effects = v.effects().subList(0, Math.min(ROWS, v.effects().size()));
+        List<WaitCauses.Cause> causes = v.causes().subList(0, Math.min(ROWS, v.causes().size()));
+        Set<Integer> shown = new LinkedHashSet<>();
+        effects.forEach(e -> shown.add(e.path()));
+        causes.forEach(c -> shown.add(c.path()));
+        Map<Integer, String> names = labels.distinct(shown, CauseHeadline.ROW_LABEL_CHARS);
         g.writeStartObject();
         g.writeStringField("id", v.kind().waiting);
         g.writeStringField("name", v.kind().displayName);
@@ -123,9 +132,9 @@ public final class WaitCauseSection implements HtmlSection {
         writeFloats(g, "delayPerLocation", v.delayPerLocation());
 
         g.writeArrayFieldStart("effects");
-        for (WaitCauses.Effect e : v.effects().subList(0, Math.min(ROWS, v.effects().size()))) {
+        for (WaitCauses.Effect e : effects) {
             g.writeStartObject();
-            writePath(g, e.path());
+            writePath(g, e.path(), names);
             g.writeNumberField("waiting", e.waiting());
             g.writeNumberField("share", Shares.percent(e.waiting(), v.waiting()));
             if (v.classified()) {
@@ -140,9 +149,9 @@ public final class WaitCauseSection implements HtmlSection {
                 v.waiting());
 
         g.writeArrayFieldStart("causes");
-        for (WaitCauses.Cause c : v.causes().subList(0, Math.min(ROWS, v.causes().size()))) {
+        for (WaitCauses.Cause c : causes) {
             g.writeStartObject();
-            writePath(g, c.path());
+            writePath(g, c.path(), names);
             g.writeNumberField("shortTerm", c.shortTerm());
             g.writeNumberField("longTerm", c.longTerm());
             g.writeNumberField("share", Shares.percent(c.total(), v.waiting()));
@@ -155,8 +164,8 @@ public final class WaitCauseSection implements HtmlSection {
         g.writeEndObject();
     }
 
-    private void writePath(JsonGenerator g, int path) throws IOException {
-        g.writeStringField("label", labels.label(path, CauseHeadline.ROW_LABEL_CHARS));
+    private void writePath(JsonGenerator g, int path, Map<Integer, String> names) throws IOException {
+        g.writeStringField("label", names.get(path));
         g.writeStringField("title", labels.full(path));
     }
 

@@ -1,7 +1,12 @@
 package dev.straggler.cli.report;
 
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cube.SystemLocation;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -9,12 +14,12 @@ class CauseHeadlineTest {
     private final SeverityCube eightRanks = cube(8);
 
     private static SeverityCube cube(int ranks) {
-        var full = ReportCubes.rootCauses();
-        var locs = new java.util.ArrayList<dev.straggler.patterns.cube.SystemLocation>();
+        SeverityCube full = ReportCubes.rootCauses();
+        List<SystemLocation> locs = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
-            locs.add(new dev.straggler.patterns.cube.SystemLocation(r, r, 0, ""));
+            locs.add(new SystemLocation(r, r, 0, ""));
         }
-        return new SeverityCube(full.metrics(), full.regions(), full.callPaths(), locs, java.util.Map.of());
+        return new SeverityCube(full.metrics(), full.regions(), full.callPaths(), locs, Map.of());
     }
 
     @Test
