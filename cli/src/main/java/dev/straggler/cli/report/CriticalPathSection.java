@@ -151,9 +151,12 @@ public final class CriticalPathSection implements HtmlSection {
      */
     private void writeRows(JsonGenerator g, List<Integer> paths, int[] index) throws IOException {
         int nl = cube.locations().size();
+        int time = cube.metricIndex("time");
+        int cp = cube.metricIndex("critical_path");
         List<Integer> chosen = new ArrayList<>(paths);
         chosen.sort(Comparator.comparingDouble((Integer p) -> -profile.pathIncl[p]).thenComparingInt(p -> p));
-        int rows = (int) Math.min(chosen.size(), maxRowValues / Math.max(1, 2L * nl));
+        // without a time metric there is no time outside wait states to show per rank
+        int rows = time < 0 ? 0 : (int) Math.min(chosen.size(), maxRowValues / Math.max(1, 2L * nl));
         chosen = chosen.subList(0, rows);
         int[] slot = new int[cube.callPaths().size()];
         Arrays.fill(slot, -1);
@@ -162,8 +165,6 @@ public final class CriticalPathSection implements HtmlSection {
         }
         double[][] busy = new double[rows][nl];
         double[][] onPath = new double[rows][nl];
-        int time = cube.metricIndex("time");
-        int cp = cube.metricIndex("critical_path");
         int[] waits = Arrays.stream(CriticalPathProfile.WAITING).mapToInt(cube::metricIndex)
                 .filter(m -> m >= 0).toArray();
         double[] own = new double[nl];

@@ -29,7 +29,11 @@
       const b = S.el('button', {type: 'button', role: 'tab', class: 'rc-tab' + (i === state.kind ? ' sel' : ''),
         'data-kind': k.id, 'aria-selected': String(i === state.kind)},
         [S.el('span', {class: 'rc-tab-name'}, k.name), S.el('span', {class: 'rc-tab-val'}, sec(k.waiting))]);
-      b.addEventListener('click', () => select(i));
+      b.addEventListener('click', () => {
+        // a reload or a copied link opens the same wait state (not done on load: it would replace an explorer link)
+        try { history.replaceState(null, '', '#wait=' + encodeURIComponent(k.id)); } catch (e) { /* file: URLs may refuse */ }
+        select(i);
+      });
       box.appendChild(b);
     });
   }

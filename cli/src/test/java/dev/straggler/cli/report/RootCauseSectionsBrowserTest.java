@@ -66,6 +66,21 @@ class RootCauseSectionsBrowserTest {
     }
 
     @Test
+    void clickedWaitStateIsKeptInTheAddress() throws Exception {
+        String dom = renderedDom("", "document.querySelector('[data-kind=mpi_barrier_wait]').click();"
+                + "document.body.appendChild(Object.assign(document.createElement('output'), "
+                + "{id: 'address', textContent: location.hash}));");
+        assertTrue(dom.contains("<output id=\"address\">#wait=mpi_barrier_wait</output>"));
+    }
+
+    @Test
+    void explorerLinkStillOpensItsMetricBesideTheCauseSection() throws Exception {
+        String dom = renderedDom("#metric=critical_path", null);
+        assertTrue(text(element(dom, "explorer-path-name")).startsWith("Critical path \u2014 "));
+        assertTrue(dom.contains("class=\"rc-tab sel\" data-kind=\"mpi_latesender\""), "the cause view opens as usual");
+    }
+
+    @Test
     void criticalPathTreeOpensAtTheActivityWithTheLargestImpact() throws Exception {
         String dom = renderedDom("", null);
         String tree = element(dom, "critical-path-tree");
