@@ -1,7 +1,9 @@
 package dev.straggler.cli.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import dev.straggler.patterns.cube.SeverityCube;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -54,6 +56,20 @@ final class CauseHeadline {
         }
         out.add(Segment.text(" on " + locations(top.perLocation(), cube) + " (" + how + ")."));
         return out;
+    }
+
+    /** Writes a sentence as the field "answer": an array of {"text"} and {"path", "title"} objects. */
+    static void write(JsonGenerator g, List<Segment> sentence) throws IOException {
+        g.writeArrayFieldStart("answer");
+        for (Segment s : sentence) {
+            g.writeStartObject();
+            g.writeStringField(s.path() ? "path" : "text", s.text());
+            if (s.title() != null) {
+                g.writeStringField("title", s.title());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     /** "12.5 %", one decimal; the value is already a share in [0, 100]. */

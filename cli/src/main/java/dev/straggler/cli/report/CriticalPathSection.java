@@ -55,8 +55,9 @@ public final class CriticalPathSection implements HtmlSection {
                 + "wait, that determines the run time: only shortening these shortens the run. <b>Imbalance</b> is "
                 + "the time an activity takes on the path above its average per rank (waiting excluded); "
                 + "<b>impact</b> is the waiting on other ranks that arises because it takes longer on the path than on "
-                + "them. Values include callees except <b>excl.</b>; <span class=\"hot-mark\">\u25b2</span> marks the activities with the "
-                + "largest impact.</p>\n<p class=\"cp-answer\" id=\"critical-path-answer\"></p>\n"
+                + "them. Values include callees except <b>excl.</b>; <span class=\"hot-mark\">\u25b2</span> marks "
+                + "the activities with the largest impact.</p>\n"
+                + "<p class=\"cp-answer\" id=\"critical-path-answer\"></p>\n"
                 + "<div class=\"explorer cp-grid\">\n"
                 + "<div class=\"pane\"><div class=\"pane-head\">Call tree on the critical path</div>"
                 + "<div class=\"tree\" id=\"critical-path-tree\"></div></div>\n"
@@ -95,17 +96,19 @@ public final class CriticalPathSection implements HtmlSection {
         g.writeNumberField("length", profile.length);
         g.writeNumberField("imbalance", profile.imbalanceTotal());
         g.writeNumberField("impact", profile.impactTotal());
-        g.writeArrayFieldStart("answer");
-        for (CauseHeadline.Segment s : CriticalPathHeadline.of(profile, cube)) {
-            g.writeStartObject();
-            g.writeStringField(s.path() ? "path" : "text", s.text());
-            if (s.title() != null) {
-                g.writeStringField("title", s.title());
-            }
-            g.writeEndObject();
+        CauseHeadline.write(g, CriticalPathHeadline.of(profile, cube));
+        writeTree(g, paths, index);
+        g.writeArrayFieldStart("hot");
+        for (int p : profile.hot()) {
+            g.writeNumber(index[p]);
         }
         g.writeEndArray();
+        writeRows(g, paths, index);
+        g.writeEndObject();
+    }
 
+    /** The call tree on the path (parents by position in {@code paths}), its names and per-path values. */
+    private void writeTree(JsonGenerator g, List<Integer> paths, int[] index) throws IOException {
         g.writeArrayFieldStart("parent");
         for (int p : paths) {
             // a parent has at least its children's time on the path, so it is embedded too
@@ -136,13 +139,6 @@ public final class CriticalPathSection implements HtmlSection {
         writeValues(g, "imbalanceIncl", profile.imbalanceIncl, paths);
         writeValues(g, "impactIncl", profile.impactIncl, paths);
         writeValues(g, "impactExcl", profile.impactExcl, paths);
-        g.writeArrayFieldStart("hot");
-        for (int p : profile.hot()) {
-            g.writeNumber(index[p]);
-        }
-        g.writeEndArray();
-        writeRows(g, paths, index);
-        g.writeEndObject();
     }
 
     /**

@@ -40,8 +40,8 @@ final class PathLabels {
     }
 
     /**
-     * The path below the shared trunk (a path within the trunk: its last region), shortened from the outside to at most {@code maxChars} (with "… › " for
-     * callers left out); always at least the last region.
+     * The path below the shared trunk (a path within the trunk: its last region), shortened from the outside to at
+     * most {@code maxChars} (with "… › " for callers left out); always at least the last region.
      */
     String label(int path, int maxChars) {
         List<String> names = cube.pathNames(path).stream().map(PathLabels::shortName).toList();

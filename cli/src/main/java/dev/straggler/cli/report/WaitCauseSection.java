@@ -56,7 +56,8 @@ public final class WaitCauseSection implements HtmlSection {
                 + "where it was spent. <b>Short-term</b> delays caused the waiting directly, <b>propagated</b> "
                 + "(long-term) ones through waiting in between.</p>\n"
                 + "<div class=\"rc-tabs\" id=\"causes-tabs\" role=\"tablist\"></div>\n"
-                + "<p class=\"rc-answer\" id=\"causes-answer\"></p>\n<div class=\"rc-facts\" id=\"causes-facts\"></div>\n"
+                + "<p class=\"rc-answer\" id=\"causes-answer\"></p>\n"
+                + "<div class=\"rc-facts\" id=\"causes-facts\"></div>\n"
                 + "<div class=\"rc-grid\">\n"
                 + "<div class=\"pane\"><div class=\"pane-head\">Effect: where processes wait</div>"
                 + "<div class=\"rc-table\" id=\"causes-effects\"></div></div>\n"
@@ -118,16 +119,7 @@ public final class WaitCauseSection implements HtmlSection {
             g.writeNumberField("indirect", v.indirect());
             g.writeNumberField("propagating", v.propagating());
         }
-        g.writeArrayFieldStart("answer");
-        for (CauseHeadline.Segment s : CauseHeadline.of(v, cube)) {
-            g.writeStartObject();
-            g.writeStringField(s.path() ? "path" : "text", s.text());
-            if (s.title() != null) {
-                g.writeStringField("title", s.title());
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
+        CauseHeadline.write(g, CauseHeadline.of(v, cube));
         writeFloats(g, "waitingPerLocation", v.waitingPerLocation());
         writeFloats(g, "delayPerLocation", v.delayPerLocation());
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static dev.straggler.cli.report.HtmlReportTest.data;
+import static dev.straggler.cli.report.WaitCauseSectionTest.answer;
 import static dev.straggler.cli.report.WaitCauseSectionTest.doubles;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -84,12 +85,10 @@ class CriticalPathSectionTest {
 
     @Test
     void answerGivesLengthImbalanceAndTheActivityWithTheLargestImpact() throws IOException {
-        StringBuilder b = new StringBuilder();
-        profile().get("answer").forEach(s -> b.append(s.has("path") ? "`" + s.get("path").asText() + "`" : s.get("text").asText()));
         assertEquals("The critical path is 4.50 s long; 1.00 s (22.2 %) of it is imbalance, time its activities take "
                 + "above their average per rank. `solve \u203a work` has the largest imbalance impact: 4.00 s of "
                 + "waiting (97.6 % of all imbalance impact) arises because it takes longer on the critical path than "
-                + "on the waiting ranks.", b.toString());
+                + "on the waiting ranks.", answer(profile()));
     }
 
     @Test
@@ -109,7 +108,8 @@ class CriticalPathSectionTest {
     void rowBudgetKeepsTheCallPathsWithTheMostTimeOnThePath() throws IOException {
         // the critical path gets half the page budget, 16 values: 4 locations and two rows per call path leave
         // room for 2 of the 4 call paths, main and solve (4.5 s each on the path)
-        JsonNode d = data(HtmlReport.of(ReportCubes.rootCauses()).maxEmbeddedRowValues(2 * 16).render(), "critical-path");
+        String html = HtmlReport.of(ReportCubes.rootCauses()).maxEmbeddedRowValues(2 * 16).render();
+        JsonNode d = data(html, "critical-path");
         assertEquals(List.of(node(d, "main"), node(d, "main \u203a solve")), ints(d.get("rowPaths")));
     }
 

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.StringReader;
 
 import static dev.straggler.cli.report.HtmlReportTest.data;
+import static dev.straggler.cli.report.WaitCauseSectionTest.answer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,10 +72,8 @@ class HandTraceReportTest {
         JsonNode kinds = data(report(true), "causes").get("kinds");
         assertEquals(1, kinds.size(), "Late Sender is the only wait state with a cause");
         JsonNode ls = kinds.get(0);
-        StringBuilder b = new StringBuilder();
-        ls.get("answer").forEach(s -> b.append(s.has("path") ? "`" + s.get("path").asText() + "`" : s.get("text").asText()));
         assertEquals("100.0 % of all Late Sender waiting (60.0 ms) is caused by `work` on rank 0 (all short-term).",
-                b.toString());
+                answer(ls));
         assertEquals("main \u203a MPI_Recv", ls.get("effects").get(0).get("title").asText());
         assertEquals(0.0, ls.get("indirect").asDouble(), 1e-12, "nothing waited before: direct");
         assertEquals(0.0, ls.get("propagating").asDouble(), 1e-12, "nothing waits after: terminal");

@@ -42,14 +42,15 @@ class PathLabelsTest {
 
     @Test
     void callPathsThatWouldReadTheSameNameTheCallerInWhichTheyDiffer() {
-        // main › {x › t › g › MPI_Alltoall, y › t › g › MPI_Alltoall, z}: with 16 characters both Alltoall paths
-        // would be "… › MPI_Alltoall"
+        // main › {x › t › g › MPI_Alltoall, y › t › g › MPI_Alltoall, z}: with 16 characters both
+        // Alltoall paths would be "… › MPI_Alltoall"
         List<Region> regions = List.of(Region.function(0, "main"), Region.function(1, "x"), Region.function(2, "y"),
                 Region.function(3, "t"), Region.function(4, "g"), Region.function(5, "MPI_Alltoall"),
                 Region.function(6, "z"));
-        List<CallPath> paths = List.of(new CallPath(0, -1, 0, 0), new CallPath(1, 0, 1, 0), new CallPath(2, 1, 3, 0),
-                new CallPath(3, 2, 4, 0), new CallPath(4, 3, 5, 0), new CallPath(5, 0, 2, 0), new CallPath(6, 5, 3, 0),
-                new CallPath(7, 6, 4, 0), new CallPath(8, 7, 5, 0), new CallPath(9, 0, 6, 0));
+        List<CallPath> paths = List.of(new CallPath(0, -1, 0, 0),
+                new CallPath(1, 0, 1, 0), new CallPath(2, 1, 3, 0), new CallPath(3, 2, 4, 0), new CallPath(4, 3, 5, 0),
+                new CallPath(5, 0, 2, 0), new CallPath(6, 5, 3, 0), new CallPath(7, 6, 4, 0), new CallPath(8, 7, 5, 0),
+                new CallPath(9, 0, 6, 0));
         SeverityCube cube = new SeverityCube(ReportCubes.rootCauses().metrics(), regions, paths,
                 List.of(new SystemLocation(0, 0, 0, "")), Map.of());
         Map<Integer, String> names = new PathLabels(cube).distinct(List.of(4, 8, 9), 16);

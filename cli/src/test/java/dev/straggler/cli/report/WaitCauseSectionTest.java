@@ -27,9 +27,11 @@ class WaitCauseSectionTest {
         throw new AssertionError("no wait state " + id);
     }
 
-    private static String answer(JsonNode kind) {
+    /** A section's one-sentence answer as text, call paths in backquotes. */
+    static String answer(JsonNode withAnswer) {
         StringBuilder b = new StringBuilder();
-        kind.get("answer").forEach(s -> b.append(s.has("path") ? "`" + s.get("path").asText() + "`" : s.get("text").asText()));
+        withAnswer.get("answer").forEach(s -> b.append(s.has("path") ? "`" + s.get("path").asText() + "`"
+                : s.get("text").asText()));
         return b.toString();
     }
 
@@ -110,7 +112,8 @@ class WaitCauseSectionTest {
         String html = HtmlReport.of(ReportCubes.withoutRootCauses()).render();
         assertFalse(html.contains("id=\"causes\""), "no empty cause section after --no-root-causes");
         assertFalse(html.contains("data-causes"));
-        assertFalse(HtmlReport.of(ReportCubes.small()).render().contains("id=\"causes\""), "a cube without delay metrics");
+        assertFalse(HtmlReport.of(ReportCubes.small()).render().contains("id=\"causes\""),
+                "a cube without delay metrics");
     }
 
     @Test
