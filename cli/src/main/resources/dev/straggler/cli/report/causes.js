@@ -177,8 +177,6 @@
     }
     root.appendChild(S.svg('line', {class: 'axis', x1: ml, x2: W - mr, y1: y(0), y2: y(0)}));
     root.appendChild(S.svg('line', {class: 'axis', x1: ml, x2: ml, y1: mt, y2: mt + ph}));
-    root.appendChild(S.svg('text', {x: ml + 4, y: mt + 10}, 'delay caused \u2191'));
-    root.appendChild(S.svg('text', {x: ml + 4, y: mt + ph - 2}, 'waiting \u2193'));
     const every = Math.max(1, Math.ceil(nl / Math.floor(pw / 42)));
     for (let l = 0; l < nl; l += every) {
       root.appendChild(S.svg('text', {x: ml + (l + 0.5) * bw, y: H - mb + 16, 'text-anchor': 'middle'}, L[l]));
