@@ -72,9 +72,9 @@ final class CauseHeadline {
         g.writeEndArray();
     }
 
-    /** "12.5 %", one decimal; the value is already a share in [0, 100]. */
+    /** "12.5 %", one decimal, "<0.1 %" for what would round to 0; the value is already a share in [0, 100]. */
     static String percent(double share) {
-        return String.format(Locale.ROOT, "%.1f %%", share);
+        return share > 0 && share < 0.05 ? "<0.1 %" : String.format(Locale.ROOT, "%.1f %%", share);
     }
 
     /**

@@ -44,4 +44,12 @@ class CauseHeadlineTest {
         assertEquals("5 ranks, most on 0, 1 and 2",
                 CauseHeadline.locations(new double[]{1, 1, 1, 1, 1, 0, 0, 0}, eightRanks));
     }
+
+    @Test
+    void sharesAreShownWithOneDecimalAndATinyShareIsNotShownAsZero() {
+        assertEquals("37.5 %", CauseHeadline.percent(37.5));
+        assertEquals("100.0 %", CauseHeadline.percent(100));
+        assertEquals("<0.1 %", CauseHeadline.percent(0.04));
+        assertEquals("0.0 %", CauseHeadline.percent(0));
+    }
 }
