@@ -9,8 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The analysis report as one self-contained HTML file: summary, interactive cube explorer (metric tree,
- * call tree, per-process chart) and, when given, the communication-matrix heatmap.
+ * The analysis report as one self-contained HTML file: summary; when the cube holds root causes, why processes
+ * wait (cause → effect per wait state, {@link WaitCauseSection}) and the critical path
+ * ({@link CriticalPathSection}); interactive cube explorer (metric tree, call tree, per-process chart) and, when
+ * given, the communication-matrix heatmap.
  *
  * <pre>{@code
  * HtmlReport.of(cube)
@@ -72,7 +74,10 @@ public final class HtmlReport {
         return this;
     }
 
-    /** Upper bound of per-location values embedded for the per-process chart (see {@link CubeExplorerSection}). */
+    /**
+     * Upper bound of per-location values embedded for the explorer's per-process chart (see
+     * {@link CubeExplorerSection}); the critical-path view embeds at most half as many again.
+     */
     public HtmlReport maxEmbeddedRowValues(long values) {
         if (values < 0) {
             throw new IllegalArgumentException("negative budget " + values);
@@ -89,6 +94,17 @@ public final class HtmlReport {
                 : subtitle;
         HtmlPage page = new HtmlPage(title, sub);
         page.add(new SummarySection(summary, cube, difference));
+        if (!difference) {
+            // a difference of delay costs or of critical paths has no causal reading: shares of it would mislead
+            WaitCauseSection causes = WaitCauseSection.forCube(cube);
+            if (causes != null) {
+                page.add(causes);
+            }
+            CriticalPathSection criticalPath = CriticalPathSection.forCube(cube, maxRowValues / 2);
+            if (criticalPath != null) {
+                page.add(criticalPath);
+            }
+        }
         page.add(new CubeExplorerSection(cube, difference, maxRowValues));
         if (messages != null) {
             page.add(new CommMatrixSection(messages, bytes));

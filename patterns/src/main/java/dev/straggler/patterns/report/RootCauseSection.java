@@ -63,7 +63,7 @@ final class RootCauseSection {
                 out.append(head).append(TextReport.shortPath(c, p, width - head.length())).append('\n');
                 out.append(TextReport.fit(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
                         + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
-                        TextReport.seconds(Math.max(0, d - shortTerm))), width)).append('\n');
+                        TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width)).append('\n');
             }
         }
         double ls = c.total(MetricTree.MPI_LATESENDER);

@@ -1,0 +1,36 @@
+package dev.straggler.cli.report;
+
+/**
+ * The wait states whose causes Scalasca's delay analysis traces back (reference §1.6), each with the unique names
+ * of its metrics: the waiting time, the short- and long-term delay costs charged to the delaying call paths, and
+ * for point-to-point waiting the indirect (itself propagated) and propagating (causing further waiting) parts.
+ * Delay costs are aggregated per wait-state kind only: Scalasca does not link an individual wait to its delays.
+ */
+enum WaitKind {
+    LATE_SENDER("Late Sender", "mpi_latesender", "delay_latesender", "delay_latesender_longterm",
+            "mpi_wait_indirect_latesender", "mpi_wait_propagating_ls"),
+    LATE_RECEIVER("Late Receiver", "mpi_latereceiver", "delay_latereceiver", "delay_latereceiver_longterm",
+            "mpi_wait_indirect_latereceiver", "mpi_wait_propagating_lr"),
+    BARRIER("Wait at Barrier", "mpi_barrier_wait", "delay_barrier", "delay_barrier_longterm", null, null),
+    N_X_N("Wait at N\u00d7N", "mpi_wait_nxn", "delay_n2n", "delay_n2n_longterm", null, null),
+    LATE_BROADCAST("Late Broadcast", "mpi_latebroadcast", "delay_12n", "delay_12n_longterm", null, null),
+    EARLY_REDUCE("Early Reduce", "mpi_earlyreduce", "delay_n21", "delay_n21_longterm", null, null);
+
+    final String displayName;
+    final String waiting;
+    final String shortTerm;
+    final String longTerm;
+    /** Null for collective wait states, which Scalasca does not classify. */
+    final String indirect;
+    final String propagating;
+
+    WaitKind(String displayName, String waiting, String shortTerm, String longTerm, String indirect,
+             String propagating) {
+        this.displayName = displayName;
+        this.waiting = waiting;
+        this.shortTerm = shortTerm;
+        this.longTerm = longTerm;
+        this.indirect = indirect;
+        this.propagating = propagating;
+    }
+}
