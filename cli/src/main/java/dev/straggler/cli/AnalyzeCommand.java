@@ -44,7 +44,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     int threads;
 
     @Option(names = "--root-causes", negatable = true, description = "Also find why the waiting happens: delay "
-            + "costs on the processes waited for, how waiting propagates, the critical path (takes 3-5x as long; "
+            + "costs on the processes waited for, how waiting propagates, the critical path (takes 5-7x as long; "
             + "off by default).")
     boolean rootCauses;
 

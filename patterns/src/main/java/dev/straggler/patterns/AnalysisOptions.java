@@ -15,8 +15,8 @@ import java.util.Objects;
  *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
  *                     left over
  * @param rootCauses   whether the root-cause stage runs (delay costs, wait-state propagation, critical path);
- *                     off by default because it takes 3–5× the time of the wait-state analysis and twice the
- *                     memory per communication record (docs/root-causes.md, "Cost")
+ *                     off by default because it takes 5–7× the time of the wait-state analysis and several
+ *                     times its memory (docs/root-causes.md, "Cost")
  */
 public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading,
                               boolean rootCauses) {

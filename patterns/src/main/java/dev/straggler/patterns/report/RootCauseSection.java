@@ -24,7 +24,7 @@ final class RootCauseSection {
 
     /** Said when the root-cause stage was not asked for; the figure is the measured cost (docs/root-causes.md). */
     static final String NOT_ANALYSED = "Root causes (why the waiting happens) were not analysed: add --root-causes "
-            + "for the delays that cause it, how it propagates and the critical path (3-5x the analysis time).";
+            + "for the delays that cause it, how it propagates and the critical path (5-7x the analysis time).";
 
     static void render(SeverityCube c, boolean hasMpi, int width, StringBuilder out) {
         if (!Analysis.rootCausesAnalysed(c)) {
