@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.ClockViolations;
 import dev.straggler.patterns.Instance;
@@ -54,6 +55,8 @@ public final class AnalysisJson {
             g.writeStartObject();
             g.writeStringField("schema", SCHEMA);
             writeSummary(g, r.summary());
+            // whether the root-cause metrics were computed: zeros otherwise mean "not analysed", not "no causes"
+            g.writeBooleanField("rootCauses", Analysis.rootCausesAnalysed(r.cube()));
             g.writeObjectFieldStart("clockViolations");
             g.writeNumberField("pointToPoint", r.violations().pointToPoint());
             g.writeNumberField("collective", r.violations().collective());
@@ -252,6 +255,9 @@ public final class AnalysisJson {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("origin", t.path("origin").asText());
         attrs.put("application", t.path("application").asText());
+        if (root.path("rootCauses").asBoolean(false)) {
+            attrs.put(Analysis.ROOT_CAUSES_ATTRIBUTE, Analysis.ROOT_CAUSES_ANALYSED);
+        }
         SeverityCube cube;
         try {
             cube = new SeverityCube(metrics, regions, paths, locations, attrs);

@@ -7,7 +7,6 @@ import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.DeterminismTest;
 import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.patterns.report.AnalysisJson;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -15,6 +14,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +50,16 @@ class AnalysisJsonTest {
         assertEquals(r.mostSevere(), back.mostSevere());
         assertEquals(r.warnings(), back.warnings());
         assertEquals(r.instanceCounts(), back.instanceCounts());
+    }
+
+    @Test
+    void whetherRootCausesWereAnalysedSurvivesTheRoundTrip() throws IOException {
+        AnalysisResult with = Analysis.run(DeterminismTest.randomTrace(4, 6, 7).build(),
+                AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
+        AnalysisResult back = AnalysisJson.read(new ByteArrayInputStream(json(with)), "test");
+        assertTrue(Analysis.rootCausesAnalysed(back.cube()));
+        AnalysisResult without = AnalysisJson.read(new ByteArrayInputStream(json(analysed())), "test");
+        assertFalse(Analysis.rootCausesAnalysed(without.cube()));
     }
 
     @Test
