@@ -6,6 +6,7 @@ import dev.straggler.patterns.algebra.CubeAttributes;
 import dev.straggler.patterns.algebra.DiffJson;
 import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.algebra.DiffText;
+import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.Operands;
 import dev.straggler.patterns.algebra.ProfileAlgebra;
 import dev.straggler.patterns.cube.SeverityCube;
@@ -47,12 +48,24 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        SeverityCube ca = Operands.load(a, rootCauses.options());
-        SeverityCube cb = Operands.load(b, rootCauses.options());
+        Operands.Operand oa = Operands.loadOperand(a, rootCauses.options());
+        Operands.Operand ob = Operands.loadOperand(b, rootCauses.options());
+        SeverityCube ca = oa.cube();
+        SeverityCube cb = ob.cube();
         DiffReport report = DiffReport.of(ca, cb);
         System.out.print(DiffText.render(report));
+        // the per-communicator view needs analyses on both sides (a .cubex has no communicator dimension)
+        CommunicatorDiff comms = oa.communicators() != null && ob.communicators() != null
+                ? CommunicatorDiff.of(oa.communicators(), ob.communicators()) : null;
+        if (comms != null) {
+            System.out.print(comms.render());
+        }
         if (json != null) {
-            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), DiffJson.toJson(report));
+            var doc = DiffJson.toJson(report);
+            if (comms != null) {
+                doc.set("communicatorSizes", comms.toJson());
+            }
+            new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
             System.out.println("wrote " + json);
         }
         if (cube != null || html != null) {

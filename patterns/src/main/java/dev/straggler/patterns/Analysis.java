@@ -101,7 +101,31 @@ public final class Analysis {
             }
         }
         return new AnalysisResult(cube, summary, ClockViolations.of(ws.violations()), ws.instances(), warnings,
-                counts);
+                counts, communicators(replay, ws.communicators()));
+    }
+
+    /** Every communicator with its wait states in seconds (ticks summed exactly, converted once). */
+    private static List<CommunicatorWaits> communicators(Replay replay, long[][] ticks) {
+        List<CommunicatorWaits> out = new ArrayList<>();
+        if (!replay.hasMpi()) {
+            return out;
+        }
+        TraceDefinitions defs = replay.definitions();
+        double tps = defs.clock().ticksPerSecond();
+        for (int c = 0; c < defs.communicators().size(); c++) {
+            Map<String, Double> metrics = new LinkedHashMap<>();
+            long[] row = c < ticks.length ? ticks[c] : null;
+            if (row != null) {
+                for (int m : CommunicatorWaits.METRICS) {
+                    if (row[m] != 0) {
+                        metrics.put(MetricTree.ALL.get(m).uniqueName(), row[m] / tps);
+                    }
+                }
+            }
+            var comm = defs.communicator(c);
+            out.add(new CommunicatorWaits(c, comm.name(), comm.members(), metrics));
+        }
+        return out;
     }
 
     private static SeverityCube emptyCube(Replay replay, TraceSource source, boolean rootCauses) {

@@ -1,6 +1,8 @@
 package dev.straggler.patterns.algebra;
 
 import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cubex.CubexReader;
@@ -12,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,19 +27,40 @@ public final class Operands {
     private Operands() {
     }
 
+    /**
+     * An operand: its cube, and its wait states per communicator when it is an analysis (JSON document or trace;
+     * null for a .cubex, which has no communicator dimension).
+     */
+    public record Operand(SeverityCube cube, List<CommunicatorWaits> communicators) {
+    }
+
     /** @throws dev.straggler.trace.TraceFormatException (an IOException) for unreadable input, naming the file */
     public static SeverityCube load(Path path, AnalysisOptions options) throws IOException {
+        return loadOperand(path, options).cube();
+    }
+
+    /** As {@link #load}, keeping the per-communicator wait states of an analysis. */
+    public static Operand loadOperand(Path path, AnalysisOptions options) throws IOException {
         String file = path.getFileName() == null ? path.toString() : path.getFileName().toString();
         SeverityCube cube;
+        List<CommunicatorWaits> comms = null;
         if (Files.isRegularFile(path) && file.endsWith(".cubex")) {
             cube = CubexReader.read(path);
         } else if (Files.isRegularFile(path) && file.endsWith(".json")) {
-            cube = AnalysisJson.read(path).cube();
+            AnalysisResult r = AnalysisJson.read(path);
+            cube = r.cube();
+            comms = r.communicators();
         } else {
             try (TraceSource t = Traces.open(path)) {
-                cube = Analysis.run(t, options).cube();
+                AnalysisResult r = Analysis.run(t, options);
+                cube = r.cube();
+                comms = r.communicators();
             }
         }
+        return new Operand(named(cube, path, file), comms);
+    }
+
+    private static SeverityCube named(SeverityCube cube, Path path, String file) {
         if (cube.attributes().containsKey("name")) {
             return cube;
         }

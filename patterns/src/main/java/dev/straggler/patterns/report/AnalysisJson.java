@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.ClockViolations;
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.TraceSummary;
 import dev.straggler.patterns.ViolationKind;
@@ -71,6 +72,7 @@ public final class AnalysisJson {
                 g.writeString(w);
             }
             g.writeEndArray();
+            writeCommunicators(g, r.communicators());
 
             g.writeArrayFieldStart("metrics");
             for (int m = 0; m < c.metrics().size(); m++) {
@@ -302,6 +304,45 @@ public final class AnalysisJson {
         }
         Map<String, Long> counts = new LinkedHashMap<>();
         root.path("instanceCounts").fields().forEachRemaining(e -> counts.put(e.getKey(), e.getValue().asLong()));
-        return new AnalysisResult(cube, summary, new ClockViolations(byKind), instances, warnings, counts);
+        return new AnalysisResult(cube, summary, new ClockViolations(byKind), instances, warnings, counts,
+                readCommunicators(root));
+    }
+
+    /** {@code communicators}: every communicator with its wait states (seconds per unique metric name). */
+    private static void writeCommunicators(JsonGenerator g, List<CommunicatorWaits> comms) throws IOException {
+        g.writeArrayFieldStart("communicators");
+        for (CommunicatorWaits c : comms) {
+            g.writeStartObject();
+            g.writeNumberField("id", c.id());
+            g.writeStringField("name", c.name());
+            g.writeNumberField("size", c.size());
+            g.writeArrayFieldStart("ranks");
+            for (int r : c.ranks()) {
+                g.writeNumber(r);
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("metrics");
+            for (Map.Entry<String, Double> e : c.metrics().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    /** Documents written before the per-communicator view have none. */
+    private static List<CommunicatorWaits> readCommunicators(JsonNode root) {
+        List<CommunicatorWaits> out = new ArrayList<>();
+        for (JsonNode c : root.path("communicators")) {
+            int[] ranks = new int[c.path("ranks").size()];
+            for (int i = 0; i < ranks.length; i++) {
+                ranks[i] = c.path("ranks").get(i).asInt();
+            }
+            Map<String, Double> metrics = new LinkedHashMap<>();
+            c.path("metrics").fields().forEachRemaining(e -> metrics.put(e.getKey(), e.getValue().asDouble()));
+            out.add(new CommunicatorWaits(c.path("id").asInt(out.size()), c.path("name").asText(""), ranks, metrics));
+        }
+        return out;
     }
 }

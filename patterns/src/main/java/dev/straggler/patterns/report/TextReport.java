@@ -108,6 +108,7 @@ public final class TextReport {
             }
             out.append(fit(ranks.toString(), width)).append('\n');
         }
+        CommunicatorSection.render(r.communicators(), width, out);
         RootCauseSection.render(c, s.hasMpi(), width, out);
         return out.toString();
     }

@@ -92,11 +92,13 @@ final class LocationAnalysis {
             long w = coll.wait[l][i];
             if (w > 0) {
                 sev.add(p.waitMetric(), path, w);
+                sev.addComm(t.comm(i), p.waitMetric(), w);
                 instances.count(p.waitMetric());
             }
             long c = coll.completion[l][i];
             if (c > 0 && p.completionMetric() >= 0) {
                 sev.add(p.completionMetric(), path, c);
+                sev.addComm(t.comm(i), p.completionMetric(), c);
                 instances.count(p.completionMetric());
             }
             if (coll.violation[l][i] != 0) {

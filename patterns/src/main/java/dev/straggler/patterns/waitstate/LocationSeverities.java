@@ -10,6 +10,8 @@ import dev.straggler.patterns.MetricTree;
 final class LocationSeverities {
     private final long[][] values = new long[MetricTree.COUNT][];
     private final int paths;
+    /** Per communicator (allocated on first use), wait-state ticks per metric. */
+    private long[][] byComm = new long[0][];
 
     LocationSeverities(int localPaths) {
         this.paths = localPaths;
@@ -25,6 +27,27 @@ final class LocationSeverities {
             values[metric] = row;
         }
         row[path] += v;
+    }
+
+    /** Adds a wait-state severity to its communicator's row as well (the per-communicator view). */
+    void addComm(int comm, int metric, long v) {
+        if (v == 0 || comm < 0) {
+            return;
+        }
+        if (comm >= byComm.length) {
+            byComm = java.util.Arrays.copyOf(byComm, Math.max(comm + 1, byComm.length * 2));
+        }
+        long[] row = byComm[comm];
+        if (row == null) {
+            row = new long[MetricTree.COUNT];
+            byComm[comm] = row;
+        }
+        row[metric] += v;
+    }
+
+    /** Per communicator, ticks per metric; rows are null for communicators without waiting here. */
+    long[][] byCommunicator() {
+        return byComm;
     }
 
     long get(int metric, int path) {

@@ -150,6 +150,7 @@ final class PointToPointReplay {
             lateSenderWaits[i] = wait;
         }
         sev.add(MetricTree.MPI_LATESENDER, path, wait);
+        sev.addComm(r.comm(i), MetricTree.MPI_LATESENDER, wait);
         sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER);
         instances.offer(MetricTree.MPI_LATESENDER, wait, loc.globalCallPath(path),
@@ -161,6 +162,8 @@ final class PointToPointReplay {
         RecvTable r = loc.receives();
         sev.add(MetricTree.MPI_LATESENDER_WO, path, wait);
         sev.add(sameSource ? MetricTree.MPI_LSWO_SAME : MetricTree.MPI_LSWO_DIFFERENT, path, wait);
+        sev.addComm(r.comm(recvIndex), MetricTree.MPI_LATESENDER_WO, wait);
+        sev.addComm(r.comm(recvIndex), sameSource ? MetricTree.MPI_LSWO_SAME : MetricTree.MPI_LSWO_DIFFERENT, wait);
         sev.add(bytes == 0 ? MetricTree.MPI_SLSWO_COUNT : MetricTree.MPI_CLSWO_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER_WO);
         int sourceRank = replay.definitions().communicator(r.comm(recvIndex)).members()[r.peer(recvIndex)];
@@ -253,6 +256,7 @@ final class PointToPointReplay {
             lateReceiverWaits[j] = wait;
         }
         sev.add(MetricTree.MPI_LATERECEIVER, path, wait);
+        sev.addComm(s.comm(j), MetricTree.MPI_LATERECEIVER, wait);
         sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLR_COUNT : MetricTree.MPI_CLR_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATERECEIVER);
         instances.offer(MetricTree.MPI_LATERECEIVER, wait, loc.globalCallPath(path),

@@ -39,10 +39,13 @@ public final class WaitStates {
      *                          recorded
      * @param lateReceiverWaits per location and send row, the Late Receiver wait in ticks; null rows unless
      *                          recorded
+     * @param communicators     per communicator, the wait-state ticks per metric index summed over its
+     *                          operations; null rows for communicators without waiting
      */
     public record Result(long[] violations, long unmatchedSends, long unmatchedReceives, List<Instance> instances,
                          long[] instanceCounts, CollectiveOutcomes collectives, InitFinalize.Reference init,
-                         InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits) {
+                         InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
+                         long[][] communicators) {
     }
 
     /**
@@ -65,6 +68,7 @@ public final class WaitStates {
         AtomicLong done = new AtomicLong();
         long[][] lateSender = new long[n][];
         long[][] lateReceiver = new long[n][];
+        long[][] byComm = new long[replay.definitions().communicators().size()][];
         Parallel.forEachOrdered(pool, n, 2 * threads, l -> {
             LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, topInstances,
                     recordWaits);
@@ -80,10 +84,21 @@ public final class WaitStates {
             unmatched[1] += a.unmatchedReceives;
             lateSender[l] = a.lateSenderWaits;
             lateReceiver[l] = a.lateReceiverWaits;
+            long[][] rows = a.sev.byCommunicator();
+            for (int c = 0; c < rows.length && c < byComm.length; c++) {
+                if (rows[c] != null) {
+                    if (byComm[c] == null) {
+                        byComm[c] = new long[MetricTree.COUNT];
+                    }
+                    for (int m = 0; m < MetricTree.COUNT; m++) {
+                        byComm[c][m] += rows[c][m];
+                    }
+                }
+            }
         });
         List<Instance> top = instances.instances(tps, replay.definitions().clock().globalOffset());
         return new Result(violations, unmatched[0], unmatched[1], top, instances.counts(), coll, init, fin,
-                lateSender, lateReceiver);
+                lateSender, lateReceiver, byComm);
     }
 
     private static void copyInto(SeverityCube cube, LocationAnalysis a, double tps) {
