@@ -111,6 +111,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .subtitle("Wait-state analysis of " + s.origin())
                     .summary(facts)
                     .communication(m.messages(), m.bytes())
+                    .communicators(result.communicators())
                     .write(html);
             System.out.println("wrote " + html);
         }

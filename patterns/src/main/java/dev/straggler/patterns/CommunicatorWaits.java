@@ -57,4 +57,43 @@ public record CommunicatorWaits(int id, String name, int[] ranks, Map<String, Do
         }
         return s;
     }
+
+    /**
+     * The communicators of one size, with waiting on them.
+     *
+     * @param size          processes per communicator
+     * @param communicators communicators of this size with waiting
+     * @param waiting       their waiting ({@link #waiting()}), seconds
+     * @param metrics       unique metric name → seconds summed over them
+     */
+    public record SizeClass(int size, int communicators, double waiting, Map<String, Double> metrics) {
+        /** The wait-state metric with the most time (completions and wrong-order parts aside), or null. */
+        public String largestWaitState() {
+            String best = null;
+            for (Map.Entry<String, Double> e : metrics.entrySet()) {
+                String k = e.getKey();
+                if (!k.endsWith("_completion") && !k.startsWith("mpi_lswo") && !k.equals("mpi_latesender_wo")
+                        && e.getValue() > 0 && (best == null || e.getValue() > metrics.get(best))) {
+                    best = k;
+                }
+            }
+            return best;
+        }
+    }
+
+    /** Communicators with waiting grouped by size, smallest first. */
+    public static java.util.List<SizeClass> bySize(java.util.List<CommunicatorWaits> comms) {
+        java.util.TreeMap<Integer, SizeClass> out = new java.util.TreeMap<>();
+        for (CommunicatorWaits c : comms) {
+            if (c.waiting() <= 0) {
+                continue;
+            }
+            SizeClass old = out.get(c.size());
+            Map<String, Double> m = new LinkedHashMap<>(old == null ? Map.of() : old.metrics());
+            c.metrics().forEach((k, v) -> m.merge(k, v, Double::sum));
+            out.put(c.size(), new SizeClass(c.size(), (old == null ? 0 : old.communicators()) + 1,
+                    (old == null ? 0 : old.waiting()) + c.waiting(), m));
+        }
+        return new java.util.ArrayList<>(out.values());
+    }
 }

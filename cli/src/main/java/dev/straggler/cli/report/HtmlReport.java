@@ -1,10 +1,12 @@
 package dev.straggler.cli.report;
 
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -34,6 +36,7 @@ public final class HtmlReport {
     private long[][] messages;
     private long[][] bytes;
     private boolean difference;
+    private List<CommunicatorWaits> communicators = List.of();
     private long maxRowValues = CubeExplorerSection.DEFAULT_MAX_ROW_VALUES;
 
     private HtmlReport(SeverityCube cube) {
@@ -65,6 +68,12 @@ public final class HtmlReport {
     public HtmlReport communication(long[][] messages, long[][] bytes) {
         this.messages = messages;
         this.bytes = bytes;
+        return this;
+    }
+
+    /** The wait states per communicator of the analysis (a section when waiting is on several communicators). */
+    public HtmlReport communicators(List<CommunicatorWaits> comms) {
+        this.communicators = List.copyOf(comms);
         return this;
     }
 
@@ -104,6 +113,10 @@ public final class HtmlReport {
             if (criticalPath != null) {
                 page.add(criticalPath);
             }
+        }
+        CommunicatorWaitsSection byComm = CommunicatorWaitsSection.of(communicators);
+        if (byComm != null) {
+            page.add(byComm);
         }
         page.add(new CubeExplorerSection(cube, difference, maxRowValues));
         if (messages != null) {

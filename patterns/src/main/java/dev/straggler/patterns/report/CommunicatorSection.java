@@ -6,8 +6,6 @@ import dev.straggler.patterns.cube.Metric;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * "Wait states by communicator size" in the terminal report: the waiting on the operations of communicators of each
@@ -19,47 +17,21 @@ final class CommunicatorSection {
     private CommunicatorSection() {
     }
 
-    /** Per communicator size: communicators, waiting, and the waiting per metric (seconds). */
-    record SizeClass(int size, int communicators, double waiting, Map<String, Double> metrics) {
-    }
-
-    static TreeMap<Integer, SizeClass> bySize(List<CommunicatorWaits> comms) {
-        TreeMap<Integer, SizeClass> out = new TreeMap<>();
-        for (CommunicatorWaits c : comms) {
-            if (c.waiting() <= 0) {
-                continue;
-            }
-            SizeClass old = out.get(c.size());
-            Map<String, Double> m = new java.util.LinkedHashMap<>(old == null ? Map.of() : old.metrics());
-            c.metrics().forEach((k, v) -> m.merge(k, v, Double::sum));
-            out.put(c.size(), new SizeClass(c.size(), (old == null ? 0 : old.communicators()) + 1,
-                    (old == null ? 0 : old.waiting()) + c.waiting(), m));
-        }
-        return out;
-    }
-
     static void render(List<CommunicatorWaits> comms, int width, StringBuilder out) {
         long withWaiting = comms.stream().filter(c -> c.waiting() > 0).count();
         if (withWaiting < 2) {
             return;
         }
-        TreeMap<Integer, SizeClass> classes = bySize(comms);
-        double all = classes.values().stream().mapToDouble(SizeClass::waiting).sum();
+        List<CommunicatorWaits.SizeClass> classes = CommunicatorWaits.bySize(comms);
+        double all = classes.stream().mapToDouble(CommunicatorWaits.SizeClass::waiting).sum();
         out.append('\n').append("Wait states by communicator size\n");
         out.append(TextReport.fit(String.format(Locale.ROOT, "  %6s %6s %13s %8s %9s  %s", "size", "comms", "waiting",
                 "share", "up to", "largest wait state"), width)).append('\n');
         double cumulative = 0;
-        for (SizeClass k : classes.values()) {
+        for (CommunicatorWaits.SizeClass k : classes) {
             cumulative += k.waiting();
-            String largest = "";
-            double best = 0;
-            for (Map.Entry<String, Double> e : k.metrics().entrySet()) {
-                if (!e.getKey().endsWith("_completion") && !e.getKey().startsWith("mpi_lswo")
-                        && !e.getKey().equals("mpi_latesender_wo") && e.getValue() > best) {
-                    best = e.getValue();
-                    largest = displayName(e.getKey()) + " " + TextReport.seconds(best) + " s";
-                }
-            }
+            String w = k.largestWaitState();
+            String largest = w == null ? "" : displayName(w) + " " + TextReport.seconds(k.metrics().get(w)) + " s";
             out.append(TextReport.fit(String.format(Locale.ROOT, "  %6d %6d %11s s %8s %9s  %s", k.size(),
                     k.communicators(), TextReport.seconds(k.waiting()), share(k.waiting(), all),
                     share(Math.min(cumulative, all), all), largest), width)).append('\n');

@@ -65,6 +65,16 @@ class CommunicatorWaitsTest {
     }
 
     @Test
+    void terminalReportListsWaitingBySizeWithinItsWidth() throws IOException {
+        // sizes 2 (A: 10 ns, B: 30 ns) and 4 (world: 5 ns): 40/45 and 5/45 of the waiting
+        String text = dev.straggler.patterns.report.TextReport.render(threeCommunicators(), 80);
+        String section = text.substring(text.indexOf("Wait states by communicator size"));
+        assertTrue(section.contains("       2      2   4.000e-08 s    88.9%     88.9%"), section);
+        assertTrue(section.contains("       4      1   5.000e-09 s    11.1%    100.0%"), section);
+        assertTrue(text.lines().allMatch(l -> l.length() <= 80), text);
+    }
+
+    @Test
     void communicatorsAddUpToTheCubeTotals() throws IOException {
         AnalysisResult r = threeCommunicators();
         for (int m : CommunicatorWaits.METRICS) {
