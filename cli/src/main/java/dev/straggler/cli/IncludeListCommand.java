@@ -29,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -73,12 +74,24 @@ final class IncludeListCommand implements Callable<Integer> {
     @Option(names = "--tau-reduce-default", description = "Use tau_reduce's default rule: " + TauReduceRules.DEFAULT_RULE + ".")
     boolean tauDefault;
 
+    @Option(names = "--policy", defaultValue = "paper", paramLabel = "paper|short-functions",
+            description = "Which user functions that never communicate are dropped: all of them, as the TAU/KOJAK paper's "
+                    + "include lists did (default), or only the short ones that weigh in the trace (scorep-score's proposal). "
+                    + "--rule/--rules/--tau-reduce-default replace either.")
+    String policy;
+
+    @Option(names = "--keep-causes", paramLabel = "PERCENT",
+            description = "Also keep every function whose delay costs (root causes of wait states) reach this share of all "
+                    + "delay costs, so that the reduced trace still explains why; analyses the trace with root causes, or "
+                    + "reads them from --analysis.")
+    Double keepCauses;
+
     @Option(names = "--short-call", defaultValue = "1", paramLabel = "US",
-            description = "Default criterion: a USR function is short below this inclusive time per visit, µs (default ${DEFAULT-VALUE}).")
+            description = "Short-function policy: a USR function is short below this inclusive time per visit, µs (default ${DEFAULT-VALUE}).")
     double shortCall;
 
     @Option(names = "--min-share", defaultValue = "1", paramLabel = "PERCENT",
-            description = "Default criterion: a short function is dropped when it causes at least this share of the largest rank's bytes (default ${DEFAULT-VALUE} %%).")
+            description = "Short-function policy: a short function is dropped when it causes at least this share of the largest rank's bytes (default ${DEFAULT-VALUE} %%).")
     double minShare;
 
     @Option(names = "--budget", paramLabel = "SIZE",
@@ -207,7 +220,16 @@ final class IncludeListCommand implements Callable<Integer> {
     }
 
     private ReductionOptions options() throws IOException {
-        ReductionOptions o = ReductionOptions.defaults().withShortCall(shortCall, minShare / 100).withKeep(Set.copyOf(keep));
+        ReductionOptions.Policy p = switch (policy.toLowerCase(Locale.ROOT)) {
+            case "paper" -> ReductionOptions.Policy.PAPER;
+            case "short-functions", "short" -> ReductionOptions.Policy.SHORT_FUNCTIONS;
+            default -> throw new IllegalArgumentException("--policy must be paper or short-functions, not '" + policy + "'");
+        };
+        ReductionOptions o = ReductionOptions.defaults().withPolicy(p).withShortCall(shortCall, minShare / 100)
+                .withKeep(Set.copyOf(keep));
+        if (keepCauses != null) {
+            o = o.withCauses(causes(keepCauses));
+        }
         List<String> lines = new ArrayList<>(rules);
         if (tauDefault) {
             lines.add(TauReduceRules.DEFAULT_RULE);
@@ -223,6 +245,48 @@ final class IncludeListCommand implements Callable<Integer> {
             o = o.withBudget(parseSize(budget), budgetPerRank);
         }
         return o;
+    }
+
+    /**
+     * The functions whose delay costs (metric {@code delay}: short- and long-term, all wait-state kinds) reach
+     * {@code percent} of all delay costs, by region name.
+     */
+    private Map<String, String> causes(double percent) throws IOException {
+        if (!(percent >= 0 && percent <= 100)) {
+            throw new IllegalArgumentException("--keep-causes must be a percentage within 0..100, not " + percent);
+        }
+        SeverityCube c;
+        if (analysis != null) {
+            c = cube(analysis);
+        } else if (profileInput()) {
+            throw new IllegalArgumentException("--keep-causes needs a trace or an --analysis with root causes");
+        } else {
+            try (TraceSource src = Inputs.open(input, common)) {
+                c = Analysis.run(src, AnalysisOptions.defaults().withRootCauses(true)).cube();
+            }
+        }
+        int delay = c.metricIndex("delay");
+        double total = delay < 0 ? 0 : c.total(delay);
+        Map<String, Double> byName = new java.util.TreeMap<>();
+        if (total > 0) {
+            for (int p = 0; p < c.callPaths().size(); p++) {
+                double v = c.sumOverLocations(delay, p);
+                if (v > 0) {
+                    byName.merge(c.regions().get(c.callPaths().get(p).region()).name(), v, Double::sum);
+                }
+            }
+        } else {
+            System.err.println("straggler: warning: " + (analysis != null ? analysis : input)
+                    + " has no delay costs; --keep-causes keeps nothing more");
+        }
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        byName.forEach((name, v) -> {
+            double share = 100 * v / total;
+            if (share >= percent) {
+                out.put(name, String.format(Locale.ROOT, "%.1f %% of all delay costs", Math.min(100, share)));
+            }
+        });
+        return out;
     }
 
     private static final Pattern SIZE = Pattern.compile("(?i)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([kmgtp]?)(i?b)?\\s*");

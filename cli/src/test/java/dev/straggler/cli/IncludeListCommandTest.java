@@ -22,6 +22,7 @@ import java.util.Set;
 
 import static dev.straggler.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class IncludeListCommandTest {
@@ -46,7 +47,8 @@ class IncludeListCommandTest {
     @Test
     void scorepFilterDropsExactlyTheScenariosShortHelpers() throws Exception {
         Path filter = tmp.resolve("deep.filter");
-        CliTest.Run r = run("include-list", deepCallTree().toString(), "-o", filter.toString());
+        CliTest.Run r = run("include-list", deepCallTree().toString(), "--policy", "short-functions", "-o",
+                filter.toString());
         assertEquals(0, r.code(), r.err());
         ScorepFilter f = ScorepFilter.read(filter);
         Set<String> excluded = new HashSet<>();
@@ -62,7 +64,8 @@ class IncludeListCommandTest {
     @Test
     void tauIncludeListKeepsTheChainAndTheCommunicatingFunctions() throws Exception {
         Path select = tmp.resolve("select.tau");
-        CliTest.Run r = run("include-list", deepCallTree().toString(), "--format", "tau", "--list", "include",
+        CliTest.Run r = run("include-list", deepCallTree().toString(), "--policy", "short-functions", "--format", "tau",
+                "--list", "include",
                 "-o", select.toString());
         assertEquals(0, r.code(), r.err());
         TauSelectFile f = TauSelectFile.read(select);
@@ -117,7 +120,7 @@ class IncludeListCommandTest {
             AnalysisJson.write(Analysis.run(src, AnalysisOptions.defaults()), json);
         }
         Path filter = tmp.resolve("from-json.filter");
-        CliTest.Run r = run("include-list", json.toString(), "-o", filter.toString());
+        CliTest.Run r = run("include-list", json.toString(), "--policy", "short-functions", "-o", filter.toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("scorep-score estimate"), r.out());
         Set<String> excluded = new HashSet<>();
@@ -160,5 +163,30 @@ class IncludeListCommandTest {
         // scorep-score -r of the full run's profile, and of the run recorded with npb-W.filter
         assertTrue(r.out().lines().anyMatch(l -> l.matches(".*bytes, largest rank \\(max_buf\\)\\s+4,455,173\\s+212,909.*")),
                 r.out());
+    }
+
+    // samples/late-sender.txt: main calls MPI and `compute`, which never communicates and runs 1-6 ms per visit;
+    // on rank 0 it is the 5 ms excess before the send, i.e. all of the delay costs
+
+    @Test
+    void paperPolicyIsTheDefaultAndDropsALongFunctionThatNeverCommunicates() throws Exception {
+        Path filter = tmp.resolve("paper.filter");
+        CliTest.Run r = run("include-list", CliTest.SAMPLE.toString(), "-o", filter.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Policy: MPI and every function on a path to MPI (TAU/KOJAK paper)"), r.out());
+        assertTrue(Files.readString(filter).contains("compute"), Files.readString(filter));
+        CliTest.Run shortOnes = run("include-list", CliTest.SAMPLE.toString(), "--policy", "short-functions");
+        assertTrue(shortOnes.out().contains("Policy: short user functions dropped"), shortOnes.out());
+        assertTrue(shortOnes.out().contains("regions visited / kept"), shortOnes.out());
+    }
+
+    @Test
+    void keepCausesKeepsTheFunctionWhoseDelayCausesTheWaiting() throws Exception {
+        Path filter = tmp.resolve("causes.filter");
+        CliTest.Run r = run("include-list", CliTest.SAMPLE.toString(), "--keep-causes", "10", "-o", filter.toString(),
+                "--explain");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("compute: causes waiting: 100.0 % of all delay costs"), r.out());
+        assertFalse(Files.readString(filter).contains("compute"), Files.readString(filter));
     }
 }

@@ -18,10 +18,11 @@ import java.util.Set;
  * @param after      the estimate with the dropped regions' ENTER/LEAVE (and Score-P's records of them) removed
  * @param budgetMet  true without a budget, else whether {@code after} fits it
  * @param notes      what the planner could not do (a budget out of reach, a COM function kept to avoid a merge)
+ * @param policy     the policy applied, in words (shown with the table)
  */
 public record ReductionPlan(RegionStatistics statistics, boolean[] excluded, List<Decision> decisions,
                             RegionStatistics.Totals before, RegionStatistics.Totals after, boolean budgetMet,
-                            List<String> notes) {
+                            List<String> notes, String policy) {
 
     /** Why a region is kept or dropped. */
     public record Decision(int region, String name, ScoreType type, boolean excluded, String reason) {

@@ -57,6 +57,9 @@ public final class ReductionPlanner {
             } else if (o.keep().contains(name)) {
                 reason[r] = "kept on request";
                 locked[r] = true;
+            } else if (o.causes().containsKey(name)) {
+                reason[r] = "causes waiting: " + o.causes().get(name);
+                locked[r] = true;
             }
         }
         // a name is droppable only when none of its regions is locked
@@ -89,6 +92,9 @@ public final class ReductionPlanner {
                 if (o.rules().selects(s, r, totalTime)) {
                     why = "rule: " + firstRule(o.rules(), s, r, totalTime);
                 }
+            } else if (s.type(r) == ScoreType.USR && o.policy() == ReductionOptions.Policy.PAPER) {
+                // TAU/KOJAK: a user function that never leads to MPI is not instrumented, however long it runs
+                why = String.format(Locale.ROOT, "never leads to MPI (%.3g µs per visit)", perVisitMicros(s, r));
             } else if (s.type(r) == ScoreType.USR) {
                 double perVisit = perVisitMicros(s, r);
                 double share = largest == 0 ? 0 : s.maxBytes(r) / (double) largest;
@@ -133,7 +139,7 @@ public final class ReductionPlanner {
             String why = reason[r] != null ? reason[r] : keptReason(s, r, o);
             decisions.add(new ReductionPlan.Decision(r, s.regions().get(r).name(), s.type(r), drop[r], why));
         }
-        return new ReductionPlan(s, drop, decisions, before, after, met, notes);
+        return new ReductionPlan(s, drop, decisions, before, after, met, notes, o.describe());
     }
 
     /**
@@ -150,7 +156,8 @@ public final class ReductionPlanner {
             String why = locked ? s.type(r) + ": never filtered" : drop[r] ? "excluded by " + origin : "not excluded by " + origin;
             decisions.add(new ReductionPlan.Decision(r, s.regions().get(r).name(), s.type(r), drop[r], why));
         }
-        return new ReductionPlan(s, drop, decisions, s.totals(null), s.totals(drop), true, List.of());
+        return new ReductionPlan(s, drop, decisions, s.totals(null), s.totals(drop), true, List.of(),
+                "the filter " + origin);
     }
 
     private static void tryDrop(RegionStatistics s, Map<String, List<Integer>> byName, boolean[] drop, String[] reason,

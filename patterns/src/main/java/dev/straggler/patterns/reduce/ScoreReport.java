@@ -23,6 +23,7 @@ public final class ScoreReport {
         StringBuilder sb = new StringBuilder();
         RegionStatistics.Totals b = plan.before();
         RegionStatistics.Totals a = plan.after();
+        sb.append(String.format(Locale.ROOT, "Policy: %s%n", plan.policy()));
         sb.append(String.format(Locale.ROOT, "Trace size (%s)%n", s.model() == SizeModel.RECORDS
                 ? "OTF2 records of the trace" : "scorep-score estimate"));
         sb.append(String.format(Locale.ROOT, "  %-30s %16s %16s %9s%n", "", "before", "after", "change"));

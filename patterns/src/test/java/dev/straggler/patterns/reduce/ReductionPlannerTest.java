@@ -15,6 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The policy on {@link HandTraces#twoCallersOfSend}: main → f|g → MPI_Send, main → h → leaf ×1000. */
 class ReductionPlannerTest {
+    /** scorep-score's proposal: the policy these expectations were derived for. */
+    private static final ReductionOptions SHORT =
+            ReductionOptions.defaults().withPolicy(ReductionOptions.Policy.SHORT_FUNCTIONS);
 
     private static RegionStatistics stats() throws IOException {
         return RegionStatistics.of(TraceProfiler.profile(HandTraces.twoCallersOfSend(List.of())));
@@ -32,9 +35,26 @@ class ReductionPlannerTest {
     }
 
     @Test
-    void defaultPolicyDropsOnlyTheShortHeavyUserFunction() throws IOException {
-        // leaf: 10 ns per visit and most of the bytes; h is long as a whole (20 µs per visit)
+    void paperPolicyDropsEveryUserFunctionThatNeverLeadsToMpiHoweverLong() throws IOException {
+        // h runs 20 µs per visit and never communicates: the TAU/KOJAK paper leaves it out with leaf
         ReductionPlan p = ReductionPlanner.plan(stats(), ReductionOptions.defaults());
+        assertEquals(Set.of("h", "leaf"), Set.copyOf(p.excludedNames()));
+        assertTrue(p.policy().contains("TAU/KOJAK"), p.policy());
+    }
+
+    @Test
+    void functionsThatCauseWaitingAreKeptUnderThePaperPolicy() throws IOException {
+        ReductionPlan p = ReductionPlanner.plan(stats(),
+                ReductionOptions.defaults().withCauses(java.util.Map.of("h", "40.0 % of all delay costs")));
+        assertEquals(List.of("leaf"), p.excludedNames());
+        assertTrue(p.decisions().stream().anyMatch(d -> d.name().equals("h")
+                && d.reason().equals("causes waiting: 40.0 % of all delay costs")));
+    }
+
+    @Test
+    void shortFunctionPolicyDropsOnlyTheShortHeavyUserFunction() throws IOException {
+        // leaf: 10 ns per visit and most of the bytes; h is long as a whole (20 µs per visit)
+        ReductionPlan p = ReductionPlanner.plan(stats(), SHORT);
         assertEquals(List.of("leaf"), p.excludedNames());
         assertTrue(p.budgetMet());
     }
@@ -42,7 +62,7 @@ class ReductionPlannerTest {
     @Test
     void budgetDropsUserFunctionsBeforeComAndNeverMergesCallPathsWithWaitStates() throws IOException {
         RegionStatistics s = stats();
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withBudget(0, false));
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT.withBudget(0, false));
         Set<String> dropped = Set.copyOf(p.excludedNames());
         assertTrue(dropped.containsAll(Set.of("leaf", "h", "main")), dropped.toString());
         assertFalse(dropped.contains("MPI_Send"));
@@ -57,7 +77,7 @@ class ReductionPlannerTest {
     void callPathsWithoutWaitStatesMayMerge() throws IOException {
         RegionStatistics s = stats();
         boolean[] none = new boolean[s.profile().nodeCount()];
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withBudget(0, false), none);
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT.withBudget(0, false), none);
         assertTrue(p.excludedNames().containsAll(List.of("f", "g")), p.excludedNames().toString());
         assertFalse(p.excludedNames().contains("MPI_Send"));
     }
@@ -66,7 +86,7 @@ class ReductionPlannerTest {
     void budgetStopsAsSoonAsTheTraceFits() throws IOException {
         RegionStatistics s = stats();
         long withoutLeaf = s.totals(null).bytes() - s.bytes(id(s, "leaf"));
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withShortCall(0, 0)
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT.withShortCall(0, 0)
                 .withBudget(withoutLeaf, false));
         assertEquals(List.of("leaf"), p.excludedNames());
         assertTrue(p.budgetMet());
@@ -76,7 +96,7 @@ class ReductionPlannerTest {
     @Test
     void perRankBudgetBoundsTheLargestRank() throws IOException {
         RegionStatistics s = stats();
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults().withShortCall(0, 0)
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT.withShortCall(0, 0)
                 .withBudget(s.totals(null).maxBytes() - 1, true));
         assertTrue(p.after().maxBytes() < s.totals(null).maxBytes());
         assertTrue(p.budgetMet());
@@ -85,7 +105,7 @@ class ReductionPlannerTest {
     @Test
     void rulesReplaceTheDefaultCriterion() throws IOException, TraceFormatException {
         RegionStatistics s = stats();
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults()
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT
                 .withRules(TauReduceRules.parse("numcalls = 1 & usec < 100000", "r")));
         // h is called once; main too, but it is COM and dropping it merges nothing, so the rule may take it
         assertEquals(Set.of("h", "main"), Set.copyOf(p.excludedNames()));
@@ -95,14 +115,14 @@ class ReductionPlannerTest {
 
     @Test
     void keptNamesAreNeverDropped() throws IOException {
-        ReductionPlan p = ReductionPlanner.plan(stats(), ReductionOptions.defaults().withKeep(Set.of("leaf")));
+        ReductionPlan p = ReductionPlanner.plan(stats(), SHORT.withKeep(Set.of("leaf")));
         assertEquals(List.of(), p.excludedNames());
     }
 
     @Test
     void estimateRemovesTheDroppedEnterLeaveRecords() throws IOException {
         RegionStatistics s = stats();
-        ReductionPlan p = ReductionPlanner.plan(s, ReductionOptions.defaults());
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT);
         assertEquals(p.before().events() - 2000, p.after().events());
         MemoryTrace reduced = new MemoryTrace("r");
         TraceReducer.Result r = TraceReducer.write(HandTraces.twoCallersOfSend(List.of()), p.asFilter(), reduced, null);
