@@ -101,7 +101,7 @@ final class ModelCommand implements Callable<Integer> {
         System.out.print(ScalingText.render(medya));
         System.out.println();
         System.out.print(ScalingText.render(models, at, LEVEL));
-        ObjectNode doc = ScalingJson.toJson(medya, models, null, Math.max(at, 2 * largest), LEVEL);
+        ObjectNode doc = ScalingJson.toJson(medya, models, Math.max(at, 2 * largest), LEVEL);
         if (json != null) {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
             System.out.println("wrote " + json);

@@ -43,7 +43,7 @@ class ScalingSectionsBrowserTest {
                 new double[]{4, 8, 16, 32, 64}, new double[]{26.1, 13.4, 6.9, 3.6, 2.0})), PmnfModeler.Options.defaults());
         return new HtmlPage("Scaling", "test")
                 .add(new ScalingSection("scaling-callsites", "Callsite scaling", ScalingJson.toJson(rc, "callsite")))
-                .add(new ModelSection(ScalingJson.toJson(medya, models, null, 1024, 0.95)));
+                .add(new ModelSection(ScalingJson.toJson(medya, models, 1024, 0.95)));
     }
 
     @Test

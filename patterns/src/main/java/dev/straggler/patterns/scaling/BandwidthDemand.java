@@ -12,23 +12,20 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The bandwidth-demand model from throttling measurements, after Medya et al. (ICPE 2016): the application is run
- * at several process counts with the available interconnect bandwidth reduced to a fraction, and the completion
- * time increments tell how much bandwidth it needs.
- *
- * <p>Model, per process count p with baseline completion time {@code T0} at the highest measured bandwidth
- * {@code B0} (normally 100 %): a run at bandwidth {@code b} takes {@code T(b) = T_other + τ·B0/b}, where {@code τ}
- * is the bandwidth-bound time at full bandwidth. Hence
+ * Bandwidth demand exactly as Medya et al. (ICPE 2016) define it (reference §9.3), from runs of the application at
+ * several process counts ("configurations") with the available bandwidth throttled:
  * <ul>
- *   <li>completion-time increment {@code ΔT = T(b) − T0}, so {@code τ = ΔT / (B0/b − 1)};</li>
- *   <li>bandwidth demand {@code D(p) = B0 · τ / T0}: the share of the bandwidth the run keeps busy on average
- *       (in % of the full bandwidth), averaged over the throttled runs at p;</li>
- *   <li>demand constant {@code DC(p) = D(p) / (p(p−1)/2)}, the demand per communicating process pair;
- *       {@code DC} is its mean over the process counts;</li>
- *   <li>predicted demand at {@code p'}: {@code DC · p'(p'−1)/2}.</li>
+ *   <li>completion-time increment at bandwidth bw (% of full): {@code CTI_bw = (T_bw − T_100) / T_100};</li>
+ *   <li>bandwidth demand {@code BW_CTI,p}: the bandwidth at which configuration p reaches a given CTI, read off its
+ *       measured CTI-vs-bandwidth curve, interpolating linearly between measured bandwidths;</li>
+ *   <li>demand constant for p1 > p2 and one CTI: {@code DC = (BW_CTI,p1 / BW_CTI,p2) · √(p2 / p1)}; the demand
+ *       constant is the average over all configuration pairs and all CTIs;</li>
+ *   <li>prediction for p′: {@code BW_CTI,p′ = BW_CTI,p* · DC · √(p′ / p*)}, p* the largest configuration.</li>
  * </ul>
- * The paper itself was not available to check these definitions against; they are derived from the quantities it
- * names (completion-time increment, demand constant averaged over process pairs, predicted demand).
+ * Documented choices where the paper is silent: repeated runs of one (p, bw) are averaged; when a curve reaches a
+ * CTI more than once (it need not be monotone), the highest such bandwidth is taken, since that is where p first
+ * suffers that increment as bandwidth shrinks; a CTI outside a configuration's measured range has no demand there
+ * and is reported, never extrapolated; a pair or prediction lacking a demand is left out and said so.
  */
 public final class BandwidthDemand {
 
@@ -36,90 +33,166 @@ public final class BandwidthDemand {
     public record Measurement(int tasks, double bandwidthPercent, double completionTime) {
     }
 
-    /** One throttled run against its baseline. */
-    public record Increment(int tasks, double bandwidthPercent, double completionTime, double baselineTime,
-                            double baselineBandwidth, double increment, double relativeIncrement,
-                            double bandwidthBoundTime, double demandPercent) {
+    /** One measured point of a configuration's curve (repeated runs averaged). */
+    public record Point(double bandwidthPercent, double completionTime, double cti) {
     }
 
-    public record Prediction(int tasks, double demandPercent) {
+    /** A configuration's curve, bandwidth descending from 100 %. */
+    public record Configuration(int tasks, double fullBandwidthTime, List<Point> points) {
+        public double minCti() {
+            return points.stream().mapToDouble(Point::cti).min().orElse(0);
+        }
+
+        public double maxCti() {
+            return points.stream().mapToDouble(Point::cti).max().orElse(0);
+        }
+    }
+
+    /** {@code BW_CTI,p}, null when the CTI is outside the configuration's measured range. */
+    public record Demand(int tasks, double cti, Double bandwidthPercent) {
+    }
+
+    /** One demand constant: configurations {@code p1 > p2} at one CTI. */
+    public record PairConstant(int p1, int p2, double cti, double dc) {
+    }
+
+    /** A predicted bandwidth demand at {@code tasks} processes. */
+    public record Prediction(int tasks, double cti, double bandwidthPercent) {
     }
 
     /**
-     * @param demandByTasks  D(p), % of the full bandwidth
-     * @param constantByTasks DC(p), % per process pair
-     * @param demandConstant DC averaged over the process counts
+     * @param demandConstant the mean of {@code constants}; NaN when there is none (then no predictions)
+     * @param notes          what could not be computed and why
      */
-    public record Result(List<Increment> increments, Map<Integer, Double> demandByTasks,
-                         Map<Integer, Double> constantByTasks, double demandConstant, List<Prediction> predictions,
+    public record Result(List<Configuration> configurations, List<Double> ctis, List<Demand> demands,
+                         List<PairConstant> constants, double demandConstant, List<Prediction> predictions,
                          List<String> notes) {
     }
 
     private BandwidthDemand() {
     }
 
-    /** Number of unordered process pairs. */
-    static double pairs(double p) {
-        return p * (p - 1) / 2;
-    }
-
-    public static Result analyse(List<Measurement> table, int[] predictAt) {
+    /**
+     * @param ctis      the CTIs to evaluate, as fractions (0.08 for 8 %)
+     * @param predictAt process counts to predict the demand for
+     * @throws IllegalArgumentException when a configuration has no run at 100 % bandwidth, or a value is not positive
+     */
+    public static Result analyse(List<Measurement> table, List<Double> ctis, int[] predictAt) {
         TreeMap<Integer, TreeMap<Double, double[]>> byTasks = new TreeMap<>();
         for (Measurement m : table) {
-            if (m.tasks() <= 0 || m.bandwidthPercent() <= 0 || m.completionTime() <= 0) {
-                throw new IllegalArgumentException("throttling row needs positive tasks, bandwidth and time: " + m);
+            if (m.tasks() <= 0 || !(m.bandwidthPercent() > 0) || m.bandwidthPercent() > 100
+                    || !(m.completionTime() > 0)) {
+                throw new IllegalArgumentException("throttling row needs tasks > 0, 0 < bandwidth <= 100 % and a "
+                        + "positive time: " + m);
             }
             double[] acc = byTasks.computeIfAbsent(m.tasks(), k -> new TreeMap<>())
                     .computeIfAbsent(m.bandwidthPercent(), k -> new double[2]);
             acc[0] += m.completionTime();
             acc[1]++;
         }
-        List<Increment> increments = new ArrayList<>();
-        Map<Integer, Double> demand = new TreeMap<>();
-        Map<Integer, Double> constant = new TreeMap<>();
         List<String> notes = new ArrayList<>();
+        List<Configuration> configs = new ArrayList<>();
         for (var e : byTasks.entrySet()) {
-            int p = e.getKey();
-            TreeMap<Double, double[]> runs = e.getValue();
-            double b0 = runs.lastKey();
-            double t0 = runs.lastEntry().getValue()[0] / runs.lastEntry().getValue()[1];
-            if (b0 < 100) {
-                notes.add("p=" + p + ": no run at 100 % bandwidth; " + fmt(b0) + " % is the baseline");
+            double[] full = e.getValue().get(100.0);
+            if (full == null) {
+                throw new IllegalArgumentException("p=" + e.getKey() + " has no run at 100 % bandwidth: CTI is "
+                        + "defined against it");
             }
-            double sum = 0;
-            int count = 0;
-            for (var r : runs.headMap(b0, false).entrySet()) {
-                double b = r.getKey();
+            double t100 = full[0] / full[1];
+            List<Point> pts = new ArrayList<>();
+            for (var r : e.getValue().descendingMap().entrySet()) {
                 double t = r.getValue()[0] / r.getValue()[1];
-                double dt = t - t0;
-                double tau = dt / (b0 / b - 1);
-                double d = b0 * tau / t0;
-                increments.add(new Increment(p, b, t, t0, b0, dt, dt / t0, tau, d));
-                sum += d;
-                count++;
+                pts.add(new Point(r.getKey(), t, (t - t100) / t100));
             }
-            if (count == 0) {
-                notes.add("p=" + p + ": no throttled run, no demand");
-                continue;
-            }
-            demand.put(p, sum / count);
-            if (p > 1) {
-                constant.put(p, sum / count / pairs(p));
-            } else {
-                notes.add("p=1 has no process pairs; left out of the demand constant");
+            configs.add(new Configuration(e.getKey(), t100, pts));
+        }
+        List<Demand> demands = new ArrayList<>();
+        Map<Integer, Map<Double, Double>> bw = new TreeMap<>();
+        for (Configuration c : configs) {
+            for (double cti : ctis) {
+                Double b = bandwidthAt(c, cti);
+                demands.add(new Demand(c.tasks(), cti, b));
+                if (b == null) {
+                    notes.add(String.format(Locale.ROOT, "p=%d never reaches CTI %s %% in its measured range "
+                            + "(%s %% .. %s %%): no demand there", c.tasks(), pct(cti), pct(c.minCti()),
+                            pct(c.maxCti())));
+                } else {
+                    bw.computeIfAbsent(c.tasks(), k -> new TreeMap<>()).put(cti, b);
+                }
             }
         }
-        double dc = constant.values().stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+        List<PairConstant> constants = new ArrayList<>();
+        for (int i = 0; i < configs.size(); i++) {
+            for (int j = i + 1; j < configs.size(); j++) {
+                int p2 = configs.get(i).tasks();
+                int p1 = configs.get(j).tasks();
+                for (double cti : ctis) {
+                    Double b1 = bw.getOrDefault(p1, Map.of()).get(cti);
+                    Double b2 = bw.getOrDefault(p2, Map.of()).get(cti);
+                    if (b1 != null && b2 != null) {
+                        constants.add(new PairConstant(p1, p2, cti, b1 / b2 * Math.sqrt((double) p2 / p1)));
+                    }
+                }
+            }
+        }
+        double dc = constants.isEmpty() ? Double.NaN
+                : constants.stream().mapToDouble(PairConstant::dc).average().orElse(Double.NaN);
+        if (configs.size() < 2) {
+            notes.add("one configuration only: a demand constant needs two");
+        }
         List<Prediction> predictions = new ArrayList<>();
-        for (int q : predictAt) {
-            predictions.add(new Prediction(q, dc * pairs(q)));
+        if (!Double.isNaN(dc) && !configs.isEmpty()) {
+            int largest = configs.get(configs.size() - 1).tasks();
+            for (int q : predictAt) {
+                for (double cti : ctis) {
+                    Double b = bw.getOrDefault(largest, Map.of()).get(cti);
+                    if (b == null) {
+                        notes.add(String.format(Locale.ROOT, "no prediction at p=%d for CTI %s %%: the largest "
+                                + "configuration (p=%d) has no demand there", q, pct(cti), largest));
+                        continue;
+                    }
+                    double v = b * dc * Math.sqrt((double) q / largest);
+                    predictions.add(new Prediction(q, cti, v));
+                    if (v > 100) {
+                        notes.add(String.format(Locale.ROOT, "p=%d needs more than the full bandwidth to stay within "
+                                + "CTI %s %% (%.1f %%): that increment cannot be avoided", q, pct(cti), v));
+                    }
+                }
+            }
         }
-        return new Result(increments, demand, constant, dc, predictions, notes);
+        return new Result(configs, List.copyOf(ctis), demands, constants, dc, predictions, notes);
     }
 
     /**
-     * Reads a table of {@code p, bandwidth %, completion time} rows, separated by commas or white space; lines
-     * starting with {@code #} and a header line of words are skipped, a {@code %} after the bandwidth is allowed.
+     * The highest bandwidth at which the configuration's CTI equals {@code cti}, interpolating linearly between
+     * neighbouring measured bandwidths; null outside the measured range.
+     */
+    static Double bandwidthAt(Configuration c, double cti) {
+        List<Point> pts = c.points();
+        for (int i = 0; i + 1 < pts.size(); i++) {
+            Point hi = pts.get(i);
+            Point lo = pts.get(i + 1);
+            double a = hi.cti();
+            double b = lo.cti();
+            if (a == cti) {
+                return hi.bandwidthPercent();
+            }
+            if ((a < cti && cti <= b) || (b <= cti && cti < a)) {
+                double f = (cti - a) / (b - a);
+                return hi.bandwidthPercent() + f * (lo.bandwidthPercent() - hi.bandwidthPercent());
+            }
+        }
+        return pts.size() == 1 && pts.get(0).cti() == cti ? pts.get(0).bandwidthPercent() : null;
+    }
+
+    private static String pct(double fraction) {
+        double v = 100 * fraction;
+        return Math.abs(v - Math.rint(v)) < 1e-9 ? Long.toString(Math.round(v)) : String.format(Locale.ROOT, "%.3g", v);
+    }
+
+    /**
+     * Reads the table: CSV rows {@code tasks,bandwidth_percent,completion_time_s} (commas or white space; a header
+     * line of words and lines starting with {@code #} are skipped; a {@code %} after the bandwidth is allowed).
      *
      * @throws TraceFormatException naming the origin and line of a malformed row
      */
@@ -134,24 +207,27 @@ public final class BandwidthDemand {
             if (s.isEmpty() || s.startsWith("#")) {
                 continue;
             }
-            String[] f = s.replace("%", " ").split("[,;\\s]+");
+            String[] f = s.replace("%", " ").trim().split("[,;\\s]+");
             if (out.isEmpty() && !Character.isDigit(f[0].charAt(0)) && f[0].charAt(0) != '.') {
                 continue;
             }
             if (f.length != 3) {
-                throw new TraceFormatException(origin + ":" + no + ": expected 3 fields (p, bandwidth %, time), got "
-                        + f.length + ": " + s);
+                throw new TraceFormatException(origin + ":" + no + ": expected 3 fields (tasks, bandwidth %, "
+                        + "completion time s), got " + f.length + ": " + s);
             }
+            Measurement m;
             try {
-                out.add(new Measurement(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2])));
+                m = new Measurement(Integer.parseInt(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]));
             } catch (NumberFormatException ex) {
                 throw new TraceFormatException(origin + ":" + no + ": not a number in '" + s + "'", ex);
             }
+            if (m.tasks() <= 0 || !(m.bandwidthPercent() > 0) || m.bandwidthPercent() > 100
+                    || !(m.completionTime() > 0)) {
+                throw new TraceFormatException(origin + ":" + no + ": tasks must be > 0, bandwidth within (0, 100] % "
+                        + "and the time positive: " + s);
+            }
+            out.add(m);
         }
         return out;
-    }
-
-    private static String fmt(double v) {
-        return String.format(Locale.ROOT, "%.4g", v);
     }
 }

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * JSON for the scaling analyses: {@code straggler.scaling/1} (rank correlation, with the rank-scatter and
  * share-versus-p data an HTML plot needs) and {@code straggler.model/1} (Medya fits, normal-form models with
- * curves and confidence bands, bandwidth demand). Non-finite numbers are null.
+ * curves and confidence bands). Non-finite numbers are null.
  */
 public final class ScalingJson {
     public static final String SCALING_SCHEMA = "straggler.scaling/1";
@@ -80,8 +80,8 @@ public final class ScalingJson {
      *
      * @param curveTo largest p of the plotted curves (the predictions' largest p, say)
      */
-    public static ObjectNode toJson(MedyaModel.Report medya, List<ModelSearch.SeriesModel> models, BandwidthDemand.Result demand,
-                                    double curveTo, double level) {
+    public static ObjectNode toJson(MedyaModel.Report medya, List<ModelSearch.SeriesModel> models, double curveTo,
+                                    double level) {
         ObjectNode o = F.objectNode();
         o.put("schema", MODEL_SCHEMA);
         if (medya != null) {
@@ -143,34 +143,6 @@ public final class ScalingJson {
                 pm.notes().forEach(notes::add);
                 n.set("curve", curve(pm, sm.series().p(), curveTo, level));
             }
-        }
-        if (demand != null) {
-            ObjectNode d = o.putObject("bandwidthDemand");
-            ArrayNode inc = d.putArray("increments");
-            for (BandwidthDemand.Increment i : demand.increments()) {
-                ObjectNode n = inc.addObject();
-                n.put("tasks", i.tasks());
-                n.put("bandwidthPercent", i.bandwidthPercent());
-                n.put("completionTime", i.completionTime());
-                n.put("baselineTime", i.baselineTime());
-                n.put("increment", i.increment());
-                n.put("relativeIncrement", i.relativeIncrement());
-                n.put("bandwidthBoundTime", i.bandwidthBoundTime());
-                n.put("demandPercent", i.demandPercent());
-            }
-            ObjectNode byP = d.putObject("demandByTasks");
-            demand.demandByTasks().forEach((p, v) -> byP.put(Integer.toString(p), v));
-            ObjectNode dc = d.putObject("constantByTasks");
-            demand.constantByTasks().forEach((p, v) -> dc.put(Integer.toString(p), v));
-            DiffJson.num(d, "demandConstant", demand.demandConstant());
-            ArrayNode pr = d.putArray("predictions");
-            for (BandwidthDemand.Prediction p : demand.predictions()) {
-                ObjectNode n = pr.addObject();
-                n.put("tasks", p.tasks());
-                DiffJson.num(n, "demandPercent", p.demandPercent());
-            }
-            ArrayNode notes = d.putArray("notes");
-            demand.notes().forEach(notes::add);
         }
         return o;
     }

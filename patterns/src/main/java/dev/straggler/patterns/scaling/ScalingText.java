@@ -101,27 +101,4 @@ public final class ScalingText {
         }
         return sb.toString();
     }
-
-    /** The throttling analysis. */
-    public static String render(BandwidthDemand.Result r) {
-        StringBuilder sb = new StringBuilder("Bandwidth demand from throttling runs (completion-time increments)\n");
-        for (String n : r.notes()) {
-            sb.append("note: ").append(n).append('\n');
-        }
-        sb.append(String.format(Locale.ROOT, "%6s %10s %12s %12s %10s %12s %10s%n", "p", "bandwidth", "time", "increment",
-                "incr %", "bw-bound t", "demand %"));
-        for (BandwidthDemand.Increment i : r.increments()) {
-            sb.append(String.format(Locale.ROOT, "%6d %9.1f%% %12.5g %12.5g %9.2f%% %12.5g %9.2f%%%n", i.tasks(),
-                    i.bandwidthPercent(), i.completionTime(), i.increment(), 100 * i.relativeIncrement(),
-                    i.bandwidthBoundTime(), i.demandPercent()));
-        }
-        r.demandByTasks().forEach((p, d) -> sb.append(String.format(Locale.ROOT, "p=%d: demand %.3f %% of the bandwidth, "
-                + "%.5g %% per process pair%n", p, d, r.constantByTasks().getOrDefault(p, Double.NaN))));
-        sb.append(String.format(Locale.ROOT, "demand constant DC = %.5g %% per process pair%n", r.demandConstant()));
-        for (BandwidthDemand.Prediction p : r.predictions()) {
-            sb.append(String.format(Locale.ROOT, "predicted demand at p=%d: %.4g %%%s%n", p.tasks(), p.demandPercent(),
-                    p.demandPercent() > 100 ? " (more than the link provides)" : ""));
-        }
-        return sb.toString();
-    }
 }

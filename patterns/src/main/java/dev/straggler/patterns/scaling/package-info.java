@@ -8,8 +8,9 @@
  *       delay costs per kind and delaying call path;
  *       {@link dev.straggler.patterns.scaling.Spearman} is the statistic.</li>
  *   <li>{@link dev.straggler.patterns.scaling.MedyaModel}: {@code T(p) = c0 + c1/p + c2/√p} for total, computation and
- *       communication, predictions and the crossover; {@link dev.straggler.patterns.scaling.BandwidthDemand} for
- *       throttling measurements.</li>
+ *       communication, predictions and the crossover; {@link dev.straggler.patterns.scaling.BandwidthDemand}: the
+ *       paper's bandwidth demand from throttled runs (CTI, BW_CTI,p, demand constant, prediction), reported by
+ *       {@link dev.straggler.patterns.scaling.BandwidthReport} ({@code straggler bandwidth}).</li>
  *   <li>{@link dev.straggler.patterns.scaling.PmnfModeler}: Extra-P's normal-form model search with leave-one-out
  *       cross-validation and a confidence band ({@link dev.straggler.patterns.scaling.PmnfModel#interval});
  *       {@link dev.straggler.patterns.scaling.ModelSearch} applies it to many series and

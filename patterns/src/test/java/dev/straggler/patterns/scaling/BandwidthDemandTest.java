@@ -1,59 +1,124 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.trace.TraceFormatException;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.io.StringReader;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+/**
+ * Medya et al.'s bandwidth demand (reference §9.3) on the paper's layout: configurations of 72, 162 and 288
+ * processes, runs at 100 % and at 20..40 % bandwidth in 2 % steps, five CTIs. The curves are built linear,
+ * {@code T_bw = T_100 · (1 + s_p · (100 − bw))}, so {@code CTI(bw) = s_p · (100 − bw)} and the demand is
+ * {@code BW_CTI,p = 100 − CTI / s_p} exactly (linear interpolation is exact on a line).
+ */
 class BandwidthDemandTest {
-    static final String TABLE = """
-            # p, available bandwidth %, completion time (s)
-            p,bandwidth,time
-            4, 100%, 10
-            4, 50%, 12
-            4, 25%, 16
-            8 100 6
-            8 50 8.8
-            """;
+    private static final int[] P = {72, 162, 288};
+    private static final double[] SLOPE = {0.0026, 0.003, 0.0035};
+    private static final List<Double> CTIS = List.of(0.08, 0.11, 0.14, 0.17, 0.20);
 
-    @Test
-    void incrementsDemandAndConstantWorkedOutByHand() throws Exception {
-        List<BandwidthDemand.Measurement> rows = BandwidthDemand.parse(new StringReader(TABLE), "table");
-        assertEquals(5, rows.size());
-        BandwidthDemand.Result r = BandwidthDemand.analyse(rows, new int[]{16});
-        // p=4: 50 % -> +2 s, tau = 2 / (100/50 - 1) = 2; 25 % -> +6 s, tau = 6 / 3 = 2; D = 100 * 2 / 10 = 20 %.
-        BandwidthDemand.Increment half = r.increments().get(1);
-        assertEquals(50, half.bandwidthPercent());
-        assertEquals(2, half.increment(), 1e-12);
-        assertEquals(0.2, half.relativeIncrement(), 1e-12);
-        assertEquals(2, half.bandwidthBoundTime(), 1e-12);
-        assertEquals(20, r.demandByTasks().get(4), 1e-12);
-        // p=8: +2.8 s at 50 %: tau = 2.8, D = 100 * 2.8 / 6 = 46.67 %.
-        assertEquals(280.0 / 6, r.demandByTasks().get(8), 1e-12);
-        // DC(4) = 20 / 6 pairs, DC(8) = 46.67 / 28 pairs; DC is their mean, 2.5 % per pair.
-        assertEquals(20.0 / 6, r.constantByTasks().get(4), 1e-12);
-        assertEquals(2.5, r.demandConstant(), 1e-12);
-        // 16 processes: 120 pairs.
-        assertEquals(300, r.predictions().get(0).demandPercent(), 1e-9);
+    private static List<BandwidthDemand.Measurement> table() {
+        List<BandwidthDemand.Measurement> t = new ArrayList<>();
+        for (int i = 0; i < P.length; i++) {
+            double t100 = 100.0 / P[i] + 3;
+            t.add(new BandwidthDemand.Measurement(P[i], 100, t100));
+            for (int bw = 20; bw <= 40; bw += 2) {
+                t.add(new BandwidthDemand.Measurement(P[i], bw, t100 * (1 + SLOPE[i] * (100 - bw))));
+            }
+        }
+        return t;
+    }
+
+    private static double bw(int i, double cti) {
+        return 100 - cti / SLOPE[i];
     }
 
     @Test
-    void aMalformedRowNamesItsLine() {
-        dev.straggler.trace.TraceFormatException e = assertThrows(dev.straggler.trace.TraceFormatException.class,
-                () -> BandwidthDemand.parse(new StringReader("4 100 10\n4 50\n"), "throttle.csv"));
-        assertTrue(e.getMessage().startsWith("throttle.csv:2:"), e.getMessage());
+    void demandIsWhereTheCurveReachesTheCti() {
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), CTIS, new int[0]);
+        for (BandwidthDemand.Demand d : r.demands()) {
+            int i = d.tasks() == 72 ? 0 : d.tasks() == 162 ? 1 : 2;
+            assertEquals(bw(i, d.cti()), d.bandwidthPercent(), 1e-9, d.toString());
+        }
     }
 
     @Test
-    void aMissingFullBandwidthRunIsNoted() {
-        BandwidthDemand.Result r = BandwidthDemand.analyse(List.of(
-                new BandwidthDemand.Measurement(4, 80, 10), new BandwidthDemand.Measurement(4, 40, 12)), new int[0]);
-        assertTrue(r.notes().get(0).contains("no run at 100 %"));
-        // tau = 2 / (80/40 - 1) = 2; D = 80 * 2 / 10 = 16 % of the full bandwidth.
-        assertEquals(16, r.demandByTasks().get(4), 1e-12);
+    void threeConfigurationsAndFiveCtisGiveFifteenDemandConstantsAveraged() {
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), CTIS, new int[0]);
+        assertEquals(15, r.constants().size());
+        double sum = 0;
+        for (int a = 0; a < 3; a++) {
+            for (int b = a + 1; b < 3; b++) {
+                for (double cti : CTIS) {
+                    sum += bw(b, cti) / bw(a, cti) * Math.sqrt((double) P[a] / P[b]);
+                }
+            }
+        }
+        assertEquals(sum / 15, r.demandConstant(), 1e-12);
+    }
+
+    @Test
+    void predictionScalesTheLargestConfigurationsDemand() {
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), CTIS, new int[] {450});
+        assertEquals(5, r.predictions().size());
+        for (BandwidthDemand.Prediction p : r.predictions()) {
+            assertEquals(bw(2, p.cti()) * r.demandConstant() * Math.sqrt(450.0 / 288), p.bandwidthPercent(), 1e-9);
+        }
+    }
+
+    @Test
+    void repeatedRunsOfOneConfigurationAndBandwidthAreAveraged() {
+        List<BandwidthDemand.Measurement> t = new ArrayList<>();
+        for (BandwidthDemand.Measurement m : table()) {
+            t.add(new BandwidthDemand.Measurement(m.tasks(), m.bandwidthPercent(), m.completionTime() - 0.5));
+            t.add(new BandwidthDemand.Measurement(m.tasks(), m.bandwidthPercent(), m.completionTime() + 0.5));
+        }
+        assertEquals(BandwidthDemand.analyse(table(), CTIS, new int[0]).demandConstant(),
+                BandwidthDemand.analyse(t, CTIS, new int[0]).demandConstant(), 1e-12);
+    }
+
+    @Test
+    void interpolationIsLinearBetweenNeighbouringBandwidths() {
+        // CTI 10 % at 40 %, 30 % at 20 %: CTI 25 % is reached at 25 % bandwidth
+        List<BandwidthDemand.Measurement> t = List.of(new BandwidthDemand.Measurement(8, 100, 10),
+                new BandwidthDemand.Measurement(8, 40, 11), new BandwidthDemand.Measurement(8, 20, 13));
+        BandwidthDemand.Result r = BandwidthDemand.analyse(t, List.of(0.25), new int[0]);
+        assertEquals(25.0, r.demands().get(0).bandwidthPercent(), 1e-12);
+    }
+
+    @Test
+    void ctiOutsideTheMeasuredRangeIsReportedNotExtrapolated() {
+        // p = 72 reaches at most 20.8 % (at 20 % bandwidth); 30 % is beyond it
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), List.of(0.30), new int[] {450});
+        BandwidthDemand.Demand d = r.demands().stream().filter(x -> x.tasks() == 72).findFirst().orElseThrow();
+        assertNull(d.bandwidthPercent());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("p=72 never reaches CTI 30 %")), r.notes().toString());
+        assertTrue(r.predictions().isEmpty());
+    }
+
+    @Test
+    void aConfigurationWithoutAFullBandwidthRunIsAnError() {
+        assertThrows(IllegalArgumentException.class, () -> BandwidthDemand.analyse(
+                List.of(new BandwidthDemand.Measurement(8, 40, 11)), CTIS, new int[0]));
+    }
+
+    @Test
+    void malformedRowNamesFileAndLine() {
+        TraceFormatException e = assertThrows(TraceFormatException.class, () -> BandwidthDemand.parse(
+                new StringReader("tasks,bandwidth_percent,completion_time_s\n8,100,10\n8,140,11\n"), "t.csv"));
+        assertTrue(e.getMessage().startsWith("t.csv:3:"), e.getMessage());
+    }
+
+    @Test
+    void tableWithHeaderIsRead() throws IOException {
+        assertEquals(2, BandwidthDemand.parse(new StringReader("tasks,bandwidth_percent,completion_time_s\n"
+                + "8,100,10\n8,40%,11\n"), "t.csv").size());
     }
 }

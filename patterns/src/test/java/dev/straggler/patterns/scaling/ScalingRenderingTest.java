@@ -39,10 +39,8 @@ class ScalingRenderingTest {
         List<MeasurementSeries> series = List.of(new MeasurementSeries("time", List.of("main"),
                 new double[]{4, 8, 16, 32, 64}, new double[]{251.5, 126.6, 64.1, 33.0, 17.9}));
         List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(series, PmnfModeler.Options.defaults());
-        BandwidthDemand.Result demand = BandwidthDemand.analyse(List.of(new BandwidthDemand.Measurement(4, 100, 10),
-                new BandwidthDemand.Measurement(4, 50, 12)), new int[]{8});
         JsonNode j = new ObjectMapper().readTree(new ObjectMapper().writeValueAsString(
-                ScalingJson.toJson(medya, models, demand, 1024, 0.95)));
+                ScalingJson.toJson(medya, models, 1024, 0.95)));
         assertEquals(ScalingJson.MODEL_SCHEMA, j.get("schema").asText());
         assertEquals("AT", j.get("medya").get("crossover").get("kind").asText());
         assertEquals(1000, j.get("medya").get("computation").get("c1").asDouble(), 1e-6);
@@ -50,8 +48,7 @@ class ScalingRenderingTest {
         assertEquals(40, curve.get("p").size());
         assertEquals(1024, curve.get("p").get(39).asDouble(), 1e-9);
         assertTrue(curve.get("lower").get(39).asDouble() <= curve.get("fit").get(39).asDouble());
-        assertEquals(20, j.get("bandwidthDemand").get("demandByTasks").get("4").asDouble(), 1e-12);
-        String text = ScalingText.render(medya) + ScalingText.render(models, 1024, 0.95) + ScalingText.render(demand);
+        String text = ScalingText.render(medya) + ScalingText.render(models, 1024, 0.95);
         assertTrue(text.contains("communication overtakes computation at p = 729.8"), text);
     }
 }

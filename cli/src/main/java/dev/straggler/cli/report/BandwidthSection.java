@@ -1,0 +1,86 @@
+package dev.straggler.cli.report;
+
+import dev.straggler.patterns.scaling.BandwidthDemand;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/**
+ * The bandwidth-demand analysis (Medya et al.) as static HTML: each configuration's CTI per measured bandwidth,
+ * the demand per configuration and CTI, the demand constants and the predictions.
+ */
+public final class BandwidthSection implements HtmlSection {
+    private final BandwidthDemand.Result r;
+
+    public BandwidthSection(BandwidthDemand.Result r) {
+        this.r = r;
+    }
+
+    @Override
+    public String id() {
+        return "bandwidth";
+    }
+
+    @Override
+    public String title() {
+        return "Bandwidth demand";
+    }
+
+    @Override
+    public void writeBody(Appendable h) throws IOException {
+        h.append("<p class=\"note\">CTI = (T<sub>bw</sub> − T<sub>100</sub>) / T<sub>100</sub>; BW<sub>CTI,p</sub> "
+                + "is the bandwidth at which p reaches the CTI; DC = (BW<sub>p1</sub> / BW<sub>p2</sub>) · √(p2 / p1), "
+                + "averaged over all pairs and CTIs (Medya et al.).</p>");
+        h.append("<table class=\"top\"><caption>Completion-time increment per measured bandwidth</caption><thead>"
+                + "<tr><th class=\"num\">p</th><th class=\"num\">T<sub>100</sub></th><th>bandwidth: CTI</th></tr>"
+                + "</thead><tbody>");
+        for (BandwidthDemand.Configuration c : r.configurations()) {
+            h.append("<tr><td class=\"num\">").append(Integer.toString(c.tasks())).append("</td><td class=\"num\">")
+                    .append(String.format(Locale.ROOT, "%.6g s", c.fullBandwidthTime())).append("</td><td>");
+            for (BandwidthDemand.Point p : c.points()) {
+                h.append(HtmlPage.esc(String.format(Locale.ROOT, "%.4g %%: %.2f %%  ", p.bandwidthPercent(),
+                        100 * p.cti())));
+            }
+            h.append("</td></tr>");
+        }
+        h.append("</tbody></table>");
+        h.append("<table class=\"top\"><caption>Bandwidth demand BW<sub>CTI,p</sub> (% of full bandwidth)</caption>"
+                + "<thead><tr><th class=\"num\">p</th>");
+        for (double cti : r.ctis()) {
+            h.append("<th class=\"num\">CTI ").append(HtmlPage.esc(String.format(Locale.ROOT, "%.4g %%", 100 * cti)))
+                    .append("</th>");
+        }
+        h.append("</tr></thead><tbody>");
+        for (BandwidthDemand.Configuration c : r.configurations()) {
+            h.append("<tr><td class=\"num\">").append(Integer.toString(c.tasks())).append("</td>");
+            for (double cti : r.ctis()) {
+                Double b = r.demands().stream().filter(d -> d.tasks() == c.tasks() && d.cti() == cti).findFirst()
+                        .map(BandwidthDemand.Demand::bandwidthPercent).orElse(null);
+                h.append("<td class=\"num\">").append(b == null ? "–" : String.format(Locale.ROOT, "%.2f", b))
+                        .append("</td>");
+            }
+            h.append("</tr>");
+        }
+        for (int q : r.predictions().stream().mapToInt(BandwidthDemand.Prediction::tasks).distinct().toArray()) {
+            h.append("<tr><td class=\"num\">").append(Integer.toString(q)).append(" (predicted)</td>");
+            for (double cti : r.ctis()) {
+                Double b = r.predictions().stream().filter(p -> p.tasks() == q && p.cti() == cti).findFirst()
+                        .map(BandwidthDemand.Prediction::bandwidthPercent).orElse(null);
+                h.append("<td class=\"num\">").append(b == null ? "–" : String.format(Locale.ROOT, "%.2f", b))
+                        .append("</td>");
+            }
+            h.append("</tr>");
+        }
+        h.append("</tbody></table>");
+        h.append("<p>").append(HtmlPage.esc(Double.isNaN(r.demandConstant()) ? "No demand constant: fewer than two "
+                + "configurations reach a CTI." : String.format(Locale.ROOT, "Demand constant DC = %.4f (mean of %d "
+                + "pairwise constants).", r.demandConstant(), r.constants().size()))).append("</p>");
+        if (!r.notes().isEmpty()) {
+            h.append("<ul class=\"notes\">");
+            for (String n : r.notes()) {
+                h.append("<li>").append(HtmlPage.esc(n)).append("</li>");
+            }
+            h.append("</ul>");
+        }
+    }
+}
