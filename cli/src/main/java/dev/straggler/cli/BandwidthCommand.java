@@ -6,6 +6,7 @@ import dev.straggler.cli.report.BandwidthSection;
 import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.patterns.scaling.BandwidthDemand;
 import dev.straggler.patterns.scaling.BandwidthReport;
+import dev.straggler.testdata.sim.NetworkModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,13 +28,44 @@ import java.util.concurrent.Callable;
                 "the bandwidth BW_CTI,p at which each reaches a given CTI (linear interpolation between measured",
                 "bandwidths), the demand constant DC = (BW_p1 / BW_p2) * sqrt(p2 / p1) averaged over all pairs and",
                 "CTIs, and BW_CTI,p' = BW_CTI,p* * DC * sqrt(p' / p*) predicted from the largest configuration p*.",
-                "TABLE: CSV rows tasks,bandwidth_percent,completion_time_s (one per run; repeated runs are averaged)."})
+                "TABLE: CSV rows tasks,bandwidth_percent,completion_time_s (one per run; repeated runs are averaged).",
+                "With --from-traces, the table comes from the traces instead: each trace (one per process count) is",
+                "replayed on a network model at every --bandwidths level, keeping its recorded computation and",
+                "re-timing its communication (a Dimemas-style what-if replay; no bandwidth throttling hardware needed)."})
 final class BandwidthCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Parameters(index = "0", paramLabel = "TABLE", description = "CSV: tasks,bandwidth_percent,completion_time_s.")
-    Path table;
+    @Parameters(arity = "1..*", paramLabel = "INPUT",
+            description = "TABLE (CSV: tasks,bandwidth_percent,completion_time_s) or, with --from-traces, traces.")
+    List<Path> inputs = new ArrayList<>();
+
+    @Option(names = "--from-traces", description = "INPUTs are traces (OTF2, store or text), replayed at each bandwidth level.")
+    boolean fromTraces;
+
+    @Option(names = "--bandwidths", split = ",", paramLabel = "PERCENT", defaultValue = "100,90,80,70,60,50,40,30,20,10",
+            description = "--from-traces: bandwidth levels in percent of --link-bandwidth (default ${DEFAULT-VALUE}; 100 is always replayed).")
+    List<Double> bandwidths = new ArrayList<>();
+
+    @Option(names = "--link-bandwidth", paramLabel = "BYTES/S", defaultValue = "1e9",
+            description = "--from-traces: the network's full bandwidth, bytes per second (default ${DEFAULT-VALUE}).")
+    double linkBandwidth;
+
+    @Option(names = "--latency", paramLabel = "SECONDS", defaultValue = "2e-6",
+            description = "--from-traces: latency per message or collective step (default ${DEFAULT-VALUE}).")
+    double latency;
+
+    @Option(names = "--eager", paramLabel = "BYTES", defaultValue = "16384",
+            description = "--from-traces: largest message sent eagerly; larger ones use rendezvous (default ${DEFAULT-VALUE}).")
+    long eager;
+
+    @Option(names = "--overhead", paramLabel = "SECONDS", defaultValue = "5e-7",
+            description = "--from-traces: shortest duration of a communicating MPI call (default ${DEFAULT-VALUE}).")
+    double overhead;
+
+    @Option(names = "--table-out", paramLabel = "FILE.csv",
+            description = "--from-traces: also write the replayed throttling table (the TABLE format).")
+    Path tableOut;
 
     @Option(names = "--cti", split = ",", paramLabel = "PERCENT", defaultValue = "8,11,14,17,20",
             description = "Completion-time increments in percent (default ${DEFAULT-VALUE}).")
@@ -62,31 +94,90 @@ final class BandwidthCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--predict takes positive process counts, not " + p);
             }
         }
+        String origin;
         List<BandwidthDemand.Measurement> rows;
-        try (Reader r = Files.newBufferedReader(table, StandardCharsets.UTF_8)) {
-            rows = BandwidthDemand.parse(r, table.toString());
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(table + ": no such file");
-        }
-        if (rows.isEmpty()) {
-            throw new IllegalArgumentException(table + ": no rows");
+        ThrottlingReplay.Table replayed = null;
+        if (fromTraces) {
+            replayed = ThrottlingReplay.run(inputs, levels(), network(), common);
+            rows = replayed.measurements();
+            origin = inputs.size() == 1 ? inputs.get(0).toString() : inputs.size() + " traces";
+            System.out.print(replayed.text());
+            System.out.println();
+            if (tableOut != null) {
+                Files.writeString(tableOut, replayed.csv(), StandardCharsets.UTF_8);
+                System.out.println("wrote " + tableOut);
+            }
+        } else {
+            if (inputs.size() != 1) {
+                throw new IllegalArgumentException("bandwidth takes one TABLE (or traces with --from-traces), not "
+                        + inputs.size() + " inputs");
+            }
+            Path table = inputs.get(0);
+            origin = table.toString();
+            try (Reader r = Files.newBufferedReader(table, StandardCharsets.UTF_8)) {
+                rows = BandwidthDemand.parse(r, table.toString());
+            } catch (NoSuchFileException e) {
+                throw new NoSuchFileException(table + ": no such file");
+            }
+            if (rows.isEmpty()) {
+                throw new IllegalArgumentException(table + ": no rows");
+            }
         }
         BandwidthDemand.Result result;
         try {
             result = BandwidthDemand.analyse(rows, fractions, predict);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(table + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(origin + ": " + e.getMessage(), e);
         }
         System.out.print(BandwidthReport.text(result));
         ObjectNode doc = BandwidthReport.json(result);
+        if (replayed != null) {
+            doc.set("whatIfReplay", replayed.json());
+        }
         if (json != null) {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
             System.out.println("wrote " + json);
         }
         if (html != null) {
-            new HtmlPage("Straggler: bandwidth demand", table.toString()).add(new BandwidthSection(result)).write(html);
+            HtmlPage page = new HtmlPage("Straggler: bandwidth demand", origin);
+            if (replayed != null) {
+                page.add(replayed.section());
+            }
+            page.add(new BandwidthSection(result)).write(html);
             System.out.println("wrote " + html);
         }
         return 0;
+    }
+
+    /** The bandwidth levels, 100 % always among them, highest first. */
+    private List<Double> levels() {
+        java.util.TreeSet<Double> set = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
+        set.add(100.0);
+        for (double b : bandwidths) {
+            if (!(b > 0) || b > 100) {
+                throw new IllegalArgumentException("--bandwidths takes percentages in (0, 100], not " + b);
+            }
+            set.add(b);
+        }
+        if (set.size() < 2) {
+            throw new IllegalArgumentException("--bandwidths needs at least one level below 100 %");
+        }
+        return new ArrayList<>(set);
+    }
+
+    private NetworkModel network() {
+        if (!(linkBandwidth > 0) || Double.isInfinite(linkBandwidth)) {
+            throw new IllegalArgumentException("--link-bandwidth takes bytes per second above 0, not " + linkBandwidth);
+        }
+        if (!(latency >= 0) || latency > 1) {
+            throw new IllegalArgumentException("--latency takes seconds in [0, 1], not " + latency);
+        }
+        if (!(overhead >= 0) || overhead > 1) {
+            throw new IllegalArgumentException("--overhead takes seconds in [0, 1], not " + overhead);
+        }
+        if (eager < 0) {
+            throw new IllegalArgumentException("--eager takes a size in bytes >= 0, not " + eager);
+        }
+        return new NetworkModel(Math.round(latency * 1e9), linkBandwidth, eager, Math.round(overhead * 1e9), 0);
     }
 }

@@ -1,6 +1,7 @@
 package dev.straggler.cli.report;
 
 import dev.straggler.patterns.scaling.BandwidthDemand;
+import dev.straggler.patterns.scaling.BandwidthReport;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -31,23 +32,31 @@ public final class BandwidthSection implements HtmlSection {
         h.append("<p class=\"note\">CTI = (T<sub>bw</sub> − T<sub>100</sub>) / T<sub>100</sub>; BW<sub>CTI,p</sub> "
                 + "is the bandwidth at which p reaches the CTI; DC = (BW<sub>p1</sub> / BW<sub>p2</sub>) · √(p2 / p1), "
                 + "averaged over all pairs and CTIs (Medya et al.).</p>");
-        h.append("<table class=\"top\"><caption>Completion-time increment per measured bandwidth</caption><thead>"
-                + "<tr><th class=\"num\">p</th><th class=\"num\">T<sub>100</sub></th><th>bandwidth: CTI</th></tr>"
-                + "</thead><tbody>");
+        // one column per bandwidth level measured in any configuration, highest first
+        java.util.TreeSet<Double> levels = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
+        r.configurations().forEach(c -> c.points().forEach(p -> levels.add(p.bandwidthPercent())));
+        h.append("<table class=\"top\"><caption>Completion-time increment CTI per measured bandwidth</caption><thead>"
+                + "<tr><th class=\"num\">p</th><th class=\"num\">T<sub>100</sub></th>");
+        for (double l : levels) {
+            h.append("<th class=\"num\">").append(HtmlPage.esc(BandwidthReport.num(l) + " %")).append("</th>");
+        }
+        h.append("</tr></thead><tbody>");
         for (BandwidthDemand.Configuration c : r.configurations()) {
             h.append("<tr><td class=\"num\">").append(Integer.toString(c.tasks())).append("</td><td class=\"num\">")
-                    .append(String.format(Locale.ROOT, "%.6g s", c.fullBandwidthTime())).append("</td><td>");
-            for (BandwidthDemand.Point p : c.points()) {
-                h.append(HtmlPage.esc(String.format(Locale.ROOT, "%.4g %%: %.2f %%  ", p.bandwidthPercent(),
-                        100 * p.cti())));
+                    .append(String.format(Locale.ROOT, "%.6g s", c.fullBandwidthTime())).append("</td>");
+            for (double l : levels) {
+                Double cti = c.points().stream().filter(p -> p.bandwidthPercent() == l).findFirst()
+                        .map(BandwidthDemand.Point::cti).orElse(null);
+                h.append("<td class=\"num\">").append(cti == null ? "–"
+                        : HtmlPage.esc(String.format(Locale.ROOT, "%.2f %%", 100 * cti))).append("</td>");
             }
-            h.append("</td></tr>");
+            h.append("</tr>");
         }
         h.append("</tbody></table>");
         h.append("<table class=\"top\"><caption>Bandwidth demand BW<sub>CTI,p</sub> (% of full bandwidth)</caption>"
                 + "<thead><tr><th class=\"num\">p</th>");
         for (double cti : r.ctis()) {
-            h.append("<th class=\"num\">CTI ").append(HtmlPage.esc(String.format(Locale.ROOT, "%.4g %%", 100 * cti)))
+            h.append("<th class=\"num\">CTI ").append(HtmlPage.esc(BandwidthReport.num(100 * cti) + " %"))
                     .append("</th>");
         }
         h.append("</tr></thead><tbody>");

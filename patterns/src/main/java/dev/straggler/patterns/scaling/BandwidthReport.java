@@ -76,14 +76,14 @@ public final class BandwidthReport {
                 ObjectNode x = pts.addObject();
                 x.put("bandwidthPercent", pt.bandwidthPercent());
                 x.put("completionTime", pt.completionTime());
-                x.put("cti", 100 * pt.cti());
+                x.put("cti", percent(pt.cti()));
             }
         }
         ArrayNode dem = o.putArray("demands");
         for (BandwidthDemand.Demand d : r.demands()) {
             ObjectNode n = dem.addObject();
             n.put("tasks", d.tasks());
-            n.put("cti", 100 * d.cti());
+            n.put("cti", percent(d.cti()));
             if (d.bandwidthPercent() == null) {
                 n.putNull("bandwidthPercent");
             } else {
@@ -95,7 +95,7 @@ public final class BandwidthReport {
             ObjectNode n = dcs.addObject();
             n.put("p1", k.p1());
             n.put("p2", k.p2());
-            n.put("cti", 100 * k.cti());
+            n.put("cti", percent(k.cti()));
             n.put("dc", k.dc());
         }
         if (Double.isNaN(r.demandConstant())) {
@@ -107,7 +107,7 @@ public final class BandwidthReport {
         for (BandwidthDemand.Prediction p : r.predictions()) {
             ObjectNode n = pr.addObject();
             n.put("tasks", p.tasks());
-            n.put("cti", 100 * p.cti());
+            n.put("cti", percent(p.cti()));
             n.put("bandwidthPercent", p.bandwidthPercent());
         }
         ArrayNode notes = o.putArray("notes");
@@ -115,7 +115,17 @@ public final class BandwidthReport {
         return o;
     }
 
-    private static String num(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.4g", v);
+    /** A fraction in percent, without the binary noise of × 100 (0.14 → 14, not 14.000000000000002). */
+    public static double percent(double fraction) {
+        return Double.parseDouble(String.format(Locale.ROOT, "%.12g", 100 * fraction));
+    }
+
+    /** A number without trailing zeros: 100 × 0.14 prints as 14, not 14.00. */
+    public static String num(double v) {
+        double r = Math.rint(v);
+        if (Math.abs(v - r) <= 1e-9 * Math.max(1, Math.abs(v))) {
+            return Long.toString((long) r);
+        }
+        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
     }
 }
