@@ -6,6 +6,7 @@ import dev.straggler.trace.Communicator;
 import dev.straggler.trace.Location;
 import dev.straggler.trace.Region;
 import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.PlausibleTrace;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceStatistics;
 import dev.straggler.trace.otf2.Otf2Archive;
@@ -61,7 +62,7 @@ final class InfoCommand implements Callable<Integer> {
         }
         // after the scan: an OTF2 archive learns its skipped records only by reading every location
         TraceDefinitions d = src.definitions();
-        Otf2Statistics otf2 = src instanceof Otf2Archive a ? a.scanStatistics() : null;
+        Otf2Statistics otf2 = PlausibleTrace.unwrap(src) instanceof Otf2Archive a ? a.scanStatistics() : null;
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("trace", src.origin());
         m.put("application", d.experiment().application());
@@ -82,7 +83,7 @@ final class InfoCommand implements Callable<Integer> {
         m.put("skippedRecords", d.skippedRecords());
         m.put("skippedRecordCount", skipped);
         if (otf2 != null) {
-            Otf2Archive a = (Otf2Archive) src;
+            Otf2Archive a = (Otf2Archive) PlausibleTrace.unwrap(src);
             m.put("format", "OTF2 " + a.anchor().version());
             m.put("creator", a.anchor().creator());
             m.put("eventsByRecord", otf2.eventsByRecord());
@@ -112,7 +113,7 @@ final class InfoCommand implements Callable<Integer> {
         m.put("collectivesByOp", s.collectivesByOpName());
         m.put("messagesSent", s.messagesSent());
         m.put("bytesSent", s.bytesSent());
-        if (src instanceof StoreReader r) {
+        if (PlausibleTrace.unwrap(src) instanceof StoreReader r) {
             long bytes = r.manifest().locations().stream().mapToLong(f -> f.bytes()).sum();
             m.put("storeCompression", r.manifest().compression());
             m.put("storeEventBytes", bytes);

@@ -1,5 +1,6 @@
 package dev.straggler.cli;
 
+import dev.straggler.trace.PlausibleTrace;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
 import dev.straggler.trace.otf2.Otf2Archive;
@@ -17,8 +18,17 @@ final class Inputs {
         return Traces.open(path, common.lenient);
     }
 
-    /** Prints the warnings of a lenient OTF2 read to stderr; nothing for other sources. */
+    /** Prints what a lenient read skipped or dropped to stderr; nothing for a source read whole. */
     static void reportSkipped(TraceSource src) {
+        if (src instanceof PlausibleTrace p && p.droppedCount() > 0) {
+            System.err.printf(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible record(s) of %s%s:%n",
+                    p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
+                            ? " (the first " + p.dropped().size() + " listed)" : "");
+            for (PlausibleTrace.Dropped d : p.dropped()) {
+                System.err.println("  " + d);
+            }
+        }
+        src = PlausibleTrace.unwrap(src);
         if (src instanceof Otf2Archive a && !a.warnings().isEmpty()) {
             System.err.println("straggler: " + a.warnings().size() + " part(s) of " + a.origin() + " were skipped:");
             for (Otf2Warning w : a.warnings()) {

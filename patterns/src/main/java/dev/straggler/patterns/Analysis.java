@@ -89,7 +89,12 @@ public final class Analysis {
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);
-        List<String> warnings = warnings(replay, summary, ws.init(), ws.fin());
+        List<String> warnings = new ArrayList<>();
+        // a lenient read that skipped or dropped records makes every number below partial: say so first
+        for (String why : source.partialReasons()) {
+            warnings.add("partial result: " + why);
+        }
+        warnings.addAll(warnings(replay, summary, ws.init(), ws.fin()));
         if (rootCauseProblem != null) {
             warnings.add(rootCauseProblem);
         }

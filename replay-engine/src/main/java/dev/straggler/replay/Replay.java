@@ -107,6 +107,9 @@ public final class Replay {
         try {
             read(source, l, pass, options, pipelined, done, total);
         } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
+                throw e; // already says where
+            }
             String where = source.origin() + ": location " + l + " (rank " + defs.location(l).rank() + "): ";
             throw e instanceof TraceFormatException ? new TraceFormatException(where + e.getMessage(), e)
                     : new IOException(where + e.getMessage(), e);
@@ -126,6 +129,9 @@ public final class Replay {
         try {
             read(source, location, pass, direct, false, new AtomicLong(), 0);
         } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
+                throw e;
+            }
             throw new IOException(source.origin() + ": location " + location + " (rank "
                     + defs.location(location).rank() + "): " + e.getMessage(), e);
         }

@@ -41,6 +41,14 @@ public interface TraceSource extends AutoCloseable {
         return n;
     }
 
+    /**
+     * Why an analysis of this source is partial: what a lenient read skipped or dropped, one short sentence each;
+     * empty for a source read whole.
+     */
+    default java.util.List<String> partialReasons() {
+        return java.util.List.of();
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -25,10 +25,18 @@ public final class Traces {
     }
 
     /**
-     * @param lenient for OTF2: keep what can be trusted in a damaged archive and report what was skipped
-     *                ({@link Otf2Archive#warnings()}) instead of failing at the first defect
+     * Opens a trace with its events checked for plausibility ({@link PlausibleTrace}).
+     *
+     * @param lenient keep what can be trusted in a damaged trace and report what was skipped
+     *                ({@link Otf2Archive#warnings()}, {@link PlausibleTrace#dropped()}) instead of failing at the
+     *                first defect
      */
     public static TraceSource open(Path path, boolean lenient) throws IOException {
+        return PlausibleTrace.wrap(openUnchecked(path, lenient), lenient);
+    }
+
+    /** Opens without the plausibility checks of {@link PlausibleTrace} (for tools that inspect raw records). */
+    public static TraceSource openUnchecked(Path path, boolean lenient) throws IOException {
         if (!Files.exists(path)) {
             throw new TraceFormatException(path + ": no such file or directory");
         }

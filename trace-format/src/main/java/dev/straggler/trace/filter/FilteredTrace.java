@@ -12,14 +12,18 @@ import java.io.IOException;
 /**
  * A view of a trace without the ENTER/LEAVE events of the regions a filter excludes, as if the program had been
  * recorded with that filter: the events inside a filtered region stay and are attributed to its caller.
- * Definitions are unchanged (filtered regions stay defined, just never entered). Streams batch by batch.
+ * Definitions are unchanged (filtered regions stay defined, just never entered), except that the locations' event
+ * counts are unknown (-1) until read, since filtering changes them. Streams batch by batch.
  */
 public final class FilteredTrace implements TraceSource {
     private final TraceSource inner;
     private final boolean[] drop;
+    private final TraceDefinitions defs;
 
     public FilteredTrace(TraceSource inner, RegionFilter filter) {
         this.inner = inner;
+        TraceDefinitions d = inner.definitions();
+        this.defs = d.withLocations(d.locations().stream().map(l -> l.withEvents(-1)).toList());
         var regions = inner.definitions().regions();
         this.drop = new boolean[regions.size()];
         for (Region r : regions) {
@@ -42,7 +46,7 @@ public final class FilteredTrace implements TraceSource {
 
     @Override
     public TraceDefinitions definitions() {
-        return inner.definitions();
+        return defs;
     }
 
     @Override

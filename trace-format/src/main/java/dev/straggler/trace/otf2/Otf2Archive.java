@@ -163,6 +163,17 @@ public final class Otf2Archive implements TraceSource {
         }
     }
 
+    @Override
+    public List<String> partialReasons() {
+        List<Otf2Warning> w = warnings();
+        if (w.isEmpty()) {
+            return List.of();
+        }
+        long lost = w.stream().mapToLong(Otf2Warning::eventsLost).sum();
+        return List.of(String.format(java.util.Locale.ROOT, "--lenient skipped %d damaged part(s) of the archive, "
+                + "%,d event record(s) lost (listed on stderr)", w.size(), lost));
+    }
+
     /** Adds a warning once: reading a location again reports the same defects again. */
     void warn(Otf2Warning w) {
         synchronized (warnings) {

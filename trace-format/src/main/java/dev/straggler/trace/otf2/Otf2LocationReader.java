@@ -98,9 +98,31 @@ final class Otf2LocationReader implements LocationReader {
         delivered += batch.size;
         if (finished && !reported) {
             reported = true;
+            checkDeclaredCount();
             archive.locationCompleted(index, this);
         }
         return batch.size > 0;
+    }
+
+    /**
+     * The whole file read: its record count must be the one the global Location definition declares; an event
+     * file copied from another trace or location has intact chunks but the wrong count.
+     */
+    private void checkDeclaredCount() throws TraceFormatException {
+        long read = decoder.records();
+        if (!sawEnd || declaredEvents <= 0 || read + lost == declaredEvents) {
+            return;
+        }
+        if (archive.warnings().stream().anyMatch(w -> w.location() == locationId)) {
+            return; // damage already reported for this location accounts for the difference
+        }
+        String msg = "holds " + read + " event records, but the definition of location "
+                + Long.toUnsignedString(locationId) + " declares " + declaredEvents
+                + " (an event file of another trace or location?)";
+        if (!lenient) {
+            throw new TraceFormatException(path + ": " + msg);
+        }
+        archive.warn(new Otf2Warning(path.toString(), locationId, -1, Math.max(0, declaredEvents - read - lost), msg));
     }
 
     private void readChunk(EventBatch batch) throws IOException {

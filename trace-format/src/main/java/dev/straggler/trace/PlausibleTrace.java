@@ -1,0 +1,235 @@
+package dev.straggler.trace;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A trace whose events are checked as they are read, so that no analysis ever sees an impossible value: every
+ * timestamp lies within the clock range the trace declares (OTF2 ClockProperties: begin and length) and never
+ * goes backwards within a location; message lengths and collective byte counts are never negative.
+ *
+ * <p>Strict (the default): the first violation is a {@link TraceFormatException} naming the trace, the location,
+ * the event index and the value. Lenient: the offending records are dropped, counted and listed
+ * ({@link #dropped()}, {@link #partialReasons()}), and the analysis says its result is partial. A timestamp that
+ * jumps ahead and back (one corrupt value between two plausible ones) is recognised by looking one event ahead,
+ * so the corrupt event is dropped rather than every event after it.
+ *
+ * <p>The checks cost two comparisons per event; the source's own readers are used unchanged.
+ */
+public final class PlausibleTrace implements TraceSource {
+    /** Records listed individually; the count is always exact. */
+    static final int LISTED = 50;
+
+    /** One dropped record. {@code eventIndex} is its position in the location's stream as read. */
+    public record Dropped(int location, int rank, long eventIndex, long time, String why) {
+        @Override
+        public String toString() {
+            return "location " + location + " (rank " + rank + "), event " + eventIndex + ": " + why;
+        }
+    }
+
+    private final TraceSource delegate;
+    private final boolean lenient;
+    private final long lo;
+    private final long hi;
+    private final Clock clock;
+    private final AtomicLong droppedCount = new AtomicLong();
+    private final List<Dropped> listed = new ArrayList<>();
+
+    private PlausibleTrace(TraceSource delegate, boolean lenient) {
+        this.delegate = delegate;
+        this.lenient = lenient;
+        this.clock = delegate.definitions().clock();
+        // a trace that does not declare its length (length 0) is checked for order and sizes only
+        boolean declared = clock.traceLength() > 0;
+        this.lo = declared ? clock.globalOffset() : Long.MIN_VALUE;
+        this.hi = declared ? saturatingAdd(clock.globalOffset(), clock.traceLength()) : Long.MAX_VALUE;
+    }
+
+    private static long saturatingAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
+    /** Wraps a source; strict unless {@code lenient}. */
+    public static PlausibleTrace wrap(TraceSource source, boolean lenient) {
+        return source instanceof PlausibleTrace p && p.lenient == lenient ? p : new PlausibleTrace(source, lenient);
+    }
+
+    /** The source underneath a checked one, or the source itself. */
+    public static TraceSource unwrap(TraceSource source) {
+        return source instanceof PlausibleTrace p ? p.delegate : source;
+    }
+
+    public boolean lenient() {
+        return lenient;
+    }
+
+    /** Number of records dropped so far (lenient only). */
+    public long droppedCount() {
+        return droppedCount.get();
+    }
+
+    /** The first dropped records, in the order they were met. */
+    public List<Dropped> dropped() {
+        synchronized (listed) {
+            return List.copyOf(listed);
+        }
+    }
+
+    @Override
+    public List<String> partialReasons() {
+        List<String> r = new ArrayList<>(delegate.partialReasons());
+        long n = droppedCount.get();
+        if (n > 0) {
+            r.add(String.format(Locale.ROOT, "--lenient dropped %,d implausible record(s) (listed on stderr)", n));
+        }
+        return r;
+    }
+
+    @Override
+    public TraceDefinitions definitions() {
+        return delegate.definitions();
+    }
+
+    @Override
+    public String origin() {
+        return delegate.origin();
+    }
+
+    @Override
+    public long eventCount() throws IOException {
+        return delegate.eventCount();
+    }
+
+    @Override
+    public LocationReader openLocation(int location) throws IOException {
+        return new Checked(delegate.openLocation(location), location, definitions().location(location).rank());
+    }
+
+    @Override
+    public void close() throws IOException {
+        delegate.close();
+    }
+
+    private String range() {
+        return String.format(Locale.ROOT, "[%d, %d] (ClockProperties: begin %d, length %d ticks = %s)", lo, hi,
+                clock.globalOffset(), clock.traceLength(), seconds(clock.traceLength()));
+    }
+
+    private String seconds(long ticks) {
+        return String.format(Locale.ROOT, "%.6g s", (double) ticks / clock.ticksPerSecond());
+    }
+
+    private String at(long t) {
+        if (lo == Long.MIN_VALUE) {
+            return "t=" + t;
+        }
+        return "t=" + t + " (" + seconds(t - lo) + " after the start)";
+    }
+
+    private final class Checked implements LocationReader {
+        private final LocationReader in;
+        private final int location;
+        private final int rank;
+        private long previous = Long.MIN_VALUE;
+
+        Checked(LocationReader in, int location, int rank) {
+            this.in = in;
+            this.location = location;
+            this.rank = rank;
+        }
+
+        @Override
+        public boolean next(EventBatch b) throws IOException {
+            while (in.next(b)) {
+                filter(b);
+                if (b.size > 0) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Checks a batch in place; lenient: compacts it to the plausible events. */
+        private void filter(EventBatch b) throws TraceFormatException {
+            int w = 0;
+            int n = b.size;
+            for (int i = 0; i < n; i++) {
+                long t = b.time[i];
+                String why = null;
+                if (t < lo || t > hi) {
+                    why = "timestamp " + t + " lies outside the trace's clock range " + range();
+                } else if (t < previous) {
+                    why = "timestamp " + at(t) + " is earlier than the previous event's, " + at(previous);
+                } else if (lenient && i + 1 < n && b.time[i + 1] < t && b.time[i + 1] >= previous
+                        && b.time[i + 1] >= lo) {
+                    // t jumps ahead of both neighbours: t is the corrupt one, not every event after it
+                    why = "timestamp " + at(t) + " is later than the next event's, " + at(b.time[i + 1]);
+                } else {
+                    why = sizes(b, i);
+                }
+                if (why != null) {
+                    drop(b, i, why);
+                    continue;
+                }
+                previous = t;
+                if (w != i) {
+                    b.time[w] = t;
+                    b.kind[w] = b.kind[i];
+                    b.ref[w] = b.ref[i];
+                    b.comm[w] = b.comm[i];
+                    b.tag[w] = b.tag[i];
+                    b.bytes[w] = b.bytes[i];
+                    b.aux[w] = b.aux[i];
+                }
+                w++;
+            }
+            b.size = w;
+        }
+
+        private String sizes(EventBatch b, int i) {
+            switch (b.kind[i]) {
+                case EventKind.MPI_SEND_CODE, EventKind.MPI_ISEND_CODE, EventKind.MPI_RECV_CODE,
+                     EventKind.MPI_IRECV_CODE -> {
+                    if (b.bytes[i] < 0) {
+                        return EventKind.of(b.kind[i]) + " with negative message length " + b.bytes[i];
+                    }
+                }
+                case EventKind.MPI_COLLECTIVE_END_CODE -> {
+                    if (b.bytes[i] < 0 || b.aux[i] < 0) {
+                        return "MPI_COLLECTIVE_END with negative byte counts (sent " + b.bytes[i] + ", received "
+                                + b.aux[i] + ")";
+                    }
+                }
+                default -> {
+                    return null;
+                }
+            }
+            return null;
+        }
+
+        private void drop(EventBatch b, int i, String why) throws TraceFormatException {
+            long index = b.firstIndex + i;
+            if (!lenient) {
+                throw new TraceFormatException(origin() + ": location " + location + " (rank " + rank + "), event "
+                        + index + " (" + EventKind.of(b.kind[i]) + "): " + why
+                        + "; --lenient drops such records and says the result is partial");
+            }
+            droppedCount.incrementAndGet();
+            synchronized (listed) {
+                if (listed.size() < LISTED) {
+                    listed.add(new Dropped(location, rank, index, b.time[i], EventKind.of(b.kind[i]) + ": " + why));
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            in.close();
+        }
+    }
+}
