@@ -40,24 +40,26 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write a self-contained HTML report.")
     Path html;
 
-    @Option(names = {"-t", "--threads"}, defaultValue = "0", description = "Replay threads (default: one per core).")
-    int threads;
+    @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Replay threads, 1 to 4096 (default: one per core).")
+    Integer threads;
 
     @Option(names = "--root-causes", negatable = true, description = "Also find why the waiting happens: delay "
             + "costs on the processes waited for, how waiting propagates, the critical path (takes 5-7x as long; "
             + "off by default).")
     boolean rootCauses;
 
-    @Option(names = "--width", defaultValue = "0", description = "Report width in columns (default: the terminal's, else 100).")
-    int width;
+    @Option(names = "--width", paramLabel = "COLUMNS", description = "Report width in columns, 60 to 1000 (default: the terminal's, else 100).")
+    Integer width;
 
     @Override
     public Integer call() throws IOException {
+        int nThreads = Ranges.threads(threads);
+        int columns = width == null ? terminalWidth() : Ranges.between("--width", width, 60, 1000);
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
-                AnalysisResult result = analyse(src, threads, common.quiet, rootCauses);
+                AnalysisResult result = analyse(src, nThreads, common.quiet, rootCauses);
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
-                System.out.print(TextReport.render(result, width > 0 ? width : terminalWidth()));
+                System.out.print(TextReport.render(result, columns));
                 writeOutputs(result, src, json, cube, html);
             } finally {
                 Inputs.reportSkipped(src);

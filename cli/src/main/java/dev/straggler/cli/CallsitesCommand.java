@@ -44,8 +44,15 @@ final class CallsitesCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "Write the statistics as JSON (schema straggler.callsites/1).")
     Path json;
 
+    private void checkRanges() {
+        Ranges.between("--depth", depth, 1, 1000);
+        Ranges.between("--phase-depth", phaseDepth, 1, 1000);
+        Ranges.between("--top", top, 1, Integer.MAX_VALUE);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         CallsiteText.Options text = new CallsiteText.Options(top, !noPerRank, 30);
         ObjectNode doc;
         if (Experiments.isMpip(input)) {

@@ -43,7 +43,24 @@ final class DumpCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
+                int rankCount = src.definitions().rankCount();
+                if (ranks != null) {
+                    for (int r : ranks) {
+                        if (r < 0 || r >= rankCount) {
+                            throw new IllegalArgumentException("--rank " + r + " does not exist: " + trace + " has ranks 0 to "
+                                    + (rankCount - 1));
+                        }
+                    }
+                }
                 Clock c = src.definitions().clock();
+                double length = (double) c.traceLength() / c.ticksPerSecond();
+                double upper = c.traceLength() > 0 ? length : 1e9;
+                if (from != null) {
+                    Ranges.between("--from", from, 0, upper);
+                }
+                if (to != null) {
+                    Ranges.between("--to", to, from == null ? 0 : from, Math.max(upper, from == null ? 0 : from));
+                }
                 long lo = from == null ? Long.MIN_VALUE : c.globalOffset() + Math.round(from * c.ticksPerSecond());
                 long hi = to == null ? Long.MAX_VALUE : c.globalOffset() + Math.round(to * c.ticksPerSecond());
                 Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);

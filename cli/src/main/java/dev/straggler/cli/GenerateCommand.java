@@ -58,6 +58,9 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--expected", description = "Also write the closed-form expected severities as OUT.expected.json.")
     boolean expected;
 
+    /** The simulator keeps every rank's state and event buffer in memory; beyond this it needs more than a laptop. */
+    static final int MAX_RANKS = 65_536;
+
     @Override
     public Integer call() throws IOException {
         if (list) {
@@ -67,6 +70,10 @@ final class GenerateCommand implements Callable<Integer> {
         if (scenario == null || output == null) {
             throw new IllegalArgumentException("generate needs a SCENARIO and -o OUT (or --list)");
         }
+        for (int n : ranks) {
+            Ranges.between("--ranks", n, 1, MAX_RANKS);
+        }
+        Ranges.between("--repetitions", repetitions, 1, 1000);
         Scenario s = Scenarios.byName(scenario);
         Map<String, String> values = ScenarioParams.parseAssignments(params);
         if (s.scalingFamily()) {

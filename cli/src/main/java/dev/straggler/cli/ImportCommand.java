@@ -37,8 +37,13 @@ final class ImportCommand implements Callable<Integer> {
     @Option(names = "--no-validate", description = "Import even if the trace has structural problems.")
     boolean noValidate;
 
+    private void checkRanges() {
+        Ranges.between("--batch-size", batchSize, 1, 1 << 24);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         StoreOptions.Compression c = switch (compression.toLowerCase()) {
             case "zstd" -> StoreOptions.Compression.ZSTD;
             case "none" -> StoreOptions.Compression.NONE;

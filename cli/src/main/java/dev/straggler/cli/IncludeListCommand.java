@@ -129,8 +129,15 @@ final class IncludeListCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Say why each user function is kept or dropped.")
     boolean explain;
 
+    private void checkRanges() {
+        Ranges.between("--short-call", shortCall, 0, 1e12);
+        Ranges.between("--min-share", minShare, 0, 100);
+        Ranges.between("--program-arguments", programArguments, 0, Integer.MAX_VALUE);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         if (analyze && analysis != null) {
             throw new IllegalArgumentException("give either --analysis or --analyze, not both");
         }

@@ -26,7 +26,55 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        // a worker thread that runs out of memory outside a pool must not print a stack trace either
+        Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
+            System.err.println("straggler: " + (isOutOfMemory(e) ? outOfMemory()
+                    : "internal error in thread " + thread.getName() + ": " + e));
+            Runtime.getRuntime().halt(1);
+        });
+        int code;
+        try {
+            code = run(args);
+        } catch (OutOfMemoryError e) {
+            // thrown on the main thread, outside picocli's handler (which sees only exceptions)
+            System.err.println("straggler: " + outOfMemory());
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    /** Exit code of a run that ran out of memory. */
+    static final int OUT_OF_MEMORY = 1;
+
+    /** One line: how much heap there was and how to get more. */
+    static String outOfMemory() {
+        long mib = Runtime.getRuntime().maxMemory() >> 20;
+        return "needs more memory than the " + mib + " MiB heap: rerun with STRAGGLER_HEAP=" + suggestHeap(mib)
+                + " (the launcher's -Xmx), or with --threads 1 where the command has it";
+    }
+
+    private static String suggestHeap(long mib) {
+        long next = Math.max(1024, mib * 2);
+        return next % 1024 == 0 ? (next / 1024) + "g" : next + "m";
+    }
+
+    /** True when the failure, or anything that caused it, is running out of heap (Java's or Arrow's allocator). */
+    static boolean isOutOfMemory(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof OutOfMemoryError || c.getClass().getName().equals("org.apache.arrow.memory.OutOfMemoryException")) {
+                return true;
+            }
+            // Arrow's Netty allocator reports exhausted direct memory (limited to the heap size) with a misleading
+            // "requires sun.misc.Unsafe" message
+            if (c instanceof UnsupportedOperationException && c.getStackTrace().length > 0
+                    && c.getStackTrace()[0].getClassName().startsWith("io.netty.buffer.PooledByteBufAllocatorL")) {
+                return true;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return false;
     }
 
     /** Runs a command line and returns its exit code: 0 success, 1 failure, 2 wrong arguments. */
@@ -35,6 +83,13 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             Throwable t = ex instanceof UncheckedIOException u ? u.getCause() : ex;
+            if (isOutOfMemory(t)) {
+                cmd.getErr().println("straggler: " + outOfMemory());
+                if (debug) {
+                    t.printStackTrace(cmd.getErr());
+                }
+                return OUT_OF_MEMORY;
+            }
             cmd.getErr().println("straggler: " + message(t));
             if (debug) {
                 t.printStackTrace(cmd.getErr());
@@ -50,6 +105,14 @@ public final class Main implements Runnable {
         }
         if (t instanceof TraceFormatException || t instanceof IOException || t instanceof IllegalArgumentException) {
             return t.getMessage();
+        }
+        if (t instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+            return dev.straggler.trace.JsonErrors.describe("JSON input", j);
+        }
+        // failures on worker threads arrive wrapped: report the cause that says what went wrong
+        if ((t instanceof java.util.concurrent.ExecutionException || t instanceof java.util.concurrent.CompletionException)
+                && t.getCause() != null) {
+            return message(t.getCause());
         }
         return t.getClass().getSimpleName() + ": " + t.getMessage();
     }

@@ -58,8 +58,13 @@ final class ModelCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write the fits and curves as an HTML page.")
     Path html;
 
+    private void checkRanges() {
+        Ranges.processCounts("--predict", predict);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         List<SeverityCube> cubes = new ArrayList<>();
         List<Integer> cubeTasks = new ArrayList<>();

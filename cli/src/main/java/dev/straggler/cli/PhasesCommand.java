@@ -49,8 +49,13 @@ final class PhasesCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write the breakdown as an HTML page.")
     Path html;
 
+    private void checkRanges() {
+        Ranges.between("--max-rank-rows", maxRankRows, 0, Integer.MAX_VALUE);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         if (phases.isEmpty() == (under == null)) {
             throw new IllegalArgumentException("give the phases with --phase NAME (repeatable) or --phases-under NAME");
         }

@@ -50,8 +50,13 @@ final class ScalingCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write the tables and plots as an HTML page.")
     Path html;
 
+    private void checkRanges() {
+        Ranges.between("--threshold", threshold, 0, 1);
+    }
+
     @Override
     public Integer call() throws IOException {
+        checkRanges();
         List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         RankCorrelation.Options o = new RankCorrelation.Options(threshold);
         List<ScalingExperiment> sites = new ArrayList<>();

@@ -89,6 +89,7 @@ public final class Analysis {
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);
+        ResultBounds.check(cube, summary.durationSeconds());
         List<String> warnings = new ArrayList<>();
         // a lenient read that skipped or dropped records makes every number below partial: say so first
         for (String why : source.partialReasons()) {

@@ -224,7 +224,12 @@ public final class AnalysisJson {
      * @throws IOException when the document is not {@value #SCHEMA} or is inconsistent (the message says where)
      */
     public static AnalysisResult read(InputStream in, String name) throws IOException {
-        JsonNode root = new ObjectMapper().readTree(in);
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(in);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw dev.straggler.trace.JsonErrors.format(name, e);
+        }
         if (root == null || !SCHEMA.equals(root.path("schema").asText())) {
             throw new IOException(name + ": not a " + SCHEMA + " document (schema is '"
                     + (root == null ? "" : root.path("schema").asText()) + "')");

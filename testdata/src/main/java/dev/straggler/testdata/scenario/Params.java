@@ -67,7 +67,11 @@ public final class Params {
 
     /** A time parameter given in seconds, as ticks (ns). */
     public long ticks(String name) {
-        return Math.round(real(name) * 1e9);
+        double s = real(name);
+        if (Math.abs(s) > 1e9) {
+            throw bad(name, "must be a time below 1e9 s");
+        }
+        return Math.round(s * 1e9);
     }
 
     /** A time parameter that must not be negative, as ticks. */
@@ -80,11 +84,16 @@ public final class Params {
     }
 
     public double real(String name) {
+        double v;
         try {
-            return Double.parseDouble(text(name));
+            v = Double.parseDouble(text(name));
         } catch (NumberFormatException e) {
             throw bad(name, "must be a number");
         }
+        if (!Double.isFinite(v)) {
+            throw bad(name, "must be a finite number");
+        }
+        return v;
     }
 
     public long integer(String name) {

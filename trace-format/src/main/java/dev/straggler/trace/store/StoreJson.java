@@ -35,6 +35,8 @@ final class StoreJson {
             return MAPPER.readValue(file.toFile(), type);
         } catch (NoSuchFileException | java.io.FileNotFoundException e) {
             throw new TraceFormatException(file + ": missing (not a complete Straggler store)");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw dev.straggler.trace.JsonErrors.format(file.toString(), e);
         } catch (IOException e) {
             throw new TraceFormatException(file + ": unreadable: " + e.getMessage(), e);
         }
