@@ -22,11 +22,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "analyze", mixinStandardHelpOptions = true,
-        description = {"Replays a trace and finds its wait states (Scalasca's patterns): where time is lost waiting, and why.",
-                "Prints the metric tree and the worst call paths and ranks; writes JSON, CUBE4 and HTML on request."})
+        description = "Replays a trace and finds its wait states (Scalasca's patterns): where time is lost waiting, and "
+                + "why.%nPrints the metric tree and the worst call paths and ranks; writes JSON, CUBE4 and HTML on "
+                + "request.")
 final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE", description = "OTF2 anchor, store directory or text trace.")
     Path trace;

@@ -23,18 +23,19 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "bandwidth", mixinStandardHelpOptions = true,
-        description = {"Bandwidth demand as Medya et al. define it, from runs at several process counts with the",
-                "bandwidth throttled: the completion-time increment CTI = (T_bw - T_100) / T_100 per configuration,",
-                "the bandwidth BW_CTI,p at which each reaches a given CTI (linear interpolation between measured",
-                "bandwidths), the demand constant DC = (BW_p1 / BW_p2) * sqrt(p2 / p1) averaged over all pairs and",
-                "CTIs, and BW_CTI,p' = BW_CTI,p* * DC * sqrt(p' / p*) predicted from the largest configuration p*.",
-                "TABLE: CSV rows tasks,bandwidth_percent,completion_time_s (one per run; repeated runs are averaged).",
-                "With --from-traces, the table comes from the traces instead: each trace (one per process count) is",
-                "replayed on a network model at every --bandwidths level, keeping its recorded computation and",
-                "re-timing its communication (a Dimemas-style what-if replay; no bandwidth throttling hardware needed)."})
+        description = "Bandwidth demand as Medya et al. define it, from runs at several process counts with the "
+                + "bandwidth throttled: the completion-time increment CTI = (T_bw - T_100) / T_100 per "
+                + "configuration, the bandwidth BW_CTI,p at which each reaches a given CTI (linear interpolation "
+                + "between measured bandwidths), the demand constant DC = (BW_p1 / BW_p2) * sqrt(p2 / p1) averaged "
+                + "over all pairs and CTIs, and BW_CTI,p' = BW_CTI,p* * DC * sqrt(p' / p*) predicted from the "
+                + "largest configuration p*.%nTABLE: CSV rows tasks,bandwidth_percent,completion_time_s (one per "
+                + "run; repeated runs are averaged).%nWith --from-traces, the table comes from the traces instead: "
+                + "each trace (one per process count) is replayed on a network model at every --bandwidths level, "
+                + "keeping its recorded computation and re-timing its communication (a Dimemas-style what-if "
+                + "replay; no bandwidth throttling hardware needed).")
 final class BandwidthCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(arity = "1..*", paramLabel = "INPUT",
             description = "TABLE (CSV: tasks,bandwidth_percent,completion_time_s) or, with --from-traces, traces.")

@@ -18,11 +18,11 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "callsites", mixinStandardHelpOptions = true,
-        description = {"mpiP-style callsite statistics of a trace (or of an mpiP report): time, count and bytes of every",
-                "MPI call per calling context and rank, the communication profile and the per-phase breakdown."})
+        description = "mpiP-style callsite statistics of a trace (or of an mpiP report): time, count and bytes of every "
+                + "MPI call per calling context and rank, the communication profile and the per-phase breakdown.")
 final class CallsitesCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE|FILE.mpiP", description = "A trace, or an mpiP report to read.")
     Path input;

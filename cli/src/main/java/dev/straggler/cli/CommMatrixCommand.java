@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
         description = "Rank x rank point-to-point messages and bytes (sender rows, receiver columns).")
 final class CommMatrixCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE")
     Path trace;

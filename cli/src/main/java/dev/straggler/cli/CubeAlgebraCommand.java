@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 /** {@code merge} and {@code mean}: N experiments into one cube, differing only in the algebra operation. */
 abstract class CubeAlgebraCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Mixin
     RootCauseOption rootCauses;
@@ -35,7 +35,7 @@ abstract class CubeAlgebraCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<SeverityCube> cubes = new ArrayList<>();
         for (Path p : operands) {
-            cubes.add(Operands.load(p, rootCauses.options()));
+            cubes.add(Inputs.operand(p, rootCauses.options(), common).cube());
         }
         CubexWriter.write(combine(cubes), output);
         System.out.println("wrote " + output);

@@ -21,9 +21,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Shows what Straggler finds on two bundled samples: a hand-written two-rank trace, and a simulated",
-                "16-rank BT-like solver (x/y/z sweeps with late senders, a barrier whose cost grows with p).",
-                "Writes the reports (HTML, CUBE4, JSON) into the output directory."})
+        description = "Shows what Straggler finds on two bundled samples: a hand-written two-rank trace, and a "
+                + "simulated 16-rank BT-like solver (x/y/z sweeps with late senders, a barrier whose cost grows "
+                + "with p).%nWrites the reports (HTML, CUBE4, JSON) into the output directory.")
 final class DemoCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;

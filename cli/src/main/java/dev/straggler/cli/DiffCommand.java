@@ -21,12 +21,13 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "diff", mixinStandardHelpOptions = true,
-        description = {"Compares two experiments (A minus B) and says in one sentence where the time went; when both",
-                "carry delay costs, also why: which delaying call paths on which ranks made the waiting grow or shrink.",
-                "Operands: .cubex files, straggler.analysis/1 JSON documents, or traces (analysed on the fly)."})
+        description = "Compares two experiments (A minus B) and says in one sentence where the time went; when both "
+                + "carry delay costs, also why: which delaying call paths on which ranks made the waiting grow or "
+                + "shrink.%nOperands: .cubex files, straggler.analysis/1 JSON documents, or traces (analysed on the "
+                + "fly).")
 final class DiffCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Mixin
     RootCauseOption rootCauses;
@@ -48,8 +49,8 @@ final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Operands.Operand oa = Operands.loadOperand(a, rootCauses.options());
-        Operands.Operand ob = Operands.loadOperand(b, rootCauses.options());
+        Operands.Operand oa = Inputs.operand(a, rootCauses.options(), common);
+        Operands.Operand ob = Inputs.operand(b, rootCauses.options(), common);
         SeverityCube ca = oa.cube();
         SeverityCube cb = ob.cube();
         DiffReport report = DiffReport.of(ca, cb);

@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
         description = "Prints events in the text format, optionally only some ranks and a time window.")
 final class DumpCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE")
     Path trace;

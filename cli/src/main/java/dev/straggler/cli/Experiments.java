@@ -79,7 +79,7 @@ final class Experiments {
             return new Run(p, label(p), s.ranks(), s, null);
         }
         if (isCube(p)) {
-            SeverityCube c = Operands.load(p, analysis);
+            SeverityCube c = Inputs.operand(p, analysis, common).cube();
             return new Run(p, label(p), dev.straggler.patterns.algebra.CubeAttributes.ranks(c), null, c);
         }
         CallsiteStatistics s;

@@ -23,15 +23,15 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 @Command(name = "filter", mixinStandardHelpOptions = true,
-        description = {"Applies a Score-P filter file or a TAU selective instrumentation file to an existing trace and "
-                + "writes the reduced trace, as if the program had been recorded with that filter: the ENTER/LEAVE "
-                + "events of excluded functions go, MPI calls always stay, and what happened inside an excluded "
-                + "function stays with its caller.",
-                "Output: a Straggler store directory, or an OTF2 archive (OUT ending in .otf2, or --format otf2) that "
-                        + "Vampir, Scalasca and the OTF2 tools open. The written trace is read back and validated."})
+        description = "Applies a Score-P filter file or a TAU selective instrumentation file to an existing trace and  "
+                + "writes the reduced trace, as if the program had been recorded with that filter: the ENTER/LEAVE  "
+                + "events of excluded functions go, MPI calls always stay, and what happened inside an excluded  "
+                + "function stays with its caller.%nOutput: a Straggler store directory, or an OTF2 archive (OUT "
+                + "ending in .otf2, or --format otf2) that  Vampir, Scalasca and the OTF2 tools open. The written "
+                + "trace is read back and validated.")
 final class FilterCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE")
     Path trace;

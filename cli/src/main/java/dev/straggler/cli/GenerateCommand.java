@@ -26,8 +26,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "generate", mixinStandardHelpOptions = true,
-        description = {"Simulates an MPI program with known wait states and writes its trace.",
-                "Scaling families (bt-like, gyro-like, ...) write one experiment per process count into the output directory."})
+        description = "Simulates an MPI program with known wait states and writes its trace.%nScaling families "
+                + "(bt-like, gyro-like, ...) write one experiment per process count into the output directory.")
 final class GenerateCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
@@ -76,6 +76,10 @@ final class GenerateCommand implements Callable<Integer> {
         Ranges.between("--repetitions", repetitions, 1, 1000);
         Scenario s = Scenarios.byName(scenario);
         Map<String, String> values = ScenarioParams.parseAssignments(params);
+        // parameters are checked (closed form only) before anything is written, so a bad one leaves no output behind
+        for (int n : ranks.isEmpty() ? List.of(Math.max(4, s.minRanks())) : ranks) {
+            s.expected(new ScenarioParams(n, seed, values));
+        }
         if (s.scalingFamily()) {
             Files.createDirectories(output);
             List<ScalingFamily.Run> runs = ScalingFamily.generate(s, ranks, repetitions, seed, values,

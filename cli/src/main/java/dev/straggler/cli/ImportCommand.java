@@ -17,10 +17,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 @Command(name = "import", mixinStandardHelpOptions = true,
-        description = "Converts a trace (text format, or an existing store) into a Straggler store.")
+        description = "Converts a trace (OTF2 archive, text trace, or another store) into a Straggler store, validating it first.")
 final class ImportCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "INPUT", description = "Trace to import.")
     Path input;

@@ -37,18 +37,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 @Command(name = "include-list", mixinStandardHelpOptions = true,
-        description = {"Proposes what to record in the next run: classifies regions like scorep-score (MPI, COM: "
-                + "leads to MPI, USR: never communicates), estimates the trace size per region, and writes a Score-P "
-                + "filter file or a TAU selective instrumentation file that keeps MPI and every function on a path "
-                + "to communication and drops the short user functions that fill the trace.",
-                "Input: a trace, or a call-path profile: a .cubex with visits and time (Score-P's profile.cubex, a "
-                        + "Scalasca or Straggler analysis) or a Straggler analysis .json."},
-        exitCodeListHeading = "Exit codes:%n",
-        exitCodeList = {"0:done", "1:error (unreadable input, bad rule or filter file)", "2:wrong arguments",
-                "3:the --budget is out of reach; the file holds the largest reduction the policy allows"})
+        description = "Proposes what to record in the next run: classifies regions like scorep-score (MPI, COM:  leads "
+                + "to MPI, USR: never communicates), estimates the trace size per region, and writes a Score-P  "
+                + "filter file or a TAU selective instrumentation file that keeps MPI and every function on a path  "
+                + "to communication and drops the short user functions that fill the trace.%nInput: a trace, or a "
+                + "call-path profile: a .cubex with visits and time (Score-P's profile.cubex, a  Scalasca or "
+                + "Straggler analysis) or a Straggler analysis .json.%nExit codes:%n 0:done 1:error (unreadable "
+                + "input, bad rule or filter file) 2:wrong arguments 3:the --budget is out of reach; the file holds "
+                + "the largest reduction the policy allows")
 final class IncludeListCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE|PROFILE")
     Path input;

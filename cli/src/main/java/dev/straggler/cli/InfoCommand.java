@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
         description = "Summarises a trace: ranks, locations, events by kind, duration, regions by paradigm, communicators, collectives.")
 final class InfoCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(index = "0", paramLabel = "TRACE")
     Path trace;
@@ -78,6 +78,7 @@ final class InfoCommand implements Callable<Integer> {
         m.put("locationsByType", byType);
         long skipped = d.totalSkippedRecords();
         m.put("events", s.totalEvents() + skipped);
+        m.put("analysedEvents", s.totalEvents());
         Map<String, Long> byKind = new LinkedHashMap<>(s.eventsByKindName());
         m.put("eventsByKind", byKind);
         m.put("skippedRecords", d.skippedRecords());
@@ -135,7 +136,11 @@ final class InfoCommand implements Callable<Integer> {
         System.out.printf("ranks            %d%n", m.get("ranks"));
         System.out.printf("locations        %d %s%n", m.get("locations"), m.get("locationsByType"));
         System.out.printf("duration         %.6f s (timer %,d ticks/s)%n", m.get("durationSeconds"), m.get("timerResolution"));
-        System.out.printf("events           %,d%n", m.get("events"));
+        long skippedRecords = (Long) m.get("skippedRecordCount");
+        long analysed = (Long) m.get("events") - skippedRecords;
+        System.out.printf("events           %,d%s%n", analysed, skippedRecords > 0
+                ? String.format(" read by the analysis (of %,d records; the %,d others are listed below)",
+                (Long) m.get("events"), skippedRecords) : "");
         ((Map<String, Long>) m.get("eventsByKind")).forEach((k, v) -> System.out.printf("  %-24s %,14d%n", k, v));
         long skipped = (Long) m.get("skippedRecordCount");
         if (skipped > 0) {
@@ -151,7 +156,7 @@ final class InfoCommand implements Callable<Integer> {
         }
         Map<String, Long> coll = (Map<String, Long>) m.get("collectivesByOp");
         if (!coll.isEmpty()) {
-            System.out.println("collectives (per rank)");
+            System.out.println("collective calls (records summed over all ranks)");
             coll.forEach((k, v) -> System.out.printf("  %-24s %,14d%n", k, v));
         }
         System.out.printf("messages sent    %,d (%,d bytes)%n", m.get("messagesSent"), m.get("bytesSent"));

@@ -15,7 +15,18 @@ final class Inputs {
     }
 
     static TraceSource open(Path path, CommonOptions common) throws IOException {
-        return Traces.open(path, common.lenient);
+        return Traces.open(path, common instanceof ReadingOptions r && r.lenient);
+    }
+
+    /** A cube, analysis JSON or trace operand; says on stderr when a lenient read made its analysis partial. */
+    static dev.straggler.patterns.algebra.Operands.Operand operand(Path path, dev.straggler.patterns.AnalysisOptions o,
+                                                                 CommonOptions common) throws IOException {
+        var op = dev.straggler.patterns.algebra.Operands.loadOperand(path, o,
+                common instanceof ReadingOptions r && r.lenient);
+        for (String why : op.partial()) {
+            System.err.println("straggler: warning: " + path + ": partial result: " + why);
+        }
+        return op;
     }
 
     /** Prints what a lenient read skipped or dropped to stderr; nothing for a source read whole. */

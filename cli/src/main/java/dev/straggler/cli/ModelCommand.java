@@ -30,15 +30,15 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "model", mixinStandardHelpOptions = true,
-        description = {"Scaling models from runs at several process counts: T(p) = c0 + c1/p + c2/sqrt(p) (Medya) for total,",
-                "computation and communication time per process with the crossover, and an Extra-P normal-form model",
-                "per wait state and call path (traces, .cubex) or per callsite (traces, mpiP reports); with root causes",
-                "also per delay cost and delaying call path, and of the critical path."})
+        description = "Scaling models from runs at several process counts: T(p) = c0 + c1/p + c2/sqrt(p) (Medya) for "
+                + "total, computation and communication time per process with the crossover, and an Extra-P "
+                + "normal-form model per wait state and call path (traces, .cubex) or per callsite (traces, mpiP "
+                + "reports); with root causes also per delay cost and delaying call path, and of the critical path.")
 final class ModelCommand implements Callable<Integer> {
     static final double LEVEL = 0.95;
 
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Mixin
     RootCauseOption rootCauses;

@@ -21,14 +21,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "phases", mixinStandardHelpOptions = true,
-        description = {"IPM's breakdown of phases into CALC, MPI, I/O and LBST (load balance including",
-                "synchronisation: waiting in the collectives of the phase), per rank and for all ranks, absolute and as",
-                "fractions; several experiments (e.g. at several process counts) side by side, smallest first.",
-                "A phase is a named region with everything it calls: --phase NAME (repeatable) or the children of a",
-                "region (--phases-under NAME)."})
+        description = "IPM's breakdown of phases into CALC, MPI, I/O and LBST (load balance including synchronisation: "
+                + "waiting in the collectives of the phase), per rank and for all ranks, absolute and as fractions; "
+                + "several experiments (e.g. at several process counts) side by side, smallest first.%nA phase is a "
+                + "named region with everything it calls: --phase NAME (repeatable) or the children of a region "
+                + "(--phases-under NAME).")
 final class PhasesCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Parameters(arity = "1..*", paramLabel = "EXP", description = "Traces, analysis JSON documents or .cubex files.")
     List<Path> experiments;
@@ -61,7 +61,7 @@ final class PhasesCommand implements Callable<Integer> {
         }
         List<PhaseReport.Experiment> exps = new ArrayList<>();
         for (Path p : experiments) {
-            SeverityCube c = Operands.load(p, dev.straggler.patterns.AnalysisOptions.defaults());
+            SeverityCube c = Inputs.operand(p, dev.straggler.patterns.AnalysisOptions.defaults(), common).cube();
             List<String> names = under != null ? IpmBreakdown.childrenOf(c, under) : phases;
             try {
                 exps.add(new PhaseReport.Experiment(CubeAttributes.describe(c, p.getFileName().toString()),

@@ -24,14 +24,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 @Command(name = "scaling", mixinStandardHelpOptions = true,
-        description = {"Rank-correlation scalability analysis (Vetter & McCracken) of runs at several process counts:",
-                "which callsites, wait states and (when the runs carry them) delay costs by delaying call path take a",
-                "growing share of communication time as the process count grows.",
-                "Runs: traces (process count from their definitions), mpiP reports (callsites only) or .cubex/analysis",
-                "JSON (wait states only)."})
+        description = "Rank-correlation scalability analysis (Vetter & McCracken) of runs at several process counts: "
+                + "which callsites, wait states and (when the runs carry them) delay costs by delaying call path "
+                + "take a growing share of communication time as the process count grows.%nRuns: traces (process "
+                + "count from their definitions), mpiP reports (callsites only) or .cubex/analysis JSON (wait "
+                + "states only).")
 final class ScalingCommand implements Callable<Integer> {
     @Mixin
-    CommonOptions common;
+    ReadingOptions common;
 
     @Mixin
     RootCauseOption rootCauses;

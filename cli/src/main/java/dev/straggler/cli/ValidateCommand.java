@@ -17,14 +17,14 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Checks what the analysis relies on: per location, time order and the declared clock range,",
-                "ENTER/LEAVE nesting, references, communicator ranks, sizes (negative or absurd), the number of",
-                "events against the definitions (OTF2: and the chunk headers); across locations, that every send",
-                "is received and every receive sent (same communicator, tag and length) and that every collective",
-                "instance is complete (all members, same operation and root); clock-condition violations are",
-                "warnings. Every finding names the location, the event index and its time. A damaged OTF2 archive",
-                "is read as far as possible and every defect listed.",
-                "Exit code: 0 valid, 3 valid with warnings, 1 invalid."})
+        description = "Checks what the analysis relies on: per location, time order and the declared clock range, "
+                + "ENTER/LEAVE nesting, references, communicator ranks, sizes (negative or absurd), the number of "
+                + "events against the definitions (OTF2: and the chunk headers); across locations, that every send "
+                + "is received and every receive sent (same communicator, tag and length) and that every collective "
+                + "instance is complete (all members, same operation and root); clock-condition violations are "
+                + "warnings. Every finding names the location, the event index and its time. A damaged OTF2 archive "
+                + "is read as far as possible and every defect listed.%nExit code: 0 valid, 3 valid with warnings, "
+                + "1 invalid.")
 final class ValidateCommand implements Callable<Integer> {
     static final int VALID_WITH_WARNINGS = 3;
 

@@ -46,10 +46,13 @@ public final class Format {
         return Double.isNaN(fraction) || Double.isInfinite(fraction) ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * fraction);
     }
 
-    /** Pads or truncates to a column width (left aligned). */
+    /**
+     * Pads to a column width (left aligned). Nothing is cut: a longer text keeps a line of its own and the columns
+     * that follow start on the next line, under their headings.
+     */
     public static String left(String s, int width) {
         if (s.length() > width) {
-            return s.substring(0, Math.max(0, width - 1)) + "…";
+            return s + "\n" + " ".repeat(width);
         }
         return s + " ".repeat(width - s.length());
     }

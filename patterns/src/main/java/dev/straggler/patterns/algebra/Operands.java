@@ -31,19 +31,26 @@ public final class Operands {
      * An operand: its cube, and its wait states per communicator when it is an analysis (JSON document or trace;
      * null for a .cubex, which has no communicator dimension).
      */
-    public record Operand(SeverityCube cube, List<CommunicatorWaits> communicators) {
+    public record Operand(SeverityCube cube, List<CommunicatorWaits> communicators, List<String> partial) {
+        public Operand {
+            partial = partial == null ? List.of() : List.copyOf(partial);
+        }
     }
 
     /** @throws dev.straggler.trace.TraceFormatException (an IOException) for unreadable input, naming the file */
     public static SeverityCube load(Path path, AnalysisOptions options) throws IOException {
-        return loadOperand(path, options).cube();
+        return loadOperand(path, options, false).cube();
     }
 
-    /** As {@link #load}, keeping the per-communicator wait states of an analysis. */
-    public static Operand loadOperand(Path path, AnalysisOptions options) throws IOException {
+    /**
+     * As {@link #load}, keeping the per-communicator wait states of an analysis and, for a trace read with
+     * {@code lenient}, why its analysis is partial.
+     */
+    public static Operand loadOperand(Path path, AnalysisOptions options, boolean lenient) throws IOException {
         String file = path.getFileName() == null ? path.toString() : path.getFileName().toString();
         SeverityCube cube;
         List<CommunicatorWaits> comms = null;
+        List<String> partial = List.of();
         if (Files.isRegularFile(path) && file.endsWith(".cubex")) {
             cube = CubexReader.read(path);
         } else if (Files.isRegularFile(path) && file.endsWith(".json")) {
@@ -51,13 +58,14 @@ public final class Operands {
             cube = r.cube();
             comms = r.communicators();
         } else {
-            try (TraceSource t = Traces.open(path)) {
+            try (TraceSource t = Traces.open(path, lenient)) {
                 AnalysisResult r = Analysis.run(t, options);
                 cube = r.cube();
                 comms = r.communicators();
+                partial = t.partialReasons();
             }
         }
-        return new Operand(named(cube, path, file), comms);
+        return new Operand(named(cube, path, file), comms, partial);
     }
 
     private static SeverityCube named(SeverityCube cube, Path path, String file) {

@@ -25,16 +25,16 @@ final class CommunicatorSection {
         List<CommunicatorWaits.SizeClass> classes = CommunicatorWaits.bySize(comms);
         double all = classes.stream().mapToDouble(CommunicatorWaits.SizeClass::waiting).sum();
         out.append('\n').append("Wait states by communicator size\n");
-        out.append(TextReport.fit(String.format(Locale.ROOT, "  %6s %6s %13s %8s %9s  %s", "size", "comms", "waiting",
-                "share", "up to", "largest wait state"), width)).append('\n');
+        out.append(String.format(Locale.ROOT, "  %6s %6s %13s %8s %9s  %s", "size", "comms", "waiting",
+                "share", "up to", "largest wait state")).append('\n');
         double cumulative = 0;
         for (CommunicatorWaits.SizeClass k : classes) {
             cumulative += k.waiting();
             String w = k.largestWaitState();
             String largest = w == null ? "" : displayName(w) + " " + TextReport.seconds(k.metrics().get(w)) + " s";
-            out.append(TextReport.fit(String.format(Locale.ROOT, "  %6d %6d %11s s %8s %9s  %s", k.size(),
+            out.append(String.format(Locale.ROOT, "  %6d %6d %11s s %8s %9s  %s", k.size(),
                     k.communicators(), TextReport.seconds(k.waiting()), share(k.waiting(), all),
-                    share(Math.min(cumulative, all), all), largest), width)).append('\n');
+                    share(Math.min(cumulative, all), all), largest)).append('\n');
         }
     }
 

@@ -60,10 +60,10 @@ final class RootCauseSection {
                     shortTerm += c.sumOverLocations(m, p);
                 }
                 String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(d, waiting), TextReport.seconds(d));
-                out.append(head).append(TextReport.shortPath(c, p, width - head.length())).append('\n');
-                out.append(TextReport.fit(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
+                out.append(head).append(TextReport.path(c, p)).append('\n');
+                out.append(TextReport.wrap(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
                         + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
-                        TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width)).append('\n');
+                        TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width));
             }
         }
         double ls = c.total(MetricTree.MPI_LATESENDER);
@@ -93,7 +93,7 @@ final class RootCauseSection {
                 String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
                 String tail = String.format(Locale.ROOT, "  imbalance %s s", TextReport.seconds(imb));
                 int room = Math.max(20, width - head.length() - tail.length());
-                out.append(head).append(TextReport.shortPath(c, p, room)).append(tail).append('\n');
+                out.append(head).append(TextReport.column(TextReport.path(c, p), room)).append(tail).append('\n');
             }
         }
     }

@@ -26,22 +26,25 @@ public final class TextReport {
     private TextReport() {
     }
 
-    /** @param width characters per line (80 is a good default); long call paths are shortened from the left */
+    /**
+     * @param width characters per line (80 is a good default): free text wraps at it and columns are laid out for it;
+     *              nothing is ever cut, so a call path longer than its column gets a line of its own
+     */
     public static String render(AnalysisResult r, int width) {
         width = Math.max(60, width);
         SeverityCube c = r.cube();
         TraceSummary s = r.summary();
         StringBuilder out = new StringBuilder();
-        out.append(fit("Wait-state analysis of " + s.origin(), width)).append('\n');
-        out.append(fit(String.format(Locale.ROOT, "%s%d ranks, %d locations, %,d events, %.3f s, %,d messages, %,d collective operations",
+        out.append(wrap("Wait-state analysis of " + s.origin(), width));
+        out.append(wrap(String.format(Locale.ROOT, "%s%d ranks, %d locations, %,d events, %.3f s, %,d messages, %,d collective operations",
                 s.application().isEmpty() ? "" : s.application() + ": ", s.ranks(), s.locations(), s.events(),
-                s.durationSeconds(), s.messages(), s.collectiveOperations()), width)).append('\n');
+                s.durationSeconds(), s.messages(), s.collectiveOperations()), width));
         if (r.violations().total() > 0) {
             out.append(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d collective "
                     + "(waiting times clipped)%n", r.violations().pointToPoint(), r.violations().collective()));
         }
         for (String w : r.warnings()) {
-            out.append(fit("warning: " + w, width)).append('\n');
+            out.append(wrap("warning: " + w, width));
         }
         double execution = c.total("execution");
         out.append('\n');
@@ -57,12 +60,12 @@ public final class TextReport {
                 continue;
             }
             String label = "  ".repeat(depth(c, m)) + mt.displayName();
-            out.append(pad(fit(label, valueCol - 1), valueCol))
+            out.append(column(label, valueCol))
                     .append(String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(v), execution == 0 ? 0 : 100 * v / execution));
         }
-        out.append(fit(String.format(Locale.ROOT, "Visits %,d   MPI synchronizations %,d   communications %,d   bytes %,d",
+        out.append(wrap(String.format(Locale.ROOT, "Visits %,d   MPI synchronizations %,d   communications %,d   bytes %,d",
                 (long) c.total("visits"), (long) c.total("syncs"), (long) c.total("comms"), (long) c.total("bytes")),
-                width)).append('\n');
+                width));
 
         List<Integer> patterns = new ArrayList<>();
         for (int m = 0; m < c.metrics().size(); m++) {
@@ -84,8 +87,7 @@ public final class TextReport {
                 double v = c.sumOverLocations(m, p[0]);
                 String share = String.format(Locale.ROOT, " %10s %5.1f%%", seconds(v), 100 * v / total);
                 int room = width - 5 - share.length();
-                out.append("  at ").append(pad(shortPath(c, p[0], room - 1), room))
-                        .append(share).append('\n');
+                out.append(column("  at " + path(c, p[0]), room + 5)).append(share).append('\n');
             }
             double[] perLoc = c.perLocation(m);
             List<Integer> locs = new ArrayList<>();
@@ -106,7 +108,7 @@ public final class TextReport {
             } else {
                 ranks.setLength(ranks.length() - 1);
             }
-            out.append(fit(ranks.toString(), width)).append('\n');
+            out.append(wrap(ranks.toString(), width));
         }
         CommunicatorSection.render(r.communicators(), width, out);
         RootCauseSection.render(c, s.hasMpi(), width, out);
@@ -142,20 +144,20 @@ public final class TextReport {
         return d;
     }
 
-    /** A call path as "a/b/c", dropping leading elements (shown as "…") to fit. */
-    static String shortPath(SeverityCube c, int path, int width) {
-        List<String> names = c.pathNames(path);
-        String full = String.join("/", names);
-        if (full.length() <= width) {
-            return full;
+    /** A call path as "a/b/c", whole. */
+    static String path(SeverityCube c, int path) {
+        return String.join("/", c.pathNames(path));
+    }
+
+    /**
+     * {@code text} padded to a column of {@code width} characters for the values that follow; when it is longer, it
+     * keeps a line of its own and the values go on the next line under their column.
+     */
+    static String column(String text, int width) {
+        if (text.length() < width) {
+            return pad(text, width);
         }
-        for (int from = 1; from < names.size(); from++) {
-            String s = "…/" + String.join("/", names.subList(from, names.size()));
-            if (s.length() <= width) {
-                return s;
-            }
-        }
-        return fit(names.get(names.size() - 1), width);
+        return text + "\n" + " ".repeat(width);
     }
 
     /** Seconds with six decimals, or in scientific notation below a millisecond so that small waits stay visible. */
@@ -166,20 +168,28 @@ public final class TextReport {
         return Math.abs(v) >= 1e-3 ? String.format(Locale.ROOT, "%.6f", v) : String.format(Locale.ROOT, "%.3e", v);
     }
 
-    static String fit(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, Math.max(0, width - 1)) + "…";
-    }
-
-    /** Word-wrapped to {@code width}, each line ending in a newline. */
+    /**
+     * Word-wrapped to {@code width}, each line ending in a newline; the text's leading indentation is kept and
+     * continuation lines are indented two more. A word longer than a line is kept whole, never cut.
+     */
     static String wrap(String s, int width) {
-        StringBuilder out = new StringBuilder();
+        int indent = 0;
+        while (indent < s.length() && s.charAt(indent) == ' ') {
+            indent++;
+        }
+        String first = " ".repeat(indent);
+        String next = " ".repeat(indent + 2);
+        StringBuilder out = new StringBuilder(first);
         int lineStart = 0;
-        for (String word : s.split(" ")) {
+        int lineIndent = indent;
+        for (String word : s.substring(indent).split(" +")) {
             int len = out.length() - lineStart;
-            if (len > 0 && len + 1 + word.length() > width) {
+            if (len > lineIndent && len + 1 + word.length() > width) {
                 out.append('\n');
                 lineStart = out.length();
-            } else if (len > 0) {
+                out.append(next);
+                lineIndent = next.length();
+            } else if (len > lineIndent) {
                 out.append(' ');
             }
             out.append(word);

@@ -95,7 +95,7 @@ public final class ScalingText {
             PmnfModel pm = m.model();
             double[] band = pm.interval(at, level, false);
             sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %8.2f%% %12.5g %13.5g..%-12.5g%n",
-                    label.length() > 44 ? label.substring(0, 43) + "…" : label, pm.formula(),
+                    label.length() > 44 ? label + "\n" + " ".repeat(44) : label, pm.formula(),
                     Double.isNaN(pm.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", pm.r2()), pm.cvSmape(),
                     pm.predict(at), band[0], band[1]));
         }

@@ -246,7 +246,11 @@ public final class TextTraceReader {
                 };
                 b.add(time, kind.code(), m, 0, 0, 0, 0);
             }
-            case PROGRAM_END -> b.add(time, kind.code(), 0, 0, 0, num(keyValues(tok, 3), "status", 0), 0);
+            case PROGRAM_END -> {
+                var kv = keyValues(tok, 3);
+                long status = "undefined".equals(kv.get("status")) ? Long.MIN_VALUE : num(kv, "status", 0);
+                b.add(time, kind.code(), 0, 0, 0, status, 0);
+            }
             case BUFFER_FLUSH -> b.add(time, kind.code(), 0, 0, 0, 0, req(keyValues(tok, 3), "stop"));
         }
     }

@@ -150,7 +150,9 @@ public final class TextTraceWriter {
                 sb.append(" sent=").append(b.bytes[i]).append(" received=").append(b.aux[i]);
             }
             case MEASUREMENT_ON_OFF -> sb.append(b.ref[i] == 1 ? " mode=on" : " mode=off");
-            case PROGRAM_END -> sb.append(" status=").append(b.bytes[i]);
+            // OTF2 marks an unknown exit status with its undefined int64 (Long.MIN_VALUE)
+            case PROGRAM_END -> sb.append(" status=").append(b.bytes[i] == Long.MIN_VALUE ? "undefined"
+                    : Long.toString(b.bytes[i]));
             case BUFFER_FLUSH -> sb.append(" stop=").append(b.aux[i]);
         }
         sb.append('\n');
