@@ -48,7 +48,7 @@ public final class RankCorrelation {
      * The analysis of one key.
      *
      * @param rs         Spearman's r_s between task count and the measure; NaN when either does not vary
-     * @param pValue     two-sided p-value of r_s (t approximation), NaN below 3 experiments
+     * @param pValue     two-sided p-value of r_s (exact up to 9 experiments, t approximation beyond), NaN below 3
      * @param maxShare   largest share over the experiments
      * @param series     the raw values, in experiment order
      * @param taskRanks  mid-ranks of the task counts, in experiment order (the rank scatter's x)
@@ -122,7 +122,7 @@ public final class RankCorrelation {
                 continue;
             }
             double rs = Spearman.correlation(tasks, measure);
-            rows.add(new Row(key, rs, Spearman.pValue(rs, n), max, List.copyOf(series), taskRanks.clone(),
+            rows.add(new Row(key, rs, Spearman.pValue(tasks, measure), max, List.copyOf(series), taskRanks.clone(),
                     Spearman.ranks(measure)));
         }
         rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.rs()) ? Double.NEGATIVE_INFINITY : r.rs())

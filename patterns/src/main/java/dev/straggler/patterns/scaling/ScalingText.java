@@ -20,7 +20,7 @@ public final class ScalingText {
         String measure = r.measure() == RankCorrelation.Measure.SHARE_OF_COMMUNICATION ? "share of communication time"
                 : "time per task";
         sb.append(String.format(Locale.ROOT, "Spearman r_s of the number of tasks and each %s's %s;"
-                + " shown: share >= %.1f %% in some experiment (%d below)%n", what, measure, 100 * r.shareThreshold(), r.belowThreshold()));
+                + " shown: share >= %.1f %% in some experiment (%d hidden below that)%n", what, measure, 100 * r.shareThreshold(), r.belowThreshold()));
         for (String n : r.notes()) {
             sb.append("note: ").append(n).append('\n');
         }

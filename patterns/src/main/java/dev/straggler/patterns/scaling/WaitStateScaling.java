@@ -19,7 +19,10 @@ import java.util.Map;
  * rank-correlation of that share with the number of processes tells which wait state grows with p.
  *
  * <p>Call paths of the runs are unified by region names as in the profile algebra. The MPI time is the run's
- * {@code mpi} metric when it has one, else the {@code time} spent in MPI regions.
+ * {@code mpi} metric when it has one, else the {@code time} spent in MPI regions, in both cases without MPI_Init
+ * and MPI_Finalize: start-up and shut-down often take most of a short run's MPI time (92 % in the NPB MG series)
+ * and would make every wait state look negligible. For the same reason their own waits (Initialization
+ * Completion, Wait at Finalize) are not rows.
  *
  * <p>When every run carries delay costs (docs/root-causes.md), their causes are rows too: per kind of wait state and
  * delaying call path, the short-term plus long-term delay ("Late Sender delay @ main > solve"), as a share of the
@@ -85,6 +88,9 @@ public final class WaitStateScaling {
                     continue;
                 }
                 Metric metric = u.metrics().get(um);
+                if (INIT_FINALIZE_WAITS.contains(metric.uniqueName())) {
+                    continue;
+                }
                 for (int cp = 0; cp < c.callPaths().size(); cp++) {
                     double v = c.sumOverLocations(m, cp);
                     if (v != 0) {
@@ -98,7 +104,8 @@ public final class WaitStateScaling {
                 addDelays(c, op, u, keys, times);
             }
             double[] denom = mpiTime(c);
-            denominators.add(label + ": " + (denom[1] == 0 ? "mpi metric" : denom[1] == 1 ? "time in MPI regions" : "total time (no MPI found)"));
+            denominators.add(label + ": " + (denom[1] == 0 ? "mpi metric without Init/Finalize"
+                    : denom[1] == 1 ? "time in MPI regions other than MPI_Init/MPI_Finalize" : "total time (no MPI found)"));
             experiments.add(new ScalingExperiment(label, tasks[op], times, denom[0]));
         }
         RankCorrelation.Result rc = RankCorrelation.analyse(experiments, o);
@@ -127,11 +134,22 @@ public final class WaitStateScaling {
         }
     }
 
-    /** {value, how}: how = 0 for the mpi metric, 1 for time in MPI regions, 2 for total time. */
+    /** Waits inside MPI_Init and MPI_Finalize, left out with them. */
+    static final java.util.Set<String> INIT_FINALIZE_WAITS = java.util.Set.of("mpi_init_completion",
+            "mpi_finalize_wait");
+
+    /**
+     * {value, how}: how = 0 for the mpi metric, 1 for time in MPI regions, 2 for total time; MPI_Init and
+     * MPI_Finalize excluded (the {@code mpi_init_exit} metric, or their regions).
+     */
     static double[] mpiTime(SeverityCube c) {
         int mpi = c.metricIndex("mpi");
         if (mpi >= 0 && c.total(mpi) > 0) {
-            return new double[]{c.total(mpi), 0};
+            int init = c.metricIndex("mpi_init_exit");
+            double v = c.total(mpi) - (init >= 0 ? c.total(init) : 0);
+            if (v > 0) {
+                return new double[]{v, 0};
+            }
         }
         int time = c.metricIndex("time");
         if (time < 0) {
@@ -139,7 +157,8 @@ public final class WaitStateScaling {
         }
         double inMpi = 0;
         for (int cp = 0; cp < c.callPaths().size(); cp++) {
-            if (MpiCallKind.isMpi(c.regions().get(c.callPaths().get(cp).region()))) {
+            var region = c.regions().get(c.callPaths().get(cp).region());
+            if (MpiCallKind.isMpi(region) && !region.name().startsWith("MPI_Init") && !region.name().equals("MPI_Finalize")) {
                 inMpi += c.sumOverLocations(time, cp);
             }
         }
