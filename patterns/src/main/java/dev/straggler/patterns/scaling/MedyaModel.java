@@ -25,6 +25,11 @@ public final class MedyaModel {
             return c0 + c1 / p + c2 / Math.sqrt(p);
         }
 
+        /** Degrees of freedom of the fit: runs minus the three parameters (0: the curve passes through every run). */
+        public int dof() {
+            return n - 3;
+        }
+
         /** e.g. "0.5 + 120/p + 3.2/√p". */
         public String formula() {
             return String.format(java.util.Locale.ROOT, "%.4g %s %.4g/p %s %.4g/√p", c0, c1 < 0 ? "-" : "+", Math.abs(c1),
@@ -90,8 +95,9 @@ public final class MedyaModel {
             ssRes += r * r;
             ssTot += (t[i] - mean) * (t[i] - mean);
         }
-        double r2 = ssTot == 0 ? (ssRes == 0 ? 1 : Double.NaN) : 1 - ssRes / ssTot;
-        return new Fit(raw.c0(), raw.c1(), raw.c2(), r2, ssRes / n, n);
+        // three parameters through three runs fit exactly whatever the data: R² would be 1 and mean nothing
+        double r2 = n <= 3 ? Double.NaN : ssTot == 0 ? (ssRes == 0 ? 1 : Double.NaN) : 1 - ssRes / ssTot;
+        return new Fit(raw.c0(), raw.c1(), raw.c2(), r2, n <= 3 ? Double.NaN : ssRes / n, n);
     }
 
     /**

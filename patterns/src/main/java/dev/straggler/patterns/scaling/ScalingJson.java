@@ -106,6 +106,8 @@ public final class ScalingJson {
                 n.put("total", p.total());
                 n.put("computation", p.computation());
                 n.put("communication", p.communication());
+                // a negative predicted time means the fitted model is not valid at this p
+                n.put("valid", p.total() >= 0 && p.computation() >= 0 && p.communication() >= 0);
             }
             ObjectNode c = m.putObject("crossover");
             c.put("kind", medya.crossover().kind().name());
@@ -184,8 +186,9 @@ public final class ScalingJson {
         n.put("c1", f.c1());
         n.put("c2", f.c2());
         DiffJson.num(n, "r2", f.r2());
-        n.put("mse", f.mse());
+        DiffJson.num(n, "mse", f.mse());
         n.put("n", f.n());
+        n.put("degreesOfFreedom", f.dof());
         n.put("formula", f.formula());
         return n;
     }

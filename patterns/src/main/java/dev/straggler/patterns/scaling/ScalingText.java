@@ -1,5 +1,6 @@
 package dev.straggler.patterns.scaling;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 
@@ -56,11 +57,29 @@ public final class ScalingText {
         fit(sb, "total", r.total());
         fit(sb, "computation", r.computation());
         fit(sb, "communication", r.communication());
+        if (r.total().dof() <= 0) {
+            sb.append(String.format(Locale.ROOT, "(%d runs for 3 parameters: the curves pass through every run, no "
+                    + "degrees of freedom are left, so R^2 and MSE say nothing; add runs to judge the model)%n",
+                    r.total().n()));
+        }
+        List<String> invalid = new java.util.ArrayList<>();
         if (!r.predictions().isEmpty()) {
             sb.append(String.format(Locale.ROOT, "%n%8s %14s %14s %14s%n", "p", "total", "computation", "communication"));
             for (MedyaModel.Prediction p : r.predictions()) {
-                sb.append(String.format(Locale.ROOT, "%8d %14.6g %14.6g %14.6g%n", p.tasks(), p.total(), p.computation(), p.communication()));
+                sb.append(String.format(Locale.ROOT, "%8d %14s %14s %14s%n", p.tasks(), prediction(p.total()),
+                        prediction(p.computation()), prediction(p.communication())));
+                String[] names = {"total", "computation", "communication"};
+                double[] values = {p.total(), p.computation(), p.communication()};
+                for (int i = 0; i < names.length; i++) {
+                    if (values[i] < 0) {
+                        invalid.add(names[i] + " at p = " + p.tasks());
+                    }
+                }
             }
+        }
+        if (!invalid.isEmpty()) {
+            sb.append("the fitted model predicts a negative time, so it is not valid there: ")
+                    .append(String.join(", ", invalid)).append('\n');
         }
         sb.append('\n').append(crossover(r.crossover())).append('\n');
         return sb.toString();
@@ -76,7 +95,14 @@ public final class ScalingText {
     }
 
     private static void fit(StringBuilder sb, String name, MedyaModel.Fit f) {
-        sb.append(String.format(Locale.ROOT, "%-14s %12.5g %12.5g %12.5g %8.4f %12.4g%n", name, f.c0(), f.c1(), f.c2(), f.r2(), f.mse()));
+        sb.append(String.format(Locale.ROOT, "%-14s %12.5g %12.5g %12.5g %8s %12s%n", name, f.c0(), f.c1(), f.c2(),
+                Double.isNaN(f.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", f.r2()),
+                Double.isNaN(f.mse()) ? "-" : String.format(Locale.ROOT, "%.4g", f.mse())));
+    }
+
+    /** A predicted time; below zero the model is not valid there, and says so instead of printing the number. */
+    static String prediction(double v) {
+        return v < 0 ? "invalid (<0)" : String.format(Locale.ROOT, "%.6g", v);
     }
 
     /** One line per series: chosen model, fit quality, and the prediction with its band at {@code at}. */
@@ -94,10 +120,15 @@ public final class ScalingText {
             }
             PmnfModel pm = m.model();
             double[] band = pm.interval(at, level, false);
-            sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %8.2f%% %12.5g %13.5g..%-12.5g%n",
+            double v = pm.predict(at);
+            // a time below zero is no prediction: the model is not valid at this p; a band reaching below zero is cut
+            // at zero, the only part of it a time can take
+            String band2 = v < 0 ? "model not valid at this p"
+                    : String.format(Locale.ROOT, "%13.5g..%-12.5g", Math.max(0, band[0]), band[1]);
+            sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %8.2f%% %12s %s%n",
                     label.length() > 44 ? label + "\n" + " ".repeat(44) : label, pm.formula(),
                     Double.isNaN(pm.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", pm.r2()), pm.cvSmape(),
-                    pm.predict(at), band[0], band[1]));
+                    v < 0 ? "invalid (<0)" : String.format(Locale.ROOT, "%.5g", v), band2));
         }
         return sb.toString();
     }
