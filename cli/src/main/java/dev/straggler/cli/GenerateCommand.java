@@ -125,12 +125,38 @@ final class GenerateCommand implements Callable<Integer> {
         return output.resolveSibling(n + ".expected.json");
     }
 
+    /**
+     * The scenarios with their own parameters; the network and clock parameters every scenario has are listed once,
+     * at the end, and under a scenario only where its default differs.
+     */
     private static void printList() {
+        List<ParamSpec> common = Scenarios.all().get(0).parameters().stream()
+                .filter(ps -> Scenarios.all().stream().allMatch(s -> s.parameters().stream()
+                        .anyMatch(q -> q.name().equals(ps.name()))))
+                .toList();
+        java.util.Set<String> commonNames = new java.util.HashSet<>();
+        common.forEach(ps -> commonNames.add(ps.name()));
+        java.util.Map<String, String> usual = new java.util.HashMap<>();
+        for (ParamSpec ps : common) {
+            // the default most scenarios share is the usual one
+            usual.put(ps.name(), Scenarios.all().stream().flatMap(s -> s.parameters().stream())
+                    .filter(q -> q.name().equals(ps.name())).map(ParamSpec::defaultValue)
+                    .collect(java.util.stream.Collectors.groupingBy(v -> v, java.util.stream.Collectors.counting()))
+                    .entrySet().stream().max(java.util.Map.Entry.comparingByValue()).orElseThrow().getKey());
+        }
         for (Scenario s : Scenarios.all()) {
             System.out.printf("%-24s %s%s%n", s.name(), s.scalingFamily() ? "[scaling family] " : "", s.description());
             for (ParamSpec ps : s.parameters()) {
-                System.out.printf("    %-22s = %-10s %s%n", ps.name(), ps.defaultValue(), ps.description());
+                boolean own = !commonNames.contains(ps.name());
+                if (own || !ps.defaultValue().equals(usual.get(ps.name()))) {
+                    System.out.printf("    %-22s = %-10s %s%n", ps.name(), ps.defaultValue(), ps.description());
+                }
             }
+        }
+        System.out.println();
+        System.out.println("Parameters of every scenario (network model and clock errors), with their usual defaults:");
+        for (ParamSpec ps : common) {
+            System.out.printf("    %-22s = %-10s %s%n", ps.name(), usual.get(ps.name()), ps.description());
         }
     }
 }

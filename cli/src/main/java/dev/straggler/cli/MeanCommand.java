@@ -10,6 +10,11 @@ import java.util.List;
         description = "The element-wise mean of several experiments, typically repetitions of one run.")
 final class MeanCommand extends CubeAlgebraCommand {
     @Override
+    String operation() {
+        return "mean";
+    }
+
+    @Override
     SeverityCube combine(List<SeverityCube> cubes) {
         return ProfileAlgebra.mean(cubes);
     }

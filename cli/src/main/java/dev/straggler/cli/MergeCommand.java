@@ -10,6 +10,11 @@ import java.util.List;
         description = "Joins the metrics of several experiments into one cube (where two carry the same metric, the later wins).")
 final class MergeCommand extends CubeAlgebraCommand {
     @Override
+    String operation() {
+        return "merge";
+    }
+
+    @Override
     SeverityCube combine(List<SeverityCube> cubes) {
         return ProfileAlgebra.merge(cubes);
     }

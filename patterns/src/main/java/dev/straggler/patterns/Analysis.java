@@ -96,6 +96,10 @@ public final class Analysis {
             warnings.add("partial result: " + why);
         }
         warnings.addAll(warnings(replay, summary, ws.init(), ws.fin()));
+        String other = OtherParadigms.sentence(cube);
+        if (other != null) {
+            warnings.add(other);
+        }
         if (rootCauseProblem != null) {
             warnings.add(rootCauseProblem);
         }

@@ -63,6 +63,15 @@ public final class TextReport {
             out.append(column(label, valueCol))
                     .append(String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(v), execution == 0 ? 0 : 100 * v / execution));
         }
+        java.util.Map<String, Double> other = dev.straggler.patterns.OtherParadigms.times(c);
+        if (!other.isEmpty()) {
+            // part of Execution, outside Computation and MPI (as in Scalasca's tree): shown so the children add up
+            for (var e : other.entrySet()) {
+                out.append(column("    " + e.getKey() + " (not analysed for waiting)", valueCol))
+                        .append(String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(e.getValue()),
+                                execution == 0 ? 0 : 100 * e.getValue() / execution));
+            }
+        }
         out.append(wrap(String.format(Locale.ROOT, "Visits %,d   MPI synchronizations %,d   communications %,d   bytes %,d",
                 (long) c.total("visits"), (long) c.total("syncs"), (long) c.total("comms"), (long) c.total("bytes")),
                 width));
