@@ -57,13 +57,19 @@ final class AnalyzeCommand implements Callable<Integer> {
         int nThreads = Ranges.threads(threads);
         int columns = width == null ? terminalWidth() : Ranges.between("--width", width, 60, 1000);
         try (TraceSource src = Inputs.open(trace, common)) {
+            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 AnalysisResult result = analyse(src, nThreads, common.quiet, rootCauses);
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns));
                 writeOutputs(result, src, json, cube, html);
+            } catch (Throwable e) {
+                failed = true;
+                throw e;
             } finally {
-                Inputs.reportSkipped(src);
+                if (!failed) {
+                    Inputs.reportSkipped(src);
+                }
             }
         }
         return 0;

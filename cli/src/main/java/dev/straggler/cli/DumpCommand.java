@@ -42,6 +42,7 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         try (TraceSource src = Inputs.open(trace, common)) {
+            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 int rankCount = src.definitions().rankCount();
                 if (ranks != null) {
@@ -73,8 +74,13 @@ final class DumpCommand implements Callable<Integer> {
                     }
                 }
                 out.flush();
+            } catch (Throwable e) {
+                failed = true;
+                throw e;
             } finally {
-                Inputs.reportSkipped(src);
+                if (!failed) {
+                    Inputs.reportSkipped(src);
+                }
             }
         }
         return 0;

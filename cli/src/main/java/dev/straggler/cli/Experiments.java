@@ -48,10 +48,16 @@ final class Experiments {
     /** Callsite statistics of a trace or an mpiP report (the whole trace profile for a trace). */
     static TraceProfile profile(Path p, CommonOptions common, CallsiteProfiler.Options o) throws IOException {
         try (TraceSource src = Inputs.open(p, common)) {
+            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 return CallsiteProfiler.profile(src, o);
+            } catch (Throwable e) {
+                failed = true;
+                throw e;
             } finally {
-                Inputs.reportSkipped(src);
+                if (!failed) {
+                    Inputs.reportSkipped(src);
+                }
             }
         }
     }

@@ -95,4 +95,37 @@ class BadInputCorpusTest {
                 w.out());
         assertTrue(w.out().strip().endsWith("valid, with 19 warning(s)"), w.out());
     }
+
+    /** Found by the mutation fuzzer: a damaged MPI_Waitall name made three waits count in one 5 ms call. */
+    @Test
+    void waitingInOneCallNeverExceedsTheCall() {
+        Run r = run("analyze", corpus("unknown-call-completing-several-receives").toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Late Sender: 0.004000 s"), r.out());
+    }
+
+    /** Found by the mutation fuzzer: a negated member rank ended in an ArrayIndexOutOfBoundsException. */
+    @Test
+    void negativeCommunicatorMemberIsALineNumberedError() {
+        Run r = run("analyze", corpus("negative-communicator-member").toString(), "-q");
+        assertEquals(1, r.code());
+        assertEquals("straggler: " + corpus("negative-communicator-member") + ":19: communicator 0 has member rank -1; "
+                + "ranks are never negative", r.err().strip());
+    }
+
+    /** Found by the mutation fuzzer: a corrupted store file made Arrow ask for 81 TB or fail inside a decoder. */
+    @Test
+    void corruptedStoreFileIsRefusedByItsChecksum(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path store = tmp.resolve("s");
+        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Path events = store.resolve("events").resolve("loc-000000.arrow");
+        byte[] b = java.nio.file.Files.readAllBytes(events);
+        b[b.length / 2] ^= 0x40;
+        java.nio.file.Files.write(events, b);
+        Run r = run("analyze", store.toString(), "-q");
+        assertEquals(1, r.code());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains(events + ": checksum ") && r.err().contains("(location 0 is corrupted); re-import it "
+                + "from the original trace"), r.err());
+    }
 }

@@ -70,4 +70,19 @@ class OneLineErrorsTest {
         assertTrue(r.err().startsWith("straggler: " + cut + ": line "), r.err());
         assertTrue(r.err().strip().endsWith("the JSON ends early (the file is truncated)"), r.err());
     }
+
+    /** Found by the mutation fuzzer: a misspelled key in a store's definitions surfaced as a NullPointerException. */
+    @Test
+    void misspelledDefinitionsFieldIsNamedInWords() throws Exception {
+        Path store = tmp.resolve("d");
+        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Path defs = store.resolve("definitions.json");
+        Files.writeString(defs, Files.readString(defs).replace("\"communicators\"", "\"communicaTors\""));
+        Run r = run("analyze", store.toString(), "-q");
+        assertEquals(1, r.code());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().startsWith("straggler: " + defs + ": line "), r.err());
+        assertTrue(r.err().strip().endsWith("a required field of TraceDefinitions is missing (misspelled or damaged?)"),
+                r.err());
+    }
 }

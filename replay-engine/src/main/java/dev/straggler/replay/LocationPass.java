@@ -368,6 +368,16 @@ public final class LocationPass {
         int cls = regions.classOf(stackRegion[top]);
         byte k = RegionClass.isTest(cls) ? RecvTable.CALL_TEST
                 : RegionClass.isWaitMulti(cls) ? RecvTable.CALL_WAIT_MULTI : RecvTable.CALL_OTHER;
+        // A call that completes several receives waits for them together, whatever its name: only its largest
+        // Late Sender counts, as for MPI_Waitall. Real MPI calls other than Waitall/Waitsome/Testall/Testsome complete
+        // at most one receive, so this only matters for unknown or damaged region names, where counting every
+        // receive's wait would give more waiting than the call lasted.
+        int last = receives.size() - 1;
+        if (k == RecvTable.CALL_OTHER && last >= 0 && receives.call(last) == stackCall[top]
+                && receives.kind(last) != RecvTable.CALL_TEST) {
+            k = RecvTable.CALL_WAIT_MULTI;
+            receives.setKind(last, k);
+        }
         int idx = receives.add(b.time[i], stackEnter[top], reqEnter, comm, peer, b.tag[i], stackNode[top],
                 stackCall[top], k, topIsMpi());
         addPending(idx, PATCH_RECV_LEAVE);

@@ -64,6 +64,11 @@ public final class RecvTable {
         leave.set(i, t);
     }
 
+    /** Changes the kind of the receive call, keeping its other flags. */
+    void setKind(int i, byte kind) {
+        flags.set(i, (byte) ((flags.get(i) & ~KIND_MASK) | kind));
+    }
+
     public int size() {
         return size;
     }

@@ -20,6 +20,12 @@ public record Communicator(int id, String name, int[] members, int parent) {
         if (id < 0) {
             throw new IllegalArgumentException("communicator id must be >= 0: " + id);
         }
+        for (int i = 0; i < members.length; i++) {
+            if (members[i] < 0) {
+                throw new IllegalArgumentException("communicator " + id + " (" + name + "): member " + i
+                        + " is rank " + members[i] + "; ranks are never negative");
+            }
+        }
     }
 
     public int size() {

@@ -59,6 +59,13 @@ public final class JsonErrors {
         if (e instanceof InvalidFormatException f) {
             return "\"" + f.getValue() + "\" is not " + kind(f.getTargetType());
         }
+        if (e instanceof com.fasterxml.jackson.databind.exc.ValueInstantiationException v) {
+            Throwable cause = v.getCause();
+            String type = v.getType() == null ? "the object" : v.getType().getRawClass().getSimpleName();
+            return cause instanceof NullPointerException
+                    ? "a required field of " + type + " is missing (misspelled or damaged?)"
+                    : "invalid " + type + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        }
         if (e instanceof UnrecognizedPropertyException u) {
             return "unknown field \"" + u.getPropertyName() + "\"";
         }

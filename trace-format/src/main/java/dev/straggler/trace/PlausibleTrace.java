@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A trace whose events are checked as they are read, so that no analysis ever sees an impossible value: every
  * timestamp lies within the clock range the trace declares (OTF2 ClockProperties: begin and length) and never
- * goes backwards within a location; message lengths and collective byte counts are never negative.
+ * goes backwards within a location; ENTER and LEAVE name a defined region; message lengths and collective byte
+ * counts are never negative.
  *
  * <p>Strict (the default): the first violation is a {@link TraceFormatException} naming the trace, the location,
  * the event index and the value. Lenient: the offending records are dropped, counted and listed
@@ -36,6 +37,7 @@ public final class PlausibleTrace implements TraceSource {
     private final long lo;
     private final long hi;
     private final Clock clock;
+    private final int regions;
     private final AtomicLong droppedCount = new AtomicLong();
     private final List<Dropped> listed = new ArrayList<>();
 
@@ -43,6 +45,7 @@ public final class PlausibleTrace implements TraceSource {
         this.delegate = delegate;
         this.lenient = lenient;
         this.clock = delegate.definitions().clock();
+        this.regions = delegate.definitions().regions().size();
         // a trace that does not declare its length (length 0) is checked for order and sizes only
         boolean declared = clock.traceLength() > 0;
         this.lo = declared ? clock.globalOffset() : Long.MIN_VALUE;
@@ -193,6 +196,12 @@ public final class PlausibleTrace implements TraceSource {
 
         private String sizes(EventBatch b, int i) {
             switch (b.kind[i]) {
+                case EventKind.ENTER_CODE, EventKind.LEAVE_CODE -> {
+                    if (b.ref[i] < 0 || b.ref[i] >= regions) {
+                        return EventKind.of(b.kind[i]) + " of undefined region " + b.ref[i] + " (the trace defines "
+                                + regions + ")";
+                    }
+                }
                 case EventKind.MPI_SEND_CODE, EventKind.MPI_ISEND_CODE, EventKind.MPI_RECV_CODE,
                      EventKind.MPI_IRECV_CODE -> {
                     if (b.bytes[i] < 0) {

@@ -231,7 +231,19 @@ public final class Otf2Archive implements TraceSource {
     private LocalDefinitions localDefinitions(int location) throws IOException {
         Path def = localDefinitionFile(location);
         if (Files.exists(def) || !Files.exists(eventFile(location))) {
-            return LocalDefinitions.read(def, anchor);
+            try {
+                return LocalDefinitions.read(def, anchor);
+            } catch (TraceFormatException e) {
+                if (!options.lenient()) {
+                    throw e;
+                }
+                // lenient: a damaged local definition file costs its mapping tables and clock offsets, not the
+                // location's events
+                warn(new Otf2Warning(def.toString(), mapping.locationIds[location], -1, 0, "unreadable local "
+                        + "definitions (" + e.getMessage() + "); its events are read with global ids and without "
+                        + "clock correction"));
+                return LocalDefinitions.NONE;
+            }
         }
         String msg = "the local definition file of location " + Long.toUnsignedString(mapping.locationIds[location])
                 + " is missing: its mapping tables and clock offsets are unknown";

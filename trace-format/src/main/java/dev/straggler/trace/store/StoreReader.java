@@ -16,7 +16,6 @@ import org.apache.arrow.vector.ipc.ArrowFileReader;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -100,26 +99,49 @@ public final class StoreReader implements TraceSource {
      */
     public List<String> verify() throws IOException {
         List<String> problems = new ArrayList<>();
-        byte[] buf = new byte[1 << 16];
         for (StoreManifest.LocationFile f : manifest.locations()) {
-            CRC32C crc = new CRC32C();
-            try (InputStream in = Files.newInputStream(dir.resolve(f.file()))) {
-                for (int n; (n = in.read(buf)) > 0; ) {
-                    crc.update(buf, 0, n);
-                }
-            }
-            String actual = String.format("%08x", crc.getValue());
-            if (!actual.equals(f.crc32c())) {
-                problems.add(dir.resolve(f.file()) + ": checksum " + actual + " differs from the manifest's " + f.crc32c()
-                        + " (location " + f.index() + " is corrupted)");
+            String problem = checksumProblem(f);
+            if (problem != null) {
+                problems.add(problem);
             }
         }
         return problems;
     }
 
+    /** The mismatch of one event file's CRC32C with the manifest, or null when it matches. */
+    private String checksumProblem(StoreManifest.LocationFile f) throws IOException {
+        CRC32C crc = new CRC32C();
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.allocate(1 << 16);
+        try (FileChannel ch = FileChannel.open(dir.resolve(f.file()), StandardOpenOption.READ)) {
+            while (ch.read(buf) > 0) {
+                buf.flip();
+                crc.update(buf);
+                buf.clear();
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return dir.resolve(f.file()) + ": missing (location " + f.index() + ")";
+        }
+        String actual = String.format("%08x", crc.getValue());
+        if (actual.equals(f.crc32c())) {
+            return null;
+        }
+        return dir.resolve(f.file()) + ": checksum " + actual + " differs from the manifest's " + f.crc32c()
+                + " (location " + f.index() + " is corrupted)";
+    }
+
+    /**
+     * Opens a location after checking its file against the manifest's CRC32C: a damaged store is refused before
+     * Arrow decodes anything (a corrupt length could otherwise ask for terabytes, a corrupt value pass as an event).
+     */
     @Override
     public LocationReader openLocation(int location) throws IOException {
         StoreManifest.LocationFile f = manifest.locations().get(location);
+        if (f.crc32c() != null && !f.crc32c().isEmpty()) {
+            String problem = checksumProblem(f);
+            if (problem != null) {
+                throw new TraceFormatException(problem + "; re-import it from the original trace");
+            }
+        }
         return new ArrowLocationReader(f);
     }
 

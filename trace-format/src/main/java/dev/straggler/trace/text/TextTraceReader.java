@@ -185,6 +185,11 @@ public final class TextTraceReader {
                     throw error("communicator " + id + " needs members=<global ranks>");
                 }
                 int[] m = members.isEmpty() ? new int[0] : parseInts(members);
+                for (int r : m) {
+                    if (r < 0) {
+                        throw error("communicator " + id + " has member rank " + r + "; ranks are never negative");
+                    }
+                }
                 if (comms.put(id, new Communicator(id, tok.get(2), m, (int) num(kv, "parent", -1))) != null) {
                     throw error("communicator " + id + " defined twice");
                 }
