@@ -58,6 +58,13 @@ final class ModelCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE.html", description = "Write the fits and curves as an HTML page.")
     Path html;
 
+    @Option(names = "--search", paramLabel = "straggler|extra-p", defaultValue = "straggler",
+            description = "Which search chooses the normal-form models: straggler (default: 116 hypotheses with "
+                    + "negative exponents for strong scaling, the constant scored like the others) or extra-p (the "
+                    + "choice Extra-P 4.2.5 makes: its 42 hypotheses, the constant scored in-sample); "
+                    + "docs/scaling-models.md.")
+    String search;
+
     private void checkRanges() {
         Ranges.processCounts("--predict", predict);
     }
@@ -88,13 +95,20 @@ final class ModelCommand implements Callable<Integer> {
         List<ModelPoint> points = fromCubes ? ScalingInputs.modelPoints(cubes, tasks) : ScalingInputs.modelPoints(sites);
         MedyaModel.Report medya = MedyaModel.analyse(points, predict);
         List<MeasurementSeries> series = new ArrayList<>();
+        List<MeasurementSeries> callsites = List.of();
         if (cubes.size() >= 2) {
             series.addAll(ScalingInputs.patternSeries(cubes, tasks));
         }
         if (sites.size() >= 2) {
-            series.addAll(ScalingInputs.callsiteSeries(sites));
+            callsites = ScalingInputs.callsiteSeries(sites);
+            series.addAll(callsites);
         }
-        List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(series, PmnfModeler.Options.defaults());
+        ModelSearch.Search how = switch (search) {
+            case "straggler" -> ModelSearch.Search.STRAGGLER;
+            case "extra-p", "extrap" -> ModelSearch.Search.EXTRA_P;
+            default -> throw new IllegalArgumentException("--search takes straggler or extra-p, not " + search);
+        };
+        List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(series, PmnfModeler.Options.defaults(), how);
         double largest = 0;
         for (ModelPoint p : points) {
             largest = Math.max(largest, p.tasks());
@@ -105,15 +119,17 @@ final class ModelCommand implements Callable<Integer> {
         }
         System.out.print(ScalingText.render(medya));
         System.out.println();
-        System.out.print(ScalingText.render(models, at, LEVEL));
+        System.out.print(ScalingText.render(models, at, LEVEL, how));
         ObjectNode doc = ScalingJson.toJson(medya, models, Math.max(at, 2 * largest), LEVEL);
+        doc.put("search", how == ModelSearch.Search.EXTRA_P ? "extra-p" : "straggler");
+        doc.put("searchDescription", how.description());
         if (json != null) {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);
             System.out.println("wrote " + json);
         }
         if (extrap != null) {
             try (Writer w = Files.newBufferedWriter(extrap, StandardCharsets.UTF_8)) {
-                ExtraPText.write(w, "p", series);
+                ExtraPText.write(w, "p", ExtraPText.forExtraP(series, callsites));
             }
             System.out.println("wrote " + extrap);
         }

@@ -63,7 +63,7 @@ class ScalingCommandsTest {
         assertEquals(time(64), at64.get("total").asDouble(), 1e-4);
         List<String> lines = Files.readAllLines(extrap);
         assertTrue(lines.contains("POINTS 2 4 8 16"), lines.toString());
-        int data = lines.indexOf("METRIC time") + 2;
+        int data = lines.indexOf("METRIC time_per_process") + 2;
         assertEquals("REGION all", lines.get(data - 1));
         for (int i = 0; i < 4; i++) {
             String[] f = lines.get(data + i).split(" ");

@@ -19,6 +19,36 @@ public final class ExtraPText {
     private ExtraPText() {
     }
 
+    /**
+     * The series as Extra-P's call tree should show them. Extra-P builds one tree from every REGION of every metric,
+     * so three kinds are kept apart: per-process totals (no call path) become metric {@code NAME_per_process} in
+     * region {@code all}; callsites (an MPI operation and its callers, not a path from the program's root) become
+     * metric {@code callsite_time} in one flat region each, {@code Allreduce<zran3} (innermost caller first), so
+     * that their callers do not appear as roots beside the analysed call tree; everything else keeps its call
+     * path from the root.
+     */
+    public static List<MeasurementSeries> forExtraP(List<MeasurementSeries> series, List<MeasurementSeries> callsites) {
+        java.util.Set<MeasurementSeries> sites = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        sites.addAll(callsites);
+        List<MeasurementSeries> out = new java.util.ArrayList<>();
+        for (MeasurementSeries s : series) {
+            if (sites.contains(s)) {
+                List<String> path = s.callPath();
+                StringBuilder flat = new StringBuilder(path.isEmpty() ? "" : path.get(path.size() - 1));
+                for (int i = path.size() - 2; i >= 0; i--) {
+                    flat.append('<').append(path.get(i));
+                }
+                out.add(new MeasurementSeries("callsite_time", List.of(flat.toString()), s.p(), s.values()));
+            } else if (s.callPath().isEmpty()) {
+                out.add(new MeasurementSeries(s.metric() + "_per_process", List.of(), s.p(), s.values()));
+            } else {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    /** Writes the series, grouped by metric (each METRIC block once, in order of first appearance). */
     public static void write(Appendable out, String parameter, List<MeasurementSeries> series) throws IOException {
         if (parameter.isBlank() || parameter.chars().anyMatch(Character::isWhitespace)) {
             throw new IllegalArgumentException("parameter name must be one word: '" + parameter + "'");
@@ -36,8 +66,12 @@ public final class ExtraPText {
             out.append(' ').append(number(p));
         }
         out.append('\n');
-        String metric = null;
+        java.util.Map<String, List<MeasurementSeries>> byMetric = new java.util.LinkedHashMap<>();
         for (MeasurementSeries s : series) {
+            byMetric.computeIfAbsent(s.metric(), k -> new java.util.ArrayList<>()).add(s);
+        }
+        String metric = null;
+        for (MeasurementSeries s : byMetric.values().stream().flatMap(List::stream).toList()) {
             if (!s.metric().equals(metric)) {
                 metric = s.metric();
                 out.append('\n').append("METRIC ").append(clean(metric)).append('\n');

@@ -37,6 +37,34 @@ public final class PmnfModeler {
 
     /** @throws IllegalArgumentException with fewer than three distinct process counts */
     public static PmnfModel fit(double[] p, double[] y, Options o) {
+        double[][] means = meansByP(p, y);
+        double[] xs = means[0];
+        double[] ys = means[1];
+        int n = xs.length;
+        List<String> notes = new ArrayList<>();
+        if (n < 5) {
+            notes.add("only " + n + " process counts; Extra-P advises at least 5 for a reliable model");
+        }
+        boolean logOk = o.logTerms() && xs[0] >= 1;
+        if (o.logTerms() && !logOk) {
+            notes.add("a process count below 1: no log terms");
+        }
+        PmnfModel best = constant(xs, ys, notes);
+        for (PmnfTerm t : PmnfTerm.candidates(logOk, o.negativeExponents())) {
+            PmnfModel m = hypothesis(xs, ys, t, o.epsilon(), notes);
+            if (m != null && better(m, best, o.criterion())) {
+                best = m;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The distinct process counts, ascending, and the mean of the repetitions at each (Extra-P's mean measure).
+     *
+     * @throws IllegalArgumentException with fewer than three distinct process counts
+     */
+    static double[][] meansByP(double[] p, double[] y) {
         if (p.length != y.length) {
             throw new IllegalArgumentException("process counts and values differ in length");
         }
@@ -58,22 +86,7 @@ public final class PmnfModeler {
             ys[k] = e.getValue()[0] / e.getValue()[1];
             k++;
         }
-        List<String> notes = new ArrayList<>();
-        if (n < 5) {
-            notes.add("only " + n + " process counts; Extra-P advises at least 5 for a reliable model");
-        }
-        boolean logOk = o.logTerms() && xs[0] >= 1;
-        if (o.logTerms() && !logOk) {
-            notes.add("a process count below 1: no log terms");
-        }
-        PmnfModel best = constant(xs, ys, notes);
-        for (PmnfTerm t : PmnfTerm.candidates(logOk, o.negativeExponents())) {
-            PmnfModel m = hypothesis(xs, ys, t, o.epsilon(), notes);
-            if (m != null && better(m, best, o.criterion())) {
-                best = m;
-            }
-        }
-        return best;
+        return new double[][] {xs, ys};
     }
 
     private static boolean better(PmnfModel a, PmnfModel b, Criterion c) {

@@ -107,9 +107,15 @@ public final class ScalingText {
 
     /** One line per series: chosen model, fit quality, and the prediction with its band at {@code at}. */
     public static String render(java.util.List<ModelSearch.SeriesModel> models, double at, double level) {
+        return render(models, at, level, ModelSearch.Search.STRAGGLER);
+    }
+
+    /** As {@link #render(java.util.List, double, double)}, naming the search that chose the models. */
+    public static String render(java.util.List<ModelSearch.SeriesModel> models, double at, double level,
+                                ModelSearch.Search search) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Extra-P normal-form models c0 + c1*p^i*log2(p)^j, chosen by leave-one-out "
-                + "cross-validation; %.0f %% confidence band at p = %.0f%n", 100 * level, at));
+        sb.append(String.format(Locale.ROOT, "Normal-form models (%s); %.0f %% confidence band at p = %.0f%n",
+                search.description(), 100 * level, at));
         sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %9s %12s %27s%n", "Series", "Model", "R^2", "cv SMAPE",
                 "at p", "band"));
         for (ModelSearch.SeriesModel m : models) {
