@@ -329,4 +329,46 @@ class BadInputTest {
             assertTrue(Otf2Archive.isOtf2(a.getParent()));
         }
     }
+
+    /** Two locations with {@code pairs[l]} ENTER/LEAVE pairs of region 0, all within [10, 40]. */
+    private Path small(String name, int... pairs) throws IOException {
+        dev.straggler.trace.TraceDefinitions.Builder d = dev.straggler.trace.TraceDefinitions.builder();
+        d.addRegion("main", "a.c", 1, 2, dev.straggler.trace.Paradigm.USER, dev.straggler.trace.RegionRole.FUNCTION);
+        for (int r = 0; r < pairs.length; r++) {
+            d.location(dev.straggler.trace.Location.masterThread(r, r));
+            d.process(new dev.straggler.trace.ProcessDef(r, "rank " + r, ""));
+        }
+        d.clock(new dev.straggler.trace.Clock(1_000_000_000L, 0, 50));
+        Path anchor = tmp.resolve(name).resolve("traces.otf2");
+        try (Otf2Writer w = new Otf2Writer(anchor)) {
+            for (int r = 0; r < pairs.length; r++) {
+                EventBatch b = new EventBatch();
+                for (int k = 0; k < pairs[r]; k++) {
+                    b.enter(10 + 2 * k, 0);
+                    b.leave(11 + 2 * k, 0);
+                }
+                w.append(r, b);
+            }
+            w.finish(d.build());
+        }
+        return anchor;
+    }
+
+    /**
+     * An event file copied from another trace has intact chunks and plausible timestamps; only the location's
+     * declared event count gives it away.
+     */
+    @Test
+    void eventFileOfAnotherTraceIsRefusedByItsEventCount() throws IOException {
+        Path a = small("a", 4, 4);
+        Path b = small("b", 4, 7);
+        java.nio.file.Files.copy(evt(b, 1), evt(a, 1), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        TraceFormatException e = readFails(a);
+        assertTrue(e.getMessage().contains("1.evt: holds 14 event records, but the definition of location 1 declares 8 "
+                + "(an event file of another trace or location?)"), e.getMessage());
+        try (Otf2Archive ar = Otf2Archive.open(a, Otf2Options.lenientReading())) {
+            ar.readLocation(1);
+            assertTrue(ar.warnings().stream().anyMatch(w -> w.message().contains("declares 8")), ar.warnings().toString());
+        }
+    }
 }
