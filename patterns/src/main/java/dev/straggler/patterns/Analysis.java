@@ -138,6 +138,16 @@ public final class Analysis {
         return out;
     }
 
+    /** The system-tree path above a rank's process, as the trace states it (empty when unknown). */
+    private static List<dev.straggler.trace.SystemNode> hostOf(TraceDefinitions defs, int rank) {
+        for (var p : defs.processes()) {
+            if (p.rank() == rank) {
+                return p.path();
+            }
+        }
+        return List.of();
+    }
+
     private static SeverityCube emptyCube(Replay replay, TraceSource source, boolean rootCauses) {
         CallTree tree = replay.callTree();
         List<CallPath> paths = new ArrayList<>(tree.size());
@@ -146,7 +156,7 @@ public final class Analysis {
         }
         List<SystemLocation> locations = new ArrayList<>();
         for (Location l : replay.definitions().locations()) {
-            locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name()));
+            locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name(), hostOf(replay.definitions(), l.rank())));
         }
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("creator", "Straggler");

@@ -55,17 +55,27 @@ final class Anchor {
         int group = -1;
     }
 
+    /** A {@code <systemtreenode>}; {@code parent} indexes {@link #nodes}, -1 for a root. */
+    static final class NodeDef {
+        String name = "";
+        String cls = "";
+        int parent = -1;
+    }
+
     static final class GroupDef {
         int fileId = -1;
         String name = "";
         int rank;
         String type = "";
+        /** The system-tree node holding the group (index into {@link #nodes}), -1 when none. */
+        int node = -1;
     }
 
     final Map<String, String> attributes = new LinkedHashMap<>();
     final List<MetricDef> metrics = new ArrayList<>();
     final List<RegionDef> regions = new ArrayList<>();
     final List<CnodeDef> cnodes = new ArrayList<>();
+    final List<NodeDef> nodes = new ArrayList<>();
     final List<GroupDef> groups = new ArrayList<>();
     final List<LocationDef> locations = new ArrayList<>();
 }

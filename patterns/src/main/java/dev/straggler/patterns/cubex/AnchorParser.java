@@ -35,6 +35,7 @@ final class AnchorParser {
         Anchor a = new Anchor();
         // what the open elements are, to know whose <name>/<rank>/... a leaf belongs to
         Deque<Object> owners = new ArrayDeque<>();
+        Deque<Integer> nodeStack = new ArrayDeque<>();
         Deque<Integer> metricStack = new ArrayDeque<>();
         Deque<Integer> cnodeStack = new ArrayDeque<>();
         int groupIndex = -1;
@@ -50,7 +51,11 @@ final class AnchorParser {
                             owners.pop();
                         }
                         case "cnode" -> cnodeStack.pop();
-                        case "region", "location", "locationgroup", "systemtreenode" -> owners.pop();
+                        case "region", "location", "locationgroup" -> owners.pop();
+                        case "systemtreenode" -> {
+                            owners.pop();
+                            nodeStack.pop();
+                        }
                         default -> {
                         }
                     }
@@ -105,10 +110,17 @@ final class AnchorParser {
                         a.cnodes.add(c);
                         cnodeStack.push(a.cnodes.size() - 1);
                     }
-                    case "systemtreenode" -> owners.push("systemtreenode");
+                    case "systemtreenode" -> {
+                        Anchor.NodeDef n = new Anchor.NodeDef();
+                        n.parent = nodeStack.isEmpty() ? -1 : nodeStack.peek();
+                        a.nodes.add(n);
+                        nodeStack.push(a.nodes.size() - 1);
+                        owners.push(n);
+                    }
                     case "locationgroup" -> {
                         Anchor.GroupDef g = new Anchor.GroupDef();
                         g.fileId = intAttr("Id", -1);
+                        g.node = nodeStack.isEmpty() ? -1 : nodeStack.peek();
                         a.groups.add(g);
                         groupIndex = a.groups.size() - 1;
                         owners.push(g);
@@ -127,7 +139,7 @@ final class AnchorParser {
                         owners.push(l);
                     }
                     case "disp_name", "uniq_name", "dtype", "uom", "url", "descr", "cubepl", "name",
-                         "mangled_name", "paradigm", "role", "rank", "type" -> leaf(el, owners.peek());
+                         "mangled_name", "paradigm", "role", "rank", "type", "class" -> leaf(el, owners.peek());
                     default -> {
                     }
                 }
@@ -164,6 +176,13 @@ final class AnchorParser {
                 case "mangled_name" -> g.mangledName = text;
                 case "paradigm" -> g.paradigm = text;
                 case "role" -> g.role = text;
+                default -> {
+                }
+            }
+        } else if (owner instanceof Anchor.NodeDef n) {
+            switch (el) {
+                case "name" -> n.name = text;
+                case "class" -> n.cls = text;
                 default -> {
                 }
             }

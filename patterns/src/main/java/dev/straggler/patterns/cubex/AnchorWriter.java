@@ -58,6 +58,8 @@ final class AnchorWriter {
     private void header() {
         sb.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\n<cube version=\"4.4\">\n");
         Map<String, String> attrs = new LinkedHashMap<>();
+        // the CUBE release whose tools (cube_info, cube_dump, cube_diff, cube_merge) read these files as Scalasca's
+        attrs.put("Cube Version", "4.8.2");
         attrs.put("CubePL Version", "1.1");
         attrs.put("Creator", CREATOR);
         attrs.put("CUBE_CT_AGGR", "SUM");
@@ -143,25 +145,64 @@ final class AnchorWriter {
         sb.append("</program>\n");
     }
 
+    /**
+     * The system tree as Scalasca writes it: the trace's system-tree nodes, each named {@code class name} ("machine
+     * Linux", "node vm") with its class, holding the processes that ran there ("MPI Rank r", type process) and
+     * their threads; then the "Process x Thread" topology. With no system tree in the trace: one machine, one node.
+     * Node ids are given in document order; location ids are the column order of the data.
+     */
     private void system(int[] locationOrder) {
-        sb.append("<system>\n<systemtreenode Id=\"0\">\n");
-        leaf("name", "machine");
-        leaf("class", "machine");
-        sb.append("<systemtreenode Id=\"1\">\n");
-        leaf("name", "node");
-        leaf("class", "node");
         List<SystemLocation> locs = cube.locations();
-        int group = -1;
-        int groupRank = Integer.MIN_VALUE;
+        // the tree of host paths, children in order of first appearance
+        TreeNode root = new TreeNode(null);
         for (int id = 0; id < locationOrder.length; id++) {
             SystemLocation l = locs.get(locationOrder[id]);
-            if (group < 0 || l.rank() != groupRank) {
-                if (group >= 0) {
+            List<dev.straggler.trace.SystemNode> host = l.host().isEmpty()
+                    ? List.of(new dev.straggler.trace.SystemNode("machine", ""), new dev.straggler.trace.SystemNode("node", ""))
+                    : l.host();
+            TreeNode n = root;
+            for (dev.straggler.trace.SystemNode h : host) {
+                n = n.child(h);
+            }
+            n.locations.add(id);
+        }
+        sb.append("<system>\n");
+        int[] nodeId = {0};
+        int[] groupId = {0};
+        for (TreeNode n : root.children) {
+            writeNode(n, locationOrder, nodeId, groupId);
+        }
+        // Scalasca's "Process x Thread" topology: one coordinate per location
+        int processes = (int) locs.stream().mapToInt(SystemLocation::rank).distinct().count();
+        int threads = locs.stream().mapToInt(SystemLocation::thread).max().orElse(0) + 1;
+        List<Integer> ranks = locs.stream().map(SystemLocation::rank).distinct().sorted().toList();
+        sb.append("<topologies>\n<cart name=\"Process x Thread\" ndims=\"2\">\n");
+        sb.append("<dim name=\"Process\" size=\"").append(processes).append("\" periodic=\"false\"/>\n");
+        sb.append("<dim name=\"Thread\" size=\"").append(threads).append("\" periodic=\"false\"/>\n");
+        for (int id = 0; id < locationOrder.length; id++) {
+            SystemLocation l = locs.get(locationOrder[id]);
+            sb.append("<coord locId=\"").append(id).append("\">").append(ranks.indexOf(l.rank())).append(' ')
+                    .append(l.thread()).append("</coord>\n");
+        }
+        sb.append("</cart>\n</topologies>\n</system>\n");
+    }
+
+    private void writeNode(TreeNode n, int[] locationOrder, int[] nodeId, int[] groupId) {
+        sb.append("<systemtreenode Id=\"").append(nodeId[0]++).append("\">\n");
+        leaf("name", n.node.displayName());
+        leaf("class", n.node.className());
+        List<SystemLocation> locs = cube.locations();
+        int groupRank = Integer.MIN_VALUE;
+        boolean open = false;
+        for (int id : n.locations) {
+            SystemLocation l = locs.get(locationOrder[id]);
+            if (!open || l.rank() != groupRank) {
+                if (open) {
                     sb.append("</locationgroup>\n");
                 }
-                group++;
+                open = true;
                 groupRank = l.rank();
-                sb.append("<locationgroup Id=\"").append(group).append("\">\n");
+                sb.append("<locationgroup Id=\"").append(groupId[0]++).append("\">\n");
                 leaf("name", "MPI Rank " + l.rank());
                 leaf("rank", Integer.toString(l.rank()));
                 leaf("type", "process");
@@ -174,7 +215,35 @@ final class AnchorWriter {
             leaf("type", "thread");
             sb.append("</location>\n");
         }
-        sb.append("</locationgroup>\n</systemtreenode>\n</systemtreenode>\n</system>\n");
+        if (open) {
+            sb.append("</locationgroup>\n");
+        }
+        for (TreeNode c : n.children) {
+            writeNode(c, locationOrder, nodeId, groupId);
+        }
+        sb.append("</systemtreenode>\n");
+    }
+
+    /** A system-tree node with the locations directly under it (ids) and its child nodes. */
+    private static final class TreeNode {
+        final dev.straggler.trace.SystemNode node;
+        final List<Integer> locations = new java.util.ArrayList<>();
+        final List<TreeNode> children = new java.util.ArrayList<>();
+
+        TreeNode(dev.straggler.trace.SystemNode node) {
+            this.node = node;
+        }
+
+        TreeNode child(dev.straggler.trace.SystemNode h) {
+            for (TreeNode c : children) {
+                if (c.node.equals(h)) {
+                    return c;
+                }
+            }
+            TreeNode c = new TreeNode(h);
+            children.add(c);
+            return c;
+        }
     }
 
     private void leaf(String tag, String text) {

@@ -132,7 +132,8 @@ public final class CubexReader {
                 throw new TraceFormatException(file + "!anchor.xml: location ids are not 0.." + (locDefs.size() - 1)
                         + " (found id " + l.fileId + " at position " + i + ")");
             }
-            locations.add(new SystemLocation(i, a.groups.get(l.group).rank, l.rank, l.name));
+            locations.add(new SystemLocation(i, a.groups.get(l.group).rank, l.rank, l.name,
+                    hostPath(a, a.groups.get(l.group).node)));
         }
         if (locations.isEmpty()) {
             throw new TraceFormatException(file + "!anchor.xml: no <location> in the system tree");
@@ -412,5 +413,21 @@ public final class CubexReader {
         ByteBuffer b = ByteBuffer.allocate((int) m.size());
         TarIndex.readFully(ch, b, m.offset(), file);
         return b.array();
+    }
+
+    /**
+     * The system-tree path above a location group, outermost first. A node named {@code class name} (Scalasca's
+     * convention) keeps {@code name} as its name, so that writing it again gives the same display name.
+     */
+    private static List<dev.straggler.trace.SystemNode> hostPath(Anchor a, int node) {
+        List<dev.straggler.trace.SystemNode> path = new ArrayList<>();
+        for (int n = node; n >= 0 && path.size() <= a.nodes.size(); n = a.nodes.get(n).parent) {
+            Anchor.NodeDef d = a.nodes.get(n);
+            String name = d.name.equals(d.cls) ? "" : d.name.startsWith(d.cls + " ") ? d.name.substring(d.cls.length() + 1)
+                    : d.name;
+            path.add(0, new dev.straggler.trace.SystemNode(d.cls, name));
+        }
+        // nodes named only by their class ("machine", "node") are what a writer puts when it knows no host: unknown
+        return path.stream().allMatch(n -> n.name().isEmpty()) ? List.of() : path;
     }
 }

@@ -78,13 +78,20 @@ public final class CubexWriter {
         Path dir = out.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, out.getFileName().toString(), ".tmp");
         try {
-            try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20), 0)) {
+            try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20),
+                    System.currentTimeMillis() / 1000)) {
                 for (int id = 0; id < metricOrder.length; id++) {
                     writeMetric(tar, cube, id, metricOrder[id], integer[metricOrder[id]], cnodeOrder, locationOrder);
                 }
                 tar.beginMember("anchor.xml", anchor.length);
                 tar.write(anchor);
                 tar.endMember();
+            }
+            // a temporary file is private (0600); the cube is an ordinary file others may read, as Scalasca's are
+            try {
+                Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: its defaults apply
             }
             try {
                 Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

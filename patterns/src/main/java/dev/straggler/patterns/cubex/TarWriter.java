@@ -23,6 +23,17 @@ final class TarWriter implements AutoCloseable {
 
     private final OutputStream out;
     private final long mtime;
+    /** The member owner's name, as ordinary tar writes it (at most 31 characters). */
+    private static final String USER = owner();
+
+    private static String owner() {
+        String u = System.getProperty("user.name", "");
+        u = u.replaceAll("[^A-Za-z0-9._-]", "");
+        if (u.isEmpty()) {
+            u = "nouser";
+        }
+        return u.length() > 31 ? u.substring(0, 31) : u;
+    }
     private long remaining = -1;
     private long size;
 
@@ -98,7 +109,7 @@ final class TarWriter implements AutoCloseable {
             throw new IllegalArgumentException("tar member name longer than 100 bytes: " + name);
         }
         System.arraycopy(n, 0, h, 0, n.length);
-        ascii(h, 100, "0000600");
+        ascii(h, 100, "0000644");
         octal(h, 108, 7, 0);
         octal(h, 116, 7, 0);
         octal(h, 124, 11, size > MAX_OCTAL_SIZE ? 0 : size);
@@ -106,7 +117,7 @@ final class TarWriter implements AutoCloseable {
         h[156] = (byte) type;
         ascii(h, 257, "ustar");
         ascii(h, 263, "00");
-        ascii(h, 265, "straggler");
+        ascii(h, 265, USER);
         ascii(h, 297, "users");
         for (int i = 148; i < 156; i++) {
             h[i] = ' ';

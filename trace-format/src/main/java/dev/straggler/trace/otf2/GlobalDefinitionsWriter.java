@@ -60,37 +60,45 @@ final class GlobalDefinitionsWriter {
             add.accept(Otf2Format.DEF_PARADIGM);
         }
 
-        // system tree: a machine, and under it one node per host the processes name
-        body.u32c(0);
-        body.u32c(strings.id("machine"));
-        body.u32c(strings.id("machine"));
-        body.u32c(Otf2Format.UNDEFINED_U32);
-        add.accept(Otf2Format.DEF_SYSTEM_TREE_NODE);
-        Map<String, Integer> nodes = new LinkedHashMap<>();
+        // system tree: each process's path as the trace states it (machine Linux > node vm, ...); without one, a
+        // machine and under it one node per host the processes name
         int ranks = Math.max(d.processes().size(),
                 d.locations().stream().mapToInt(Location::rank).max().orElse(-1) + 1);
         String[] processName = new String[ranks];
-        String[] processNode = new String[ranks];
+        List<dev.straggler.trace.SystemNode>[] processPath = new List[ranks];
         for (ProcessDef p : d.processes()) {
             if (p.rank() >= 0 && p.rank() < ranks) {
                 processName[p.rank()] = p.name();
-                processNode[p.rank()] = p.node();
+                processPath[p.rank()] = !p.path().isEmpty() ? p.path()
+                        : List.of(new dev.straggler.trace.SystemNode("machine", "machine"),
+                        new dev.straggler.trace.SystemNode("node", p.node().isEmpty() ? "node" : p.node()));
             }
         }
+        Map<List<dev.straggler.trace.SystemNode>, Integer> nodes = new LinkedHashMap<>();
         for (int r = 0; r < ranks; r++) {
-            String node = processNode[r] == null || processNode[r].isEmpty() ? "node" : processNode[r];
-            if (!nodes.containsKey(node)) {
-                nodes.put(node, nodes.size() + 1);
-                body.u32c(nodes.get(node));
-                body.u32c(strings.id(node));
-                body.u32c(strings.id("node"));
-                body.u32c(0);
-                add.accept(Otf2Format.DEF_SYSTEM_TREE_NODE);
+            List<dev.straggler.trace.SystemNode> path = processPath[r] != null ? processPath[r]
+                    : List.of(new dev.straggler.trace.SystemNode("machine", "machine"),
+                    new dev.straggler.trace.SystemNode("node", "node"));
+            int parent = Otf2Format.UNDEFINED_U32;
+            for (int k = 1; k <= path.size(); k++) {
+                List<dev.straggler.trace.SystemNode> prefix = List.copyOf(path.subList(0, k));
+                Integer id = nodes.get(prefix);
+                if (id == null) {
+                    id = nodes.size();
+                    nodes.put(prefix, id);
+                    dev.straggler.trace.SystemNode n = path.get(k - 1);
+                    body.u32c(id);
+                    body.u32c(strings.id(n.name()));
+                    body.u32c(strings.id(n.className()));
+                    body.u32c(parent);
+                    add.accept(Otf2Format.DEF_SYSTEM_TREE_NODE);
+                }
+                parent = id;
             }
             body.u32c(r);
             body.u32c(strings.id(processName[r] == null ? "rank " + r : processName[r]));
             body.u8(Otf2Format.LOCATION_GROUP_PROCESS);
-            body.u32c(nodes.get(node));
+            body.u32c(parent);
             body.u32c(Otf2Format.UNDEFINED_U32);
             add.accept(Otf2Format.DEF_LOCATION_GROUP);
         }

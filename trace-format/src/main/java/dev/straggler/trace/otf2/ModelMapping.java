@@ -146,16 +146,34 @@ final class ModelMapping {
         for (int r = 0; r < ranks; r++) {
             Otf2Definitions.LocationGroup g = lgById.get((int) primaryGroupOfRank.get(r));
             String node = "";
+            List<dev.straggler.trace.SystemNode> path = new ArrayList<>();
             if (g != null && g.systemTreeParent() != Otf2Format.UNDEFINED_U32) {
-                for (Otf2Definitions.SystemTreeNode n : d.systemTreeNodes()) {
-                    if (n.id() == g.systemTreeParent()) {
-                        node = d.string(n.name()) == null ? "" : d.string(n.name());
+                // walk up from the process's node to the root (a cycle in a damaged archive ends the walk)
+                int id = g.systemTreeParent();
+                java.util.Set<Integer> seen = new java.util.HashSet<>();
+                while (id != Otf2Format.UNDEFINED_U32 && seen.add(id)) {
+                    Otf2Definitions.SystemTreeNode found = null;
+                    for (Otf2Definitions.SystemTreeNode n : d.systemTreeNodes()) {
+                        if (n.id() == id) {
+                            found = n;
+                            break;
+                        }
                     }
+                    if (found == null) {
+                        break;
+                    }
+                    String nodeName = d.string(found.name()) == null ? "" : d.string(found.name());
+                    String cls = d.string(found.className()) == null ? "" : d.string(found.className());
+                    if (path.isEmpty()) {
+                        node = nodeName;
+                    }
+                    path.add(0, new dev.straggler.trace.SystemNode(cls, nodeName));
+                    id = found.parent();
                 }
             }
             String name = g == null ? "rank " + r : str(d, g.name(), "name of location group " + g.id(), defFile,
                     lenient, warn);
-            processes.add(new ProcessDef(r, name, node));
+            processes.add(new ProcessDef(r, name, node, path));
         }
 
         // locations, ordered by OTF2 id, threads counted per rank
