@@ -32,6 +32,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TRACE", description = "OTF2 anchor, store directory or text trace.")
     Path trace;
 
+    @Option(names = "--csv", paramLabel = "FILE.csv", description = "Write every value of the cube as one flat table "
+            + "(metric, call path, rank, thread, value) that pandas.read_csv reads as is.")
+    Path csv;
+
     @Option(names = "--json", paramLabel = "FILE", description = "Write the result as JSON (schema straggler.analysis/1).")
     Path json;
 
@@ -63,6 +67,10 @@ final class AnalyzeCommand implements Callable<Integer> {
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns));
                 writeOutputs(result, src, json, cube, html);
+                if (csv != null) {
+                    dev.straggler.patterns.report.CubeCsv.write(result.cube(), csv);
+                    System.out.println("wrote " + csv);
+                }
             } catch (Throwable e) {
                 failed = true;
                 throw e;
