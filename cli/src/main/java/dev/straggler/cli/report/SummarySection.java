@@ -100,7 +100,13 @@ public final class SummarySection implements HtmlSection {
             h.append("<tr title=\"").append(HtmlPage.esc(x.description())).append("\"><td>")
                     .append(HtmlPage.esc(x.displayName()));
             if (r.self) {
-                h.append(" <span class=\"self\">(other)</span>");
+                // the part of the metric none of its sub-metrics holds: say which ones it leaves out
+                StringBuilder without = new StringBuilder();
+                for (int c : cube.childMetrics(r.metric)) {
+                    without.append(without.length() == 0 ? "" : ", ").append(cube.metrics().get(c).displayName());
+                }
+                h.append(" <span class=\"self\">(").append(without.length() == 0 ? "itself"
+                        : "excluding " + HtmlPage.esc(without.toString())).append(")</span>");
             } else if (x.parent() != null && !"time".equals(x.parent())) {
                 h.append(" <span class=\"self\">(in ").append(HtmlPage.esc(cube.metric(x.parent()).displayName())).append(")</span>");
             }

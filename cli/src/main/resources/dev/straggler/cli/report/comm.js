@@ -78,6 +78,12 @@
     const stops = [];
     for (let i = 0; i <= 10; i++) { const rgb = S.seq(1 - 0.88 * i / 10); stops.push('rgb(' + rgb.join(',') + ')'); }
     const unit = mode === 'bytes' ? 'bytes' : 'occ';
+    if (S.fmt(hi, unit, true) === S.fmt(lo, unit, true)) {
+      // every communicating pair shows the same amount: one value, not a scale from it to itself
+      legend.appendChild(S.el('div', null, 'every pair: ' + S.fmt(hi, unit, true)));
+      legend.appendChild(S.el('div', {style: 'margin-top:6px'}, mode === 'bytes' ? 'bytes' : 'messages'));
+      return;
+    }
     legend.appendChild(S.el('div', null, S.fmt(hi, unit, true)));
     const h = Math.max(120, Math.min(320, g * px - 40));
     legend.appendChild(S.el('div', {class: 'grad', style: 'height:' + h + 'px;background:linear-gradient(' + stops.join(',') + ')'}));

@@ -284,5 +284,13 @@
   // a link may name the metric to open: report.html#metric=mpi_latesender
   const wanted = decodeURIComponent((location.hash.match(/^#metric=(.+)$/) || [])[1] || '');
   const start = M.findIndex(m => m.id === wanted);
-  selectMetric(start >= 0 ? start : state.metric);
+  // without a link, open the largest wait state (what a reader came for), not the call path holding most time
+  // (in a short run that is MPI_Init)
+  const WAIT_STATES = ['mpi_latesender', 'mpi_latereceiver', 'mpi_barrier_wait', 'mpi_barrier_completion',
+    'mpi_wait_nxn', 'mpi_nxn_completion', 'mpi_latebroadcast', 'mpi_earlyreduce', 'mpi_earlyscan'];
+  let largest = -1;
+  M.forEach((m, i) => {
+    if (WAIT_STATES.includes(m.id) && m.total > 0 && (largest < 0 || m.total > M[largest].total)) largest = i;
+  });
+  selectMetric(start >= 0 ? start : largest >= 0 ? largest : state.metric);
 })();

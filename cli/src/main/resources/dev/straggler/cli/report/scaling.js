@@ -151,7 +151,7 @@
           series.push({points: pts.map(p => [p.tasks, p[name]]), dots: true, color: COLORS[k]});
         });
         formula.textContent = md.crossover.text;
-        stats.textContent = pts.length + ' runs; predictions: ' + md.predictions.map(p => 'p=' + p.tasks + ' ' + S.fmt(p.total, 'sec')).join(', ');
+        stats.textContent = pts.length + ' runs; predictions: ' + md.predictions.map(p => 'p = ' + p.tasks + ': ' + (p.total < 0 ? 'invalid (<0)' : S.fmt(p.total, 'sec'))).join('; ');
         chart(area, {logX: true, xLabel: 'processes', yLabel: 'time per process', unit: 'sec', series: series,
           vline: md.crossover.kind === 'AT' ? {x: md.crossover.p, label: 'communication > computation'} : null});
       } else {

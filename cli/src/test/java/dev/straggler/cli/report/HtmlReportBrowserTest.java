@@ -27,7 +27,7 @@ class HtmlReportBrowserTest {
     @Test
     void scriptsRenderTreesAndChartOfTheHottestCallPath() throws Exception {
         String dom = renderedDom(HtmlReport.of(ReportCubes.small())
-                .communication(new long[][]{{0, 3}, {2, 0}}, new long[][]{{0, 300}, {200, 0}}), "");
+                .communication(new long[][]{{0, 3}, {2, 0}}, new long[][]{{0, 300}, {200, 0}}), "#metric=time");
         // metric tree rows: Time, MPI, Late Sender, Visits
         assertEquals(4, count(dom, "class=\"row m-row") - count(dom, "class=\"row m-row hdr"), "metric rows");
         // time's hottest exclusive call path is MPI_Recv (6 s): selected, with one bar per rank
@@ -44,6 +44,14 @@ class HtmlReportBrowserTest {
         assertTrue(dom.contains("Late Sender \u2014 main \u203a MPI_Recv (exclusive)"), "Late Sender selected");
         // rank 0 has no Late Sender time: three bars
         assertEquals(3, count(section(dom, "explorer-chart"), "<rect"));
+    }
+
+    /** Without a link to a metric, the page opens the largest wait state, not the call path with the most time. */
+    @Test
+    void defaultViewOpensTheLargestWaitState() throws Exception {
+        String dom = renderedDom(HtmlReport.of(ReportCubes.small()), "");
+        assertTrue(dom.contains("Call tree: <b>Late Sender</b>") || dom.matches("(?s).*Call tree:\\s*(<[^>]+>)?\\s*Late Sender.*"),
+                section(dom, "explorer"));
     }
 
     private String renderedDom(HtmlReport report, String fragment) throws IOException, InterruptedException {

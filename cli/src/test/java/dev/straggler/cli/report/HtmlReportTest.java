@@ -119,8 +119,8 @@ class HtmlReportTest {
         String html = HtmlReport.of(ReportCubes.small()).render();
         // time 10 s = 4 s outside MPI + 4 s MPI not Late Sender + 2 s Late Sender
         assertTrue(html.contains("Where the time goes"));
-        assertTrue(html.matches("(?s).*Time <span class=\"self\">\\(other\\)</span></td><td class=\"num\">4.00 s</td><td class=\"num\">40.0 %.*"), "time remainder row");
-        assertTrue(html.matches("(?s).*MPI <span class=\"self\">\\(other\\)</span></td><td class=\"num\">4.00 s</td><td class=\"num\">40.0 %.*"), "MPI remainder row");
+        assertTrue(html.matches("(?s).*Time <span class=\"self\">\\(excluding MPI\\)</span></td><td class=\"num\">4.00 s</td><td class=\"num\">40.0 %.*"), "time remainder row");
+        assertTrue(html.matches("(?s).*MPI <span class=\"self\">\\(excluding Late Sender\\)</span></td><td class=\"num\">4.00 s</td><td class=\"num\">40.0 %.*"), "MPI remainder row");
         assertTrue(html.matches("(?s).*Late Sender <span class=\"self\">\\(in MPI\\)</span></td><td class=\"num\">2.00 s</td><td class=\"num\">20.0 %.*"), "Late Sender row");
     }
 
