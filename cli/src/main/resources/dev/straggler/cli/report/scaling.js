@@ -14,7 +14,7 @@
    */
   function chart(container, spec) {
     container.textContent = '';
-    const W = 620, H = 270, ML = 64, MR = 14, MT = 14, MB = 38;
+    const W = 900, H = 320, ML = 64, MR = 14, MT = 14, MB = 38;
     const xs = [], ys = [];
     for (const s of spec.series) for (const p of s.points) { xs.push(p[0]); ys.push(p[1]); }
     if (spec.band) { xs.push(...finite(spec.band.x)); ys.push(...finite(spec.band.lo), ...finite(spec.band.hi)); }
@@ -28,7 +28,7 @@
     y0 = Math.min(y0, yt[0]); y1 = Math.max(y1, yt[yt.length - 1]);
     const px = v => ML + (fx(v) - x0) / (x1 - x0) * (W - ML - MR);
     const py = v => MT + (1 - (v - y0) / (y1 - y0)) * (H - MT - MB);
-    const svg = S.svg('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', style: 'max-width: 760px'});
+    const svg = S.svg('svg', {viewBox: '0 0 ' + W + ' ' + H, role: 'img', style: 'width: 100%; max-width: 1100px'});
     for (const t of yt) {
       svg.appendChild(S.svg('line', {class: 'grid', x1: ML, x2: W - MR, y1: py(t), y2: py(t)}));
       svg.appendChild(S.svg('text', {x: ML - 6, y: py(t) + 4, 'text-anchor': 'end'}, spec.unit ? S.fmt(t, spec.unit) : String(+t.toPrecision(4))));
@@ -69,7 +69,10 @@
       const color = s.color || COLORS[k % COLORS.length];
       const pts = s.points.filter(p => isFinite(p[1]) && (!spec.logX || p[0] > 0));
       if (s.line && pts.length > 1) {
-        svg.appendChild(S.svg('polyline', {class: 'curve', points: pts.map(p => px(p[0]) + ',' + py(p[1])).join(' '), fill: 'none', stroke: color, 'stroke-width': '1.8'}));
+        const attrs = {class: 'curve', points: pts.map(p => px(p[0]) + ',' + py(p[1])).join(' '), fill: 'none', stroke: color,
+          'stroke-width': s.width || '1.8'};
+        if (s.dash) attrs['stroke-dasharray'] = s.dash;
+        svg.appendChild(S.svg('polyline', attrs));
       }
       if (s.dots) {
         for (const p of pts) svg.appendChild(S.svg('circle', {class: 'dot', cx: px(p[0]), cy: py(p[1]), r: 3.2, fill: color, 'fill-opacity': '0.8'}));
@@ -146,8 +149,12 @@
         const f = c => p => c.c0 + c.c1 / p + c.c2 / Math.sqrt(p);
         const parts = [['total', md.total], ['computation', md.computation], ['communication', md.communication]];
         const series = [];
-        parts.forEach(([name, fit], k) => {
-          series.push({points: grid.map(p => [p, f(fit)(p)]), line: true, color: COLORS[k], label: name + ' ' + fit.formula + ' (R\u00b2 ' + (fit.r2 === null ? '\u2013' : fit.r2.toFixed(3)) + ')'});
+        // the total is drawn last, wider and dashed: where communication is nearly all of it, both stay visible
+        [1, 2, 0].forEach(k => {
+          const [name, fit] = parts[k];
+          series.push({points: grid.map(p => [p, f(fit)(p)]), line: true, color: COLORS[k],
+            width: k === 0 ? '2.6' : '1.8', dash: k === 0 ? '7 4' : null,
+            label: name + ' ' + fit.formula + ' (R\u00b2 ' + (fit.r2 === null ? '\u2013' : fit.r2.toFixed(3)) + ')'});
           series.push({points: pts.map(p => [p.tasks, p[name]]), dots: true, color: COLORS[k]});
         });
         formula.textContent = md.crossover.text;
