@@ -166,7 +166,14 @@ public final class Analysis {
         if (rootCauses) {
             attrs.put(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_ANALYSED);
         }
-        return new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
+        SeverityCube cube = new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
+        int[] ids = new int[tree.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tree.creationId(i);
+        }
+        // cnode ids as Scalasca numbers them, so that our cubes and Scalasca's pair element by element
+        cube.setCnodeIds(ids);
+        return cube;
     }
 
     private static TraceSummary summary(Replay replay, TraceSource source) {

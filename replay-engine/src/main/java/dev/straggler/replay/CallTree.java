@@ -16,11 +16,23 @@ public final class CallTree {
     private final int[] parent;
     private final int[] region;
     private final int[] subtreeEnd;
+    private final int[] creation;
 
-    private CallTree(int[] parent, int[] region, int[] subtreeEnd) {
+    private CallTree(int[] parent, int[] region, int[] subtreeEnd, int[] creation) {
         this.parent = parent;
         this.region = region;
         this.subtreeEnd = subtreeEnd;
+        this.creation = creation;
+    }
+
+    /**
+     * The node's number as Scalasca gives it to a cube's cnode: the locations' trees are taken in location order,
+     * each walked in depth-first pre-order (children in the order the location first entered them), and a node is
+     * numbered when first met. So a call path only later locations reach gets a high number although it is listed in
+     * its place in the tree.
+     */
+    public int creationId(int node) {
+        return creation[node];
     }
 
     public int size() {
@@ -66,6 +78,42 @@ public final class CallTree {
             creationMaps.add(map);
         }
         int n = parents.size();
+        // Scalasca's cnode numbering: each location's own tree in pre-order, new nodes numbered as met
+        int[] unified = new int[n];
+        java.util.Arrays.fill(unified, -1);
+        int numbered = 0;
+        for (int l = 0; l < locations.size(); l++) {
+            LocationProfile p = locations.get(l).profile();
+            int[] map = creationMaps.get(l);
+            int m = p.size();
+            int[] kids = new int[m + 1];
+            for (int k = 0; k < m; k++) {
+                kids[p.parent(k) + 1]++;
+            }
+            int[] start = new int[m + 2];
+            for (int k = 0; k <= m; k++) {
+                start[k + 1] = start[k] + kids[k];
+            }
+            int[] fillL = java.util.Arrays.copyOf(start, m + 1);
+            int[] child = new int[m];
+            for (int k = 0; k < m; k++) {
+                child[fillL[p.parent(k) + 1]++] = k;
+            }
+            int[] stackL = new int[m + 1];
+            int top = 0;
+            for (int c = start[1] - 1; c >= start[0]; c--) {
+                stackL[top++] = child[c];
+            }
+            while (top > 0) {
+                int v = stackL[--top];
+                if (unified[map[v]] < 0) {
+                    unified[map[v]] = numbered++;
+                }
+                for (int c = start[v + 2] - 1; c >= start[v + 1]; c--) {
+                    stackL[top++] = child[c];
+                }
+            }
+        }
         // Phase 2: depth-first pre-order, children in creation order.
         int[] childCount = new int[n + 1];
         for (int i = 0; i < n; i++) {
@@ -120,6 +168,10 @@ public final class CallTree {
             }
             locations.get(l).setLocalToGlobal(map);
         }
-        return new CallTree(parent, region, subtreeEnd);
+        int[] scalascaIds = new int[n];
+        for (int i = 0; i < n; i++) {
+            scalascaIds[i] = unified[order[i]];
+        }
+        return new CallTree(parent, region, subtreeEnd, scalascaIds);
     }
 }

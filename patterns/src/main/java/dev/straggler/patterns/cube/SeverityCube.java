@@ -32,6 +32,8 @@ public final class SeverityCube {
     /** [metric][callPath] -> per-location values, or null where all are zero. */
     private final double[][][] values;
     private boolean frozen;
+    /** The cnode id each call path gets in a Cube file, or null for its position in tree order. */
+    private int[] cnodeIds;
 
     public SeverityCube(List<Metric> metrics, List<Region> regions, List<CallPath> callPaths,
                         List<SystemLocation> locations, Map<String, String> attributes) {
@@ -62,6 +64,31 @@ public final class SeverityCube {
             }
         }
         this.values = new double[this.metrics.size()][this.callPaths.size()][];
+    }
+
+    /**
+     * Sets the ids the call paths carry in a Cube file (a permutation of 0..n-1), as the tool that made the call tree
+     * numbered them; without them a writer numbers cnodes in tree order.
+     *
+     * @throws IllegalArgumentException when {@code ids} is not a permutation of the call paths
+     */
+    public void setCnodeIds(int[] ids) {
+        if (ids.length != callPaths.size()) {
+            throw new IllegalArgumentException(ids.length + " cnode ids for " + callPaths.size() + " call paths");
+        }
+        boolean[] seen = new boolean[ids.length];
+        for (int id : ids) {
+            if (id < 0 || id >= ids.length || seen[id]) {
+                throw new IllegalArgumentException("cnode ids are not a permutation of 0.." + (ids.length - 1));
+            }
+            seen[id] = true;
+        }
+        this.cnodeIds = ids.clone();
+    }
+
+    /** The Cube file id of a call path, or -1 when none was set. */
+    public int cnodeId(int callPath) {
+        return cnodeIds == null ? -1 : cnodeIds[callPath];
     }
 
     public List<Metric> metrics() {
@@ -231,6 +258,7 @@ public final class SeverityCube {
     /** A deep copy that can be written again. */
     public SeverityCube mutableCopy() {
         SeverityCube c = new SeverityCube(metrics, regions, callPaths, locations, attributes);
+        c.cnodeIds = cnodeIds == null ? null : cnodeIds.clone();
         for (int m = 0; m < values.length; m++) {
             for (int p = 0; p < values[m].length; p++) {
                 if (values[m][p] != null) {

@@ -132,7 +132,10 @@ final class AnchorWriter {
                 sb.append("</cnode>\n");
                 depth--;
             }
-            sb.append("<cnode id=\"").append(id).append("\" ");
+            // the id the call tree's maker gave it (Scalasca: creation order), else its position in tree order; the
+            // data rows follow tree order either way
+            int fileId = cube.cnodeId(cnodeOrder[id]);
+            sb.append("<cnode id=\"").append(fileId >= 0 ? fileId : id).append("\" ");
             if (c.callsite() > 0) {
                 sb.append("line=\"").append(c.callsite()).append("\" ");
             }

@@ -171,6 +171,12 @@ public final class CubexReader {
         } catch (IllegalArgumentException e) {
             throw new TraceFormatException(file + "!anchor.xml: " + e.getMessage(), e);
         }
+        try {
+            // keep the file's cnode ids, so that writing the cube again numbers its call tree as its maker did
+            cube.setCnodeIds(cnodeIds);
+        } catch (IllegalArgumentException e) {
+            // ids that are not 0..n-1: the writer numbers in tree order
+        }
 
         int[] preOrder = CnodeOrder.exclusive(n);
         int[] wide = null;

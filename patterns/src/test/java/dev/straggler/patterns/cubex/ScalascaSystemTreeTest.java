@@ -27,10 +27,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The system tree of our cube for each shared real trace, element by element against the one Scalasca 2.6 wrote
- * into its {@code trace.cubex} for the same trace: names, classes, types, ranks and ids of every system-tree node,
- * location group and location, and the "Process x Thread" topology. This is what cube_diff and cube_merge compare
- * before they pair two cubes.
+ * The system and call trees of our cube for each shared real trace, element by element against the ones Scalasca
+ * 2.6 wrote into its {@code trace.cubex} for the same trace: names, classes, types, ranks and ids of every
+ * system-tree node, location group and location, the "Process x Thread" topology, and every cnode's id, place and
+ * region. This is what cube_diff and cube_merge compare before they pair two cubes.
  */
 class ScalascaSystemTreeTest {
     @TempDir
@@ -49,10 +49,38 @@ class ScalascaSystemTreeTest {
         try (TraceSource s = src.get()) {
             CubexWriter.write(Analysis.run(s, AnalysisOptions.defaults()).cube(), ours);
         }
-        List<String> expected = systemTree(anchor(dir.resolve("trace.cubex")));
-        List<String> actual = systemTree(anchor(ours));
+        Document theirs = anchor(dir.resolve("trace.cubex"));
+        Document mine = anchor(ours);
+        List<String> expected = systemTree(theirs);
         assertTrue(expected.size() > 5, expected.toString());
-        assertEquals(expected, actual);
+        assertEquals(expected, systemTree(mine));
+        // the call tree too: the same cnode ids in the same places, calling the same regions
+        List<String> calls = callTree(theirs);
+        assertTrue(calls.size() > 20, calls.toString());
+        assertEquals(calls, callTree(mine));
+    }
+
+    /** Every cnode as "depth id region-name", in document order. */
+    static List<String> callTree(Document d) {
+        java.util.Map<String, String> regions = new java.util.HashMap<>();
+        Element program = (Element) d.getElementsByTagName("program").item(0);
+        for (Node n = program.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element r && r.getTagName().equals("region")) {
+                regions.put(r.getAttribute("id"), text(r, "name"));
+            }
+        }
+        List<String> out = new ArrayList<>();
+        cnodes(program, 0, regions, out);
+        return out;
+    }
+
+    private static void cnodes(Element e, int depth, java.util.Map<String, String> regions, List<String> out) {
+        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element c && c.getTagName().equals("cnode")) {
+                out.add(depth + " " + c.getAttribute("id") + " " + regions.get(c.getAttribute("calleeId")));
+                cnodes(c, depth + 1, regions, out);
+            }
+        }
     }
 
     /** anchor.xml of a .cubex (a tar archive), read with the JDK's tar-free way: scanning the ustar headers. */
