@@ -32,7 +32,7 @@ final class Inputs {
     /** Prints what a lenient read skipped or dropped to stderr; nothing for a source read whole. */
     static void reportSkipped(TraceSource src) {
         if (src instanceof PlausibleTrace p && p.droppedCount() > 0) {
-            System.err.printf(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible record(s) of %s%s:%n",
+            System.err.printf(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or unreadable part(s) of %s%s:%n",
                     p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
                             ? " (the first " + p.dropped().size() + " listed)" : "");
             for (PlausibleTrace.Dropped d : p.dropped()) {

@@ -63,7 +63,8 @@ class BadInputCorpusTest {
         assertEquals(0, r.code(), r.err());
         long n = name.equals("negative-bytes") ? 2 : 1; // the send and the receive
         assertTrue(r.out().contains("warning: partial result: --lenient dropped " + n + " implausible record(s)"), r.out());
-        assertTrue(r.err().contains("--lenient dropped " + n + " implausible record(s) of " + corpus(name)), r.err());
+        assertTrue(r.err().contains("--lenient dropped " + n + " implausible or unreadable part(s) of " + corpus(name)),
+                r.err());
         assertTrue(r.err().contains("  location 0 (rank 0), event "), r.err());
         assertNoImpossibleNumber(r.out());
     }
@@ -127,5 +128,23 @@ class BadInputCorpusTest {
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().contains(events + ": checksum ") && r.err().contains("(location 0 is corrupted); re-import it "
                 + "from the original trace"), r.err());
+    }
+
+    /** Lenient: a store location failing its checksum is left out whole, and the result says it is partial. */
+    @Test
+    void lenientAnalysisLeavesACorruptedStoreLocationOut(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        Path store = tmp.resolve("s");
+        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Path events = store.resolve("events").resolve("loc-000000.arrow");
+        byte[] b = java.nio.file.Files.readAllBytes(events);
+        b[b.length / 2] ^= 0x40;
+        java.nio.file.Files.write(events, b);
+        Run r = run("analyze", store.toString(), "-q", "--lenient");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("warning: partial result: --lenient left out the unreadable events of 1 location(s)"),
+                r.out());
+        assertTrue(r.err().contains("location 0 (rank 0), event 0: the location's events from here on are unreadable "
+                + "and left out (17 of 17 declared)"), r.err());
+        assertNoImpossibleNumber(r.out());
     }
 }

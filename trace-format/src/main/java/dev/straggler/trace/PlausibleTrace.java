@@ -39,6 +39,8 @@ public final class PlausibleTrace implements TraceSource {
     private final Clock clock;
     private final int regions;
     private final AtomicLong droppedCount = new AtomicLong();
+    /** Locations whose stream (or its rest) could not be read at all, among {@link #droppedCount}. */
+    private final AtomicLong lostStreams = new AtomicLong();
     private final List<Dropped> listed = new ArrayList<>();
 
     private PlausibleTrace(TraceSource delegate, boolean lenient) {
@@ -86,9 +88,14 @@ public final class PlausibleTrace implements TraceSource {
     @Override
     public List<String> partialReasons() {
         List<String> r = new ArrayList<>(delegate.partialReasons());
-        long n = droppedCount.get();
+        long lost = lostStreams.get();
+        long n = droppedCount.get() - lost;
         if (n > 0) {
             r.add(String.format(Locale.ROOT, "--lenient dropped %,d implausible record(s) (listed on stderr)", n));
+        }
+        if (lost > 0) {
+            r.add(String.format(Locale.ROOT, "--lenient left out the unreadable events of %,d location(s) (listed on "
+                    + "stderr)", lost));
         }
         return r;
     }
@@ -110,7 +117,45 @@ public final class PlausibleTrace implements TraceSource {
 
     @Override
     public LocationReader openLocation(int location) throws IOException {
-        return new Checked(delegate.openLocation(location), location, definitions().location(location).rank());
+        int rank = definitions().location(location).rank();
+        LocationReader in;
+        try {
+            in = delegate.openLocation(location);
+        } catch (TraceFormatException e) {
+            if (!lenient) {
+                throw e;
+            }
+            // lenient: a location that cannot be opened (a store file failing its checksum, say) is left out whole
+            unreadable(location, rank, 0, e);
+            in = EMPTY;
+        }
+        return new Checked(in, location, rank);
+    }
+
+    private static final LocationReader EMPTY = new LocationReader() {
+        @Override
+        public boolean next(EventBatch batch) {
+            batch.clear();
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    /** Lenient: the rest of a location's stream is lost; counted as one dropped record and listed with the cause. */
+    private void unreadable(int location, int rank, long from, TraceFormatException e) {
+        droppedCount.incrementAndGet();
+        lostStreams.incrementAndGet();
+        synchronized (listed) {
+            if (listed.size() < LISTED) {
+                long declared = definitions().location(location).events();
+                listed.add(new Dropped(location, rank, from, 0, "the location's events from here on are unreadable and "
+                        + "left out" + (declared > from ? " (" + (declared - from) + " of " + declared + " declared)" : "")
+                        + ": " + e.getMessage()));
+            }
+        }
     }
 
     @Override
@@ -139,6 +184,8 @@ public final class PlausibleTrace implements TraceSource {
         private final int location;
         private final int rank;
         private long previous = Long.MIN_VALUE;
+        private long delivered;
+        private boolean failed;
 
         Checked(LocationReader in, int location, int rank) {
             this.in = in;
@@ -148,13 +195,28 @@ public final class PlausibleTrace implements TraceSource {
 
         @Override
         public boolean next(EventBatch b) throws IOException {
-            while (in.next(b)) {
+            while (true) {
+                boolean more;
+                try {
+                    more = in.next(b);
+                } catch (TraceFormatException e) {
+                    if (!lenient || failed) {
+                        throw e;
+                    }
+                    failed = true;
+                    unreadable(location, rank, delivered, e);
+                    b.clear();
+                    return false;
+                }
+                if (!more) {
+                    return false;
+                }
+                delivered += b.size;
                 filter(b);
                 if (b.size > 0) {
                     return true;
                 }
             }
-            return false;
         }
 
         /** Checks a batch in place; lenient: compacts it to the plausible events. */
