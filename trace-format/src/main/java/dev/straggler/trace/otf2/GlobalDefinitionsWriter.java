@@ -65,18 +65,18 @@ final class GlobalDefinitionsWriter {
         int ranks = Math.max(d.processes().size(),
                 d.locations().stream().mapToInt(Location::rank).max().orElse(-1) + 1);
         String[] processName = new String[ranks];
-        List<dev.straggler.trace.SystemNode>[] processPath = new List[ranks];
+        List<List<dev.straggler.trace.SystemNode>> processPath = new ArrayList<>(java.util.Collections.nCopies(ranks, null));
         for (ProcessDef p : d.processes()) {
             if (p.rank() >= 0 && p.rank() < ranks) {
                 processName[p.rank()] = p.name();
-                processPath[p.rank()] = !p.path().isEmpty() ? p.path()
+                processPath.set(p.rank(), !p.path().isEmpty() ? p.path()
                         : List.of(new dev.straggler.trace.SystemNode("machine", "machine"),
-                        new dev.straggler.trace.SystemNode("node", p.node().isEmpty() ? "node" : p.node()));
+                        new dev.straggler.trace.SystemNode("node", p.node().isEmpty() ? "node" : p.node())));
             }
         }
         Map<List<dev.straggler.trace.SystemNode>, Integer> nodes = new LinkedHashMap<>();
         for (int r = 0; r < ranks; r++) {
-            List<dev.straggler.trace.SystemNode> path = processPath[r] != null ? processPath[r]
+            List<dev.straggler.trace.SystemNode> path = processPath.get(r) != null ? processPath.get(r)
                     : List.of(new dev.straggler.trace.SystemNode("machine", "machine"),
                     new dev.straggler.trace.SystemNode("node", "node"));
             int parent = Otf2Format.UNDEFINED_U32;
