@@ -241,6 +241,11 @@ public final class TraceValidator {
                     }
                 }
             }
+        } catch (TraceFormatException e) {
+            // a location that cannot be read (a store file failing its checksum, a damaged stream) is a finding;
+            // the other locations are still checked
+            report(res, max, loc, rank, lastIndex + 1, lastEventTime, "unreadable from here on: " + e.getMessage());
+            return res;
         }
         if (depth > 0) {
             report(res, max, loc, rank, -1, lastEventTime, depth + " region(s) still open at the end of the stream, innermost "
