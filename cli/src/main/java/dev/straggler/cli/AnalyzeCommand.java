@@ -61,7 +61,6 @@ final class AnalyzeCommand implements Callable<Integer> {
         int nThreads = Ranges.threads(threads);
         int columns = width == null ? terminalWidth() : Ranges.between("--width", width, 60, 1000);
         try (TraceSource src = Inputs.open(trace, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 AnalysisResult result = analyse(src, nThreads, common.quiet, rootCauses);
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
@@ -71,13 +70,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                     dev.straggler.patterns.report.CubeCsv.write(result.cube(), csv);
                     System.out.println("wrote " + csv);
                 }
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
         return 0;

@@ -42,7 +42,6 @@ final class DumpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         try (TraceSource src = Inputs.open(trace, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 int rankCount = src.definitions().rankCount();
                 if (ranks != null) {
@@ -74,13 +73,8 @@ final class DumpCommand implements Callable<Integer> {
                     }
                 }
                 out.flush();
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
         return 0;

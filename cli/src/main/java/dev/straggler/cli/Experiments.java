@@ -48,16 +48,10 @@ final class Experiments {
     /** Callsite statistics of a trace or an mpiP report (the whole trace profile for a trace). */
     static TraceProfile profile(Path p, CommonOptions common, CallsiteProfiler.Options o) throws IOException {
         try (TraceSource src = Inputs.open(p, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 return CallsiteProfiler.profile(src, o);
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
     }

@@ -67,17 +67,11 @@ final class FilterCommand implements Callable<Integer> {
         }
         TraceReducer.Result r;
         try (TraceSource src = Inputs.open(trace, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try (Progress progress = Progress.start("filter", src.eventCount(), "events", common.quiet);
                  TraceWriter w = otf2 ? new Otf2Writer(output) : StoreWriter.create(output, storeOptions())) {
                 r = TraceReducer.write(src, filter, w, progress);
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
         System.out.printf("filtered %s with %s into %s (%s)%n", trace, filterFile, output, otf2 ? "OTF2" : "store");

@@ -51,7 +51,6 @@ final class ImportCommand implements Callable<Integer> {
         };
         StoreOptions opts = new StoreOptions(c, 1, batchSize);
         try (TraceSource src = Inputs.open(input, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 if (!noValidate) {
                     TraceValidator.Report r = TraceValidator.validate(src);
@@ -77,13 +76,8 @@ final class ImportCommand implements Callable<Integer> {
                     w.finish(src.definitions());
                     System.out.printf("imported %,d events of %d locations from %s into %s%n", progress.done(), n, input, output);
                 }
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
         return 0;

@@ -217,16 +217,10 @@ final class IncludeListCommand implements Callable<Integer> {
             return CubeProfiles.fromCube(cube(input), input.toString());
         }
         try (TraceSource src = Inputs.open(input, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 return TraceProfiler.profile(src);
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
     }

@@ -40,7 +40,6 @@ final class InfoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         try (TraceSource src = Inputs.open(trace, common)) {
-            boolean failed = false; // a failed run reports its error alone, not what was skipped before it
             try {
                 Map<String, Object> info = summarise(src, common.quiet);
                 if (json) {
@@ -48,13 +47,8 @@ final class InfoCommand implements Callable<Integer> {
                 } else {
                     printText(info);
                 }
-            } catch (Throwable e) {
-                failed = true;
-                throw e;
             } finally {
-                if (!failed) {
-                    Inputs.reportSkipped(src);
-                }
+                Inputs.reportSkipped(src);
             }
         }
         return 0;

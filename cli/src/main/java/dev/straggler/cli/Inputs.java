@@ -8,6 +8,7 @@ import dev.straggler.trace.otf2.Otf2Warning;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Opens command inputs and reports, once a command is done with them, what a lenient read had to skip. */
 final class Inputs {
@@ -18,33 +19,55 @@ final class Inputs {
         return Traces.open(path, common instanceof ReadingOptions r && r.lenient);
     }
 
-    /** A cube, analysis JSON or trace operand; says on stderr when a lenient read made its analysis partial. */
+    /** A cube, analysis JSON or trace operand; notes when a lenient read made its analysis partial. */
     static dev.straggler.patterns.algebra.Operands.Operand operand(Path path, dev.straggler.patterns.AnalysisOptions o,
                                                                  CommonOptions common) throws IOException {
         var op = dev.straggler.patterns.algebra.Operands.loadOperand(path, o,
                 common instanceof ReadingOptions r && r.lenient);
-        for (String why : op.partial()) {
-            System.err.println("straggler: warning: " + path + ": partial result: " + why);
+        synchronized (SKIPPED) {
+            for (String why : op.partial()) {
+                SKIPPED.add("straggler: warning: " + path + ": partial result: " + why);
+            }
         }
         return op;
     }
 
-    /** Prints what a lenient read skipped or dropped to stderr; nothing for a source read whole. */
+    /** What lenient reads skipped, held until the command has finished. */
+    private static final java.util.List<String> SKIPPED = new java.util.ArrayList<>();
+
+    /**
+     * Notes what a lenient read skipped or dropped; nothing for a source read whole. The lines go to stderr when the
+     * command succeeds ({@link #flushSkipped}); a failed command reports its error alone.
+     */
     static void reportSkipped(TraceSource src) {
+        List<String> lines = new java.util.ArrayList<>();
         if (src instanceof PlausibleTrace p && p.droppedCount() > 0) {
-            System.err.printf(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or unreadable part(s) of %s%s:%n",
-                    p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
-                            ? " (the first " + p.dropped().size() + " listed)" : "");
+            lines.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or unreadable "
+                    + "part(s) of %s%s:", p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
+                    ? " (the first " + p.dropped().size() + " listed)" : ""));
             for (PlausibleTrace.Dropped d : p.dropped()) {
-                System.err.println("  " + d);
+                lines.add("  " + d);
             }
         }
         src = PlausibleTrace.unwrap(src);
         if (src instanceof Otf2Archive a && !a.warnings().isEmpty()) {
-            System.err.println("straggler: " + a.warnings().size() + " part(s) of " + a.origin() + " were skipped:");
+            lines.add("straggler: " + a.warnings().size() + " part(s) of " + a.origin() + " were skipped:");
             for (Otf2Warning w : a.warnings()) {
-                System.err.println("  " + w);
+                lines.add("  " + w);
             }
+        }
+        synchronized (SKIPPED) {
+            SKIPPED.addAll(lines);
+        }
+    }
+
+    /** Prints the noted skips to stderr when {@code succeeded}, and forgets them either way. */
+    static void flushSkipped(boolean succeeded) {
+        synchronized (SKIPPED) {
+            if (succeeded) {
+                SKIPPED.forEach(System.err::println);
+            }
+            SKIPPED.clear();
         }
     }
 }

@@ -96,7 +96,13 @@ public final class Main implements Runnable {
             }
             return 1;
         });
-        return cl.execute(args);
+        int code = 1;
+        try {
+            code = cl.execute(args);
+        } finally {
+            Inputs.flushSkipped(code == 0);
+        }
+        return code;
     }
 
     private static String message(Throwable t) {
