@@ -90,11 +90,7 @@ final class BandwidthCommand implements Callable<Integer> {
             }
             fractions.add(c / 100);
         }
-        for (int p : predict) {
-            if (p <= 0) {
-                throw new IllegalArgumentException("--predict takes positive process counts, not " + p);
-            }
-        }
+        Ranges.processCounts("--predict", predict);
         String origin;
         List<BandwidthDemand.Measurement> rows;
         ThrottlingReplay.Table replayed = null;

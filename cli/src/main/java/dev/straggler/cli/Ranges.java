@@ -19,15 +19,6 @@ final class Ranges {
         return value;
     }
 
-    static long between(String option, long value, long min, long max) {
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(option + " takes " + (max == Long.MAX_VALUE
-                    ? "a whole number of at least " + min : "a whole number from " + min + " to " + max)
-                    + ", not " + value);
-        }
-        return value;
-    }
-
     /** A finite number in {@code [min, max]}. */
     static double between(String option, double value, double min, double max) {
         if (!Double.isFinite(value) || value < min || value > max) {

@@ -172,9 +172,7 @@ final class ThrottlingReplay {
                 try (TraceSource src = Inputs.open(p, common)) {
                     replay = WhatIfReplay.load(src);
                     Inputs.reportSkipped(src);
-                } catch (IOException e) {
-                    throw e;
-                } catch (Exception e) {
+                } catch (RuntimeException e) {
                     throw new IOException(p + ": " + e.getMessage(), e);
                 }
                 double[] seconds = new double[levels.size()];

@@ -117,12 +117,8 @@ class BadInputCorpusTest {
     /** Found by the mutation fuzzer: a corrupted store file made Arrow ask for 81 TB or fail inside a decoder. */
     @Test
     void corruptedStoreFileIsRefusedByItsChecksum(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
-        Path store = tmp.resolve("s");
-        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Path store = corruptedStore(tmp);
         Path events = store.resolve("events").resolve("loc-000000.arrow");
-        byte[] b = java.nio.file.Files.readAllBytes(events);
-        b[b.length / 2] ^= 0x40;
-        java.nio.file.Files.write(events, b);
         Run r = run("analyze", store.toString(), "-q");
         assertEquals(1, r.code());
         assertEquals(1, r.err().strip().lines().count(), r.err());
@@ -133,12 +129,7 @@ class BadInputCorpusTest {
     /** Lenient: a store location failing its checksum is left out whole, and the result says it is partial. */
     @Test
     void lenientAnalysisLeavesACorruptedStoreLocationOut(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
-        Path store = tmp.resolve("s");
-        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
-        Path events = store.resolve("events").resolve("loc-000000.arrow");
-        byte[] b = java.nio.file.Files.readAllBytes(events);
-        b[b.length / 2] ^= 0x40;
-        java.nio.file.Files.write(events, b);
+        Path store = corruptedStore(tmp);
         Run r = run("analyze", store.toString(), "-q", "--lenient");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("warning: partial result: --lenient left out the unreadable events of 1 location(s)"),
@@ -146,5 +137,16 @@ class BadInputCorpusTest {
         assertTrue(r.err().contains("location 0 (rank 0), event 0: the location's events from here on are unreadable "
                 + "and left out (17 of 17 declared)"), r.err());
         assertNoImpossibleNumber(r.out());
+    }
+
+    /** The bundled sample imported into a store whose location 0 has one flipped bit. */
+    private static Path corruptedStore(Path tmp) throws Exception {
+        Path store = tmp.resolve("s");
+        assertEquals(0, run("import", CliTest.SAMPLE.toString(), "-o", store.toString(), "-q").code());
+        Path events = store.resolve("events").resolve("loc-000000.arrow");
+        byte[] b = java.nio.file.Files.readAllBytes(events);
+        b[b.length / 2] ^= 0x40;
+        java.nio.file.Files.write(events, b);
+        return store;
     }
 }

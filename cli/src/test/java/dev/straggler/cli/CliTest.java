@@ -26,6 +26,14 @@ class CliTest {
     }
 
     static synchronized Run run(String... args) {
+        return capture(args);
+    }
+
+    /**
+     * Main.run with System.out/err captured; anything thrown out of it becomes exit code 99 with its stack trace
+     * on err. Callers serialise (System.out is global): {@link #run} on this class, the fuzzer on its own lock.
+     */
+    static Run capture(String... args) {
         PrintStream oldOut = System.out;
         PrintStream oldErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -33,7 +41,13 @@ class CliTest {
         try {
             System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
             System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code = Main.run(args);
+            int code;
+            try {
+                code = Main.run(args);
+            } catch (Throwable t) {
+                t.printStackTrace(System.err);
+                code = 99;
+            }
             return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setOut(oldOut);

@@ -8,10 +8,7 @@ import dev.straggler.trace.otf2.Otf2Writer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -173,27 +170,9 @@ class MutationFuzzTest {
         }
     }
 
-    /** Main.run with System.out/err captured (the fuzzer's own thread, so a hang cannot block other tests). */
+    /** Main.run captured, on the fuzzer's own lock, so that a hang cannot block the other tests' runs. */
     private static synchronized CliTest.Run runQuietly(String[] args) {
-        PrintStream oldOut = System.out;
-        PrintStream oldErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            int code;
-            try {
-                code = Main.run(args);
-            } catch (Throwable t) {
-                t.printStackTrace(System.err);
-                code = 99;
-            }
-            return new CliTest.Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        return CliTest.capture(args);
     }
 
     private static final Pattern NEGATIVE = Pattern.compile("(^|[\\s(])(-\\d[\\d.,e+-]*)");

@@ -138,25 +138,20 @@ public final class Analysis {
         return out;
     }
 
-    /** The system-tree path above a rank's process, as the trace states it (empty when unknown). */
-    private static List<dev.straggler.trace.SystemNode> hostOf(TraceDefinitions defs, int rank) {
-        for (var p : defs.processes()) {
-            if (p.rank() == rank) {
-                return p.path();
-            }
-        }
-        return List.of();
-    }
-
     private static SeverityCube emptyCube(Replay replay, TraceSource source, boolean rootCauses) {
         CallTree tree = replay.callTree();
         List<CallPath> paths = new ArrayList<>(tree.size());
         for (int i = 0; i < tree.size(); i++) {
             paths.add(new CallPath(i, tree.parent(i), tree.region(i), 0));
         }
+        Map<Integer, List<dev.straggler.trace.SystemNode>> hosts = new java.util.HashMap<>();
+        for (var p : replay.definitions().processes()) {
+            hosts.putIfAbsent(p.rank(), p.path());
+        }
         List<SystemLocation> locations = new ArrayList<>();
         for (Location l : replay.definitions().locations()) {
-            locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name(), hostOf(replay.definitions(), l.rank())));
+            locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name(),
+                    hosts.getOrDefault(l.rank(), List.of())));
         }
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("creator", "Straggler");

@@ -17,7 +17,8 @@ public final class OtherParadigms {
     private OtherParadigms() {
     }
 
-    static boolean isOtherRuntime(Paradigm p) {
+    /** OpenMP, Pthreads, OpenACC, OpenCL, CUDA: time outside Computation and MPI. */
+    public static boolean isOtherRuntime(Paradigm p) {
         return p == Paradigm.OPENMP || p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
                 || p == Paradigm.CUDA;
     }

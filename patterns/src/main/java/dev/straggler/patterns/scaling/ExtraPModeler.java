@@ -64,7 +64,7 @@ public final class ExtraPModeler {
         double constSmape = 0;
         for (double v : ys) {
             constRss += (mean - v) * (mean - v);
-            constSmape += smapeTerm(v, mean);
+            constSmape += PmnfModeler.smapeTerm(v, mean);
         }
         constSmape = 100 * constSmape / n;
         PmnfModel best = new PmnfModel(mean, 0, null, n, constRss, constSmape, 0, 0, constSmape, constRss, 0, 0,
@@ -131,27 +131,7 @@ public final class ExtraPModeler {
         if (contribution < EPSILON) {
             return null;
         }
-        double mean = 0;
-        for (double v : y) {
-            mean += v / n;
-        }
-        double rss = 0;
-        double tss = 0;
-        double smape = 0;
-        double sumX = 0;
-        double sumXX = 0;
-        for (int i = 0; i < n; i++) {
-            double pred = c[0] + c[1] * x[i];
-            rss += (y[i] - pred) * (y[i] - pred);
-            tss += (y[i] - mean) * (y[i] - mean);
-            smape += smapeTerm(y[i], pred);
-            sumX += x[i];
-            sumXX += x[i] * x[i];
-        }
-        double r2 = tss == 0 ? Double.NaN : 1 - rss / tss;
-        double adj = n > 2 && tss != 0 ? 1 - (1 - r2) * (n - 1) / (n - 2) : Double.NaN;
-        return new PmnfModel(c[0], c[1], t, n, rss, 100 * smape / n, r2, adj, cvSmape, cvRss, sumX, sumXX,
-                List.copyOf(notes));
+        return PmnfModeler.fitted(c[0], c[1], t, x, y, cvSmape, cvRss, notes);
     }
 
     /** The minimum-norm least-squares {c0, c1} of y = c0 + c1·x, leaving out index {@code skip} (-1: none). */
@@ -171,11 +151,5 @@ public final class ExtraPModeler {
         RealVector c = new SingularValueDecomposition(new Array2DRowRealMatrix(a, false)).getSolver()
                 .solve(new ArrayRealVector(b, false));
         return new double[] {c.getEntry(0), c.getEntry(1)};
-    }
-
-    /** 2·|pred − actual| / (|actual| + |pred|), 0 when both are 0. */
-    private static double smapeTerm(double actual, double pred) {
-        double s = Math.abs(actual) + Math.abs(pred);
-        return s == 0 ? 0 : 2 * Math.abs(pred - actual) / s;
     }
 }

@@ -151,6 +151,20 @@ public final class PmnfModeler {
             cvRss += sq(pred - y[k]);
             cvSmape += smapeTerm(y[k], pred);
         }
+        if (!Double.isFinite(cvRss) || !Double.isFinite(cvSmape)) {
+            return null;
+        }
+        return fitted(c[0], c[1], t, x, y, 100 * cvSmape / n, cvRss, notes);
+    }
+
+    /**
+     * The hypothesis {@code c0 + c1·term} with its in-sample fit over the points ({@code x} the term's values):
+     * RSS, SMAPE, R² and adjusted R², and the sums the confidence band needs; with the leave-one-out scores
+     * ({@code cvSmape} in %) it was chosen by.
+     */
+    static PmnfModel fitted(double c0, double c1, PmnfTerm t, double[] x, double[] y, double cvSmape, double cvRss,
+                            List<String> notes) {
+        int n = y.length;
         double mean = 0;
         for (double v : y) {
             mean += v;
@@ -162,7 +176,7 @@ public final class PmnfModeler {
         double sumX = 0;
         double sumXX = 0;
         for (int i = 0; i < n; i++) {
-            double pred = c[0] + c[1] * x[i];
+            double pred = c0 + c1 * x[i];
             rss += sq(y[i] - pred);
             tss += sq(y[i] - mean);
             smape += smapeTerm(y[i], pred);
@@ -171,10 +185,7 @@ public final class PmnfModeler {
         }
         double r2 = tss == 0 ? Double.NaN : 1 - rss / tss;
         double adj = n > 2 && tss != 0 ? 1 - (1 - r2) * (n - 1) / (n - 2) : Double.NaN;
-        if (!Double.isFinite(cvRss) || !Double.isFinite(cvSmape)) {
-            return null;
-        }
-        return new PmnfModel(c[0], c[1], t, n, rss, 100 * smape / n, r2, adj, 100 * cvSmape / n, cvRss, sumX, sumXX,
+        return new PmnfModel(c0, c1, t, n, rss, 100 * smape / n, r2, adj, cvSmape, cvRss, sumX, sumXX,
                 List.copyOf(notes));
     }
 
@@ -209,7 +220,7 @@ public final class PmnfModeler {
     }
 
     /** |pred − actual| / ((|actual| + |pred|) / 2), 0 when both are 0. */
-    private static double smapeTerm(double actual, double pred) {
+    static double smapeTerm(double actual, double pred) {
         double d = (Math.abs(actual) + Math.abs(pred)) / 2;
         return d == 0 ? 0 : Math.abs(pred - actual) / d;
     }

@@ -61,7 +61,8 @@ final class TimeMasks {
         m |= bit(MetricTree.EXECUTION);
         boolean mpi = (r.paradigm() == Paradigm.MPI || RegionClass.isMpi(cls)) && !name.equals("PARALLEL");
         if (!mpi) {
-            if (!isOtherRuntime(r.paradigm())) {
+            // Scalasca subtracts the time of other parallel runtimes from computation, besides MPI
+            if (!dev.straggler.patterns.OtherParadigms.isOtherRuntime(r.paradigm())) {
                 m |= bit(MetricTree.COMP);
             }
             return m;
@@ -99,11 +100,5 @@ final class TimeMasks {
             m |= bit(MetricTree.MPI_IO);
         }
         return m;
-    }
-
-    /** Paradigms whose time Scalasca subtracts from computation besides MPI. */
-    private static boolean isOtherRuntime(Paradigm p) {
-        return p == Paradigm.OPENMP || p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
-                || p == Paradigm.CUDA;
     }
 }

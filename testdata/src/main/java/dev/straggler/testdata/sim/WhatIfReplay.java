@@ -139,7 +139,7 @@ public final class WhatIfReplay {
             us += p < 0 ? 1 : 0;
         }
         this.unmatchedSends = us;
-        this.unmatchedReceives = countNegative(recvPartner, b.recvHasEnvelope);
+        this.unmatchedReceives = countNegative(recvPartner, b.recvEnvelope.toBooleanArray());
         this.members = b.members;
         int instances = b.instComm.size();
         this.instComm = b.instComm.toIntArray();
@@ -486,8 +486,8 @@ public final class WhatIfReplay {
         final IntArrayList sendSync = new IntArrayList();
         final IntArrayList sendOwner = new IntArrayList();
         final IntArrayList recvOwner = new IntArrayList();
-        final List<Boolean> recvEnvelope = new ArrayList<>();
-        boolean[] recvHasEnvelope;
+        /** Whether each receive got its envelope (a completion record); an Irecv never completed has none. */
+        final it.unimi.dsi.fastutil.booleans.BooleanArrayList recvEnvelope = new it.unimi.dsi.fastutil.booleans.BooleanArrayList();
         final Object2ObjectOpenHashMap<Key, Envelope> envelopes = new Object2ObjectOpenHashMap<>();
         final IntArrayList instComm = new IntArrayList();
         final List<MpiCall> instCall = new ArrayList<>();
@@ -549,10 +549,6 @@ public final class WhatIfReplay {
                     throw new TraceFormatException(origin + ": rank " + r + " has no master location to replay");
                 }
                 ops[r] = readRank(r, master[r]);
-            }
-            recvHasEnvelope = new boolean[recvEnvelope.size()];
-            for (int i = 0; i < recvHasEnvelope.length; i++) {
-                recvHasEnvelope[i] = recvEnvelope.get(i);
             }
             // collectives some member never reached cannot complete: drop them from every member's calls
             for (int c = 0; c < members.length; c++) {
