@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,10 +110,13 @@ final class BandwidthCommand implements Callable<Integer> {
             }
             Path table = inputs.get(0);
             origin = table.toString();
+            if (Files.isDirectory(table)) {
+                throw new IllegalArgumentException(table + ": a directory, not a CSV table (traces are read with "
+                        + "--from-traces)");
+            }
+            // a missing file is reported by the command line as "TABLE: no such file"
             try (Reader r = Files.newBufferedReader(table, StandardCharsets.UTF_8)) {
                 rows = BandwidthDemand.parse(r, table.toString());
-            } catch (NoSuchFileException e) {
-                throw new NoSuchFileException(table + ": no such file");
             }
             if (rows.isEmpty()) {
                 throw new IllegalArgumentException(table + ": no rows");

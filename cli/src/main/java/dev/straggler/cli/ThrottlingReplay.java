@@ -27,7 +27,7 @@ final class ThrottlingReplay {
 
     /** One trace's replayed completion times, one per level. */
     record Row(String trace, int tasks, double measuredSeconds, double[] seconds, long unmatchedSends,
-               long unmatchedReceives, long incompleteCollectives) {
+               long unmatchedReceives, long incompleteCollectives, List<String> partial) {
     }
 
     record Table(NetworkModel network, List<Double> levels, List<Row> rows) {
@@ -74,6 +74,9 @@ final class ThrottlingReplay {
                 }
             }
             for (Row r : rows) {
+                for (String why : r.partial()) {
+                    b.append("  note: ").append(r.trace()).append(": partial replay: ").append(why).append('\n');
+                }
                 if (r.unmatchedSends() + r.unmatchedReceives() + r.incompleteCollectives() > 0) {
                     b.append(String.format(Locale.ROOT, "  note: %s: %d send(s) and %d receive(s) without a partner"
                                     + " and %d collective record(s) of incomplete instances kept their recorded"
@@ -169,8 +172,10 @@ final class ThrottlingReplay {
                 common.quiet)) {
             for (Path p : traces) {
                 WhatIfReplay replay;
+                List<String> partial;
                 try (TraceSource src = Inputs.open(p, common)) {
                     replay = WhatIfReplay.load(src);
+                    partial = src.partialReasons();
                     Inputs.reportSkipped(src);
                 } catch (RuntimeException e) {
                     throw new IOException(p + ": " + e.getMessage(), e);
@@ -188,7 +193,7 @@ final class ThrottlingReplay {
                     throw new IOException(e.getMessage(), e);
                 }
                 rows.add(new Row(p.toString(), replay.ranks(), replay.measuredSeconds(), seconds,
-                        replay.unmatchedSends(), replay.unmatchedReceives(), replay.incompleteCollectives()));
+                        replay.unmatchedSends(), replay.unmatchedReceives(), replay.incompleteCollectives(), partial));
             }
         }
         rows.sort(Comparator.comparingInt(Row::tasks));

@@ -73,4 +73,15 @@ class BandwidthCommandTest {
         assertTrue(r.err().contains("bad.csv") && r.err().contains("no run at 100 % bandwidth"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
     }
+
+    @Test
+    void missingTableOrDirectoryIsNamedOnce() {
+        Run missing = run("bandwidth", tmp.resolve("none.csv").toString());
+        assertEquals(1, missing.code());
+        assertEquals("straggler: " + tmp.resolve("none.csv") + ": no such file", missing.err().strip());
+        Run dir = run("bandwidth", tmp.toString());
+        assertEquals(1, dir.code());
+        assertEquals("straggler: " + tmp + ": a directory, not a CSV table (traces are read with --from-traces)",
+                dir.err().strip());
+    }
 }
