@@ -179,7 +179,8 @@ public final class TextReport {
 
     /**
      * Word-wrapped to {@code width}, each line ending in a newline; the text's leading indentation is kept and
-     * continuation lines are indented two more. A word longer than a line is kept whole, never cut.
+     * continuation lines are indented two more; runs of spaces inside a line stay. A word longer than a line is kept
+     * whole, never cut.
      */
     static String wrap(String s, int width) {
         int indent = 0;
@@ -191,7 +192,7 @@ public final class TextReport {
         StringBuilder out = new StringBuilder(first);
         int lineStart = 0;
         int lineIndent = indent;
-        for (String word : s.substring(indent).split(" +")) {
+        for (String word : s.substring(indent).split(" ")) {
             int len = out.length() - lineStart;
             if (len > lineIndent && len + 1 + word.length() > width) {
                 out.append('\n');
