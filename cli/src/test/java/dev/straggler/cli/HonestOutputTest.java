@@ -99,6 +99,7 @@ class HonestOutputTest {
         assertTrue(r.out().contains("late-sender: 2 ranks, 2 locations,"), r.out());
         assertTrue(r.out().contains("collective\n  operations") || r.out().contains("collective operations"), r.out());
         // wrapping keeps the spacing inside a line
-        assertTrue(r.out().contains("Visits 14   MPI synchronizations 2   communications 2   bytes 8,192"), r.out());
+        Run wide = run("analyze", CliTest.SAMPLE.toString(), "-q", "--width", "100");
+        assertTrue(wide.out().contains("Visits 14   MPI synchronizations 2   communications 2   bytes 8,192"), wide.out());
     }
 }
