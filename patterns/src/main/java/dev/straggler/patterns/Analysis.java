@@ -86,6 +86,7 @@ public final class Analysis {
             }
             options.progress().update("root causes", 1, 1);
         }
+        ComputationalImbalance.addTo(cube);
         cube.freeze();
 
         TraceSummary summary = summary(replay, source);
@@ -99,6 +100,15 @@ public final class Analysis {
         String other = OtherParadigms.sentence(cube);
         if (other != null) {
             warnings.add(other);
+        }
+        double oneSided = cube.total(MetricTree.MPI_RMA_SYNCHRONIZATION) + cube.total(MetricTree.MPI_RMA_COMMUNICATION)
+                + cube.total(MetricTree.MPI_MGMT_WIN);
+        if (oneSided > 0) {
+            // the metrics exist (Scalasca's tree) but the one-sided records are not replayed: zeros there mean "not
+            // analysed", and the report must say so rather than let them read as "no waiting"
+            warnings.add(String.format(java.util.Locale.ROOT, "%.6f s is spent in one-sided MPI calls (windows, puts, "
+                    + "gets, synchronization): their wait states (Late Post, Early Wait, Wait at Fence, Lock Contention, "
+                    + "...) and bytes are not analysed and show as zero", oneSided));
         }
         if (rootCauseProblem != null) {
             warnings.add(rootCauseProblem);

@@ -11,8 +11,12 @@ import java.util.List;
  * restricted to MPI, with Scalasca's unique names, display names and nesting. Indices are the positions in
  * {@link #ALL}, in depth-first order; a metric's value includes its children (Cube's convention).
  *
- * <p>One-sided (RMA) and file I/O wait states are not analysed; their time metrics exist so that the parents'
- * values equal Scalasca's.
+ * <p>The tree is the whole MPI part of Scalasca's, so that our Cube files pair with Scalasca's metric by metric
+ * (same unique names, display names and ids). One-sided (RMA) records are not replayed: the one-sided wait states,
+ * pair-wise synchronization counts and one-sided bytes stay zero (the analysis warns when a trace spends time in
+ * one-sided calls), while their call-path masks (time and visit counts) are computed as Scalasca's remapper does.
+ * The computational imbalance heuristic, which Scalasca's remapper adds, is computed by
+ * {@link ComputationalImbalance}.
  */
 public final class MetricTree {
     private MetricTree() {
@@ -57,6 +61,10 @@ public final class MetricTree {
             "Time in MPI file management calls.");
     public static final int MPI_MGMT_WIN = time("mpi_mgmt_win", "Window", "mpi_management",
             "Time in MPI window management calls.");
+    public static final int MPI_RMA_WAIT_AT_CREATE = time("mpi_rma_wait_at_create", "Wait at Create", "mpi_mgmt_win",
+            "Waiting in MPI_Win_create for the last process to enter it (one-sided wait states are not analysed).");
+    public static final int MPI_RMA_WAIT_AT_FREE = time("mpi_rma_wait_at_free", "Wait at Free", "mpi_mgmt_win",
+            "Waiting in MPI_Win_free for the last process to enter it (one-sided wait states are not analysed).");
     public static final int MPI_SYNCHRONIZATION = time("mpi_synchronization", "Synchronization", "mpi",
             "Time in MPI calls that only synchronize.");
     public static final int MPI_SYNC_COLLECTIVE = time("mpi_sync_collective", "Collective", "mpi_synchronization",
@@ -67,6 +75,24 @@ public final class MetricTree {
             "mpi_sync_collective", "Time in a barrier after the first process has left it.");
     public static final int MPI_RMA_SYNCHRONIZATION = time("mpi_rma_synchronization", "One-sided",
             "mpi_synchronization", "Time in one-sided synchronization calls (wait states not analysed).");
+    public static final int MPI_RMA_SYNC_ACTIVE = time("mpi_rma_sync_active", "Active Target", "mpi_rma_synchronization",
+            "Time in active-target synchronization calls (MPI_Win_complete/fence/post/start/test/wait).");
+    public static final int MPI_RMA_SYNC_LATE_POST = time("mpi_rma_sync_late_post", "Late Post", "mpi_rma_sync_active",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_EARLY_WAIT = time("mpi_rma_early_wait", "Early Wait", "mpi_rma_sync_active",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_LATE_COMPLETE = time("mpi_rma_late_complete", "Late Complete", "mpi_rma_early_wait",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_WAIT_AT_FENCE = time("mpi_rma_wait_at_fence", "Wait at Fence", "mpi_rma_sync_active",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_EARLY_FENCE = time("mpi_rma_early_fence", "Early Fence", "mpi_rma_wait_at_fence",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_SYNC_PASSIVE = time("mpi_rma_sync_passive", "Passive Target", "mpi_rma_synchronization",
+            "Time in passive-target synchronization calls (MPI_Win_lock/unlock/flush/sync).");
+    public static final int MPI_RMA_SYNC_LOCK_COMPETITION = time("mpi_rma_sync_lock_competition", "Lock Contention",
+            "mpi_rma_sync_passive", "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_SYNC_WAIT_FOR_PROGRESS = time("mpi_rma_sync_wait_for_progress", "Wait for Progress",
+            "mpi_rma_sync_passive", "One-sided wait state (not analysed).");
     public static final int MPI_COMMUNICATION = time("mpi_communication", "Communication", "mpi",
             "Time in MPI calls that transfer data.");
     public static final int MPI_POINT2POINT = time("mpi_point2point", "Point-to-point", "mpi_communication",
@@ -95,8 +121,18 @@ public final class MetricTree {
             "Time in an N-to-N operation after the first process has left it.");
     public static final int MPI_RMA_COMMUNICATION = time("mpi_rma_communication", "One-sided", "mpi_communication",
             "Time in one-sided communication calls (wait states not analysed).");
+    public static final int MPI_RMA_COMM_LATE_POST = time("mpi_rma_comm_late_post", "Late Post", "mpi_rma_communication",
+            "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_COMM_LOCK_COMPETITION = time("mpi_rma_comm_lock_competition", "Lock Contention",
+            "mpi_rma_communication", "One-sided wait state (not analysed).");
+    public static final int MPI_RMA_COMM_WAIT_FOR_PROGRESS = time("mpi_rma_comm_wait_for_progress", "Wait for Progress",
+            "mpi_rma_communication", "One-sided wait state (not analysed).");
     public static final int MPI_IO = time("mpi_io", "File I/O", "mpi",
             "Time in MPI file read and write calls.");
+    public static final int MPI_IO_INDIVIDUAL = time("mpi_io_individual", "Individual", "mpi_io",
+            "Time in individual MPI file reads and writes.");
+    public static final int MPI_IO_COLLECTIVE = time("mpi_io_collective", "Collective", "mpi_io",
+            "Time in collective MPI file reads and writes.");
     public static final int OVERHEAD = time("overhead", "Overhead", "time",
             "Time the measurement system spent, e.g. flushing trace buffers.");
     public static final int VISITS = count("visits", "Visits", null,
@@ -117,6 +153,18 @@ public final class MetricTree {
             "Wrong-order Late Sender instances among receives without payload.");
     public static final int SYNCS_COLL = count("syncs_coll", "Collective", "syncs",
             "Collective operations that neither send nor receive data.");
+    public static final int SYNCS_RMA = count("syncs_rma", "One-sided", "syncs",
+            "One-sided synchronization calls.");
+    public static final int SYNCS_RMA_ACTIVE = count("syncs_rma_active", "Active target", "syncs_rma",
+            "Active-target synchronization calls.");
+    public static final int SYNCS_RMA_PASSIVE = count("syncs_rma_passive", "Passive target", "syncs_rma",
+            "Passive-target synchronization calls.");
+    public static final int MPI_RMA_PAIRSYNC_COUNT = count("mpi_rma_pairsync_count",
+            "MPI pair-wise one-sided synchronizations", null,
+            "Pair-wise one-sided synchronizations (one-sided operations are not analysed).");
+    public static final int MPI_RMA_PAIRSYNC_UNNEEDED_COUNT = count("mpi_rma_pairsync_unneeded_count",
+            "Unneeded synchronizations", "mpi_rma_pairsync_count",
+            "Pair-wise one-sided synchronizations without data transfer (not analysed).");
     public static final int COMMS = count("comms", "MPI communications", null,
             "MPI operations that transfer data.");
     public static final int COMMS_P2P = count("comms_p2p", "Point-to-point", "comms",
@@ -139,6 +187,28 @@ public final class MetricTree {
             "Collective operations in which the process only sends data.");
     public static final int COMMS_CDST = count("comms_cdst", "As destination", "comms_coll",
             "Collective operations in which the process only receives data.");
+    public static final int COMMS_RMA = count("comms_rma", "One-sided", "comms",
+            "One-sided communication calls.");
+    public static final int COMMS_RMA_PUTS = count("comms_rma_puts", "Puts", "comms_rma",
+            "MPI_Put and MPI_Rput calls.");
+    public static final int COMMS_RMA_GETS = count("comms_rma_gets", "Gets", "comms_rma",
+            "MPI_Get and MPI_Rget calls.");
+    public static final int COMMS_RMA_ATOMICS = count("comms_rma_atomics", "Atomics", "comms_rma",
+            "One-sided atomic calls.");
+    public static final int MPI_FILE_OPS = count("mpi_file_ops", "MPI file operations", null,
+            "MPI file operations.");
+    public static final int MPI_FILE_IOPS = count("mpi_file_iops", "Individual", "mpi_file_ops",
+            "Individual MPI file operations (reads, writes, and the individual management calls).");
+    public static final int MPI_FILE_IROPS = count("mpi_file_irops", "Reads", "mpi_file_iops",
+            "Individual MPI file reads.");
+    public static final int MPI_FILE_IWOPS = count("mpi_file_iwops", "Writes", "mpi_file_iops",
+            "Individual MPI file writes.");
+    public static final int MPI_FILE_COPS = count("mpi_file_cops", "Collective", "mpi_file_ops",
+            "Collective MPI file operations (reads, writes, and the collective management calls).");
+    public static final int MPI_FILE_CROPS = count("mpi_file_crops", "Reads", "mpi_file_cops",
+            "Collective MPI file reads.");
+    public static final int MPI_FILE_CWOPS = count("mpi_file_cwops", "Writes", "mpi_file_cops",
+            "Collective MPI file writes.");
     public static final int BYTES = bytes("bytes", "MPI bytes transferred", null,
             "Bytes transferred by MPI operations.");
     public static final int BYTES_P2P = bytes("bytes_p2p", "Point-to-point", "bytes",
@@ -153,6 +223,12 @@ public final class MetricTree {
             "Bytes a process contributes to collective operations.");
     public static final int BYTES_CIN = bytes("bytes_cin", "Incoming", "bytes_coll",
             "Bytes a process receives from collective operations.");
+    public static final int BYTES_RMA = bytes("bytes_rma", "One-sided", "bytes",
+            "Bytes transferred by one-sided operations (not analysed).");
+    public static final int BYTES_PUT = bytes("bytes_put", "Sent", "bytes_rma",
+            "Bytes sent by one-sided operations (not analysed).");
+    public static final int BYTES_GET = bytes("bytes_get", "Received", "bytes_rma",
+            "Bytes received by one-sided operations (not analysed).");
 
     public static final int DELAY = time("delay", "Delay costs", null,
             "Time that delays on one process cause as waiting time on others (root causes of wait states).");
@@ -202,13 +278,13 @@ public final class MetricTree {
     public static final int WAITSTATES_PROPAGATING_VS_TERMINAL = time("waitstates_propagating_vs_terminal",
             "MPI point-to-point wait states (propagating vs. terminal)", null,
             "Point-to-point waiting time split by whether it causes further waiting elsewhere.");
-    public static final int MPI_WAIT_PROPAGATING = time("mpi_wait_propagating", "Propagating",
+    public static final int MPI_WAIT_PROPAGATING = time("mpi_wait_propagating", "Propagating wait states",
             "waitstates_propagating_vs_terminal", "Point-to-point waiting that causes waiting on other processes.");
     public static final int MPI_WAIT_PROPAGATING_LS = time("mpi_wait_propagating_ls", "Late Sender",
             "mpi_wait_propagating", "Late Sender waiting that causes waiting on other processes.");
     public static final int MPI_WAIT_PROPAGATING_LR = time("mpi_wait_propagating_lr", "Late Receiver",
             "mpi_wait_propagating", "Late Receiver waiting that causes waiting on other processes.");
-    public static final int MPI_WAIT_TERMINAL = time("mpi_wait_terminal", "Terminal",
+    public static final int MPI_WAIT_TERMINAL = time("mpi_wait_terminal", "Terminal wait states",
             "waitstates_propagating_vs_terminal", "Point-to-point waiting that does not propagate further.");
     public static final int MPI_WAIT_TERMINAL_LS = time("mpi_wait_terminal_ls", "Late Sender", "mpi_wait_terminal",
             "Late Sender waiting that does not propagate further.");
@@ -217,13 +293,13 @@ public final class MetricTree {
     public static final int WAITSTATES_DIRECT_VS_INDIRECT = time("waitstates_direct_vs_indirect",
             "MPI point-to-point wait states (direct vs. indirect)", null,
             "Point-to-point waiting split by whether a delay or propagated waiting caused it.");
-    public static final int MPI_WAIT_DIRECT = time("mpi_wait_direct", "Direct", "waitstates_direct_vs_indirect",
+    public static final int MPI_WAIT_DIRECT = time("mpi_wait_direct", "Direct wait states", "waitstates_direct_vs_indirect",
             "Point-to-point waiting caused directly by a delay.");
     public static final int MPI_WAIT_DIRECT_LATESENDER = time("mpi_wait_direct_latesender", "Late Sender",
             "mpi_wait_direct", "Late Sender waiting caused directly by a delay.");
     public static final int MPI_WAIT_DIRECT_LATERECEIVER = time("mpi_wait_direct_latereceiver", "Late Receiver",
             "mpi_wait_direct", "Late Receiver waiting caused directly by a delay.");
-    public static final int MPI_WAIT_INDIRECT = time("mpi_wait_indirect", "Indirect",
+    public static final int MPI_WAIT_INDIRECT = time("mpi_wait_indirect", "Indirect wait states",
             "waitstates_direct_vs_indirect", "Point-to-point waiting caused by waiting on the delaying process.");
     public static final int MPI_WAIT_INDIRECT_LATESENDER = time("mpi_wait_indirect_latesender", "Late Sender",
             "mpi_wait_indirect", "Late Sender waiting caused by wait-state propagation.");
@@ -241,7 +317,7 @@ public final class MetricTree {
     public static final int CRITICAL_PATH_ACTIVITIES = time("critical_path_activities", "Activity impact",
             "performance_impact_criticalpath", "Resource use of executing activities on the critical path.");
     public static final int CRITICAL_IMBALANCE_IMPACT = time("critical_imbalance_impact",
-            "Critical-path imbalance impact", "performance_impact_criticalpath",
+            "Imbalance impact", "performance_impact_criticalpath",
             "Waiting time mapped onto activities that take too long on the critical path.");
     public static final int INTRA_PARTITION_IMBALANCE = time("intra_partition_imbalance",
             "Intra-partition imbalance", "critical_imbalance_impact",
@@ -252,6 +328,18 @@ public final class MetricTree {
     public static final int NON_CRITICAL_PATH_ACTIVITIES = time("non_critical_path_activities",
             "Non-critical-path activities", "performance_impact",
             "Resource use of activities off the critical path: optimising them does not shorten the run.");
+    public static final int IMBALANCE = time("imbalance", "Computational imbalance", null,
+            "Per call path and process, the distance of its computation time from the mean over processes.");
+    public static final int IMBALANCE_ABOVE = time("imbalance_above", "Overload", "imbalance",
+            "Computation time above the mean over processes.");
+    public static final int IMBALANCE_ABOVE_SINGLE = time("imbalance_above_single", "Single participant",
+            "imbalance_above", "Computation done by one process only, which the others could have shared.");
+    public static final int IMBALANCE_BELOW = time("imbalance_below", "Underload", "imbalance",
+            "Computation time below the mean over processes.");
+    public static final int IMBALANCE_BELOW_BYPASS = time("imbalance_below_bypass", "Non-participation",
+            "imbalance_below", "The mean computation time of a call path this process never visits.");
+    public static final int IMBALANCE_BELOW_SINGULARITY = time("imbalance_below_singularity", "Singularity",
+            "imbalance_below_bypass", "Non-participation in a call path only one process visits.");
 
     /** All metrics, depth-first, parents before children. */
     public static final List<Metric> ALL = Collections.unmodifiableList(new ArrayList<>(METRICS));

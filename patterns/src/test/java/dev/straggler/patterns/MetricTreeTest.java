@@ -31,7 +31,13 @@ class MetricTreeTest {
             {"mpi_clswo_count", "mpi_cls_count"}, {"comms_coll", "comms"}, {"comms_cxch", "comms_coll"},
             {"comms_csrc", "comms_coll"}, {"comms_cdst", "comms_coll"}, {"bytes_p2p", "bytes"},
             {"bytes_sent", "bytes_p2p"}, {"bytes_rcvd", "bytes_p2p"}, {"bytes_coll", "bytes"},
-            {"bytes_cout", "bytes_coll"}, {"bytes_cin", "bytes_coll"}};
+            {"bytes_cout", "bytes_coll"}, {"bytes_cin", "bytes_coll"},
+            {"mpi_rma_wait_at_create", "mpi_mgmt_win"}, {"mpi_rma_late_complete", "mpi_rma_early_wait"},
+            {"mpi_rma_early_fence", "mpi_rma_wait_at_fence"}, {"mpi_rma_sync_passive", "mpi_rma_synchronization"},
+            {"mpi_io_individual", "mpi_io"}, {"syncs_rma", "syncs"}, {"syncs_rma_passive", "syncs_rma"},
+            {"mpi_rma_pairsync_unneeded_count", "mpi_rma_pairsync_count"}, {"comms_rma_atomics", "comms_rma"},
+            {"mpi_file_irops", "mpi_file_iops"}, {"mpi_file_cwops", "mpi_file_cops"}, {"bytes_get", "bytes_rma"},
+            {"imbalance_above_single", "imbalance_above"}, {"imbalance_below_singularity", "imbalance_below_bypass"}};
 
     @Test
     void nestingAndUniqueNamesAreScalascas() {
@@ -42,7 +48,8 @@ class MetricTreeTest {
         for (String[] p : PARENT_OF) {
             assertEquals(p[1], parents.get(p[0]), p[0]);
         }
-        for (String root : new String[]{"time", "visits", "syncs", "comms", "bytes"}) {
+        for (String root : new String[]{"time", "visits", "syncs", "mpi_rma_pairsync_count", "comms", "mpi_file_ops",
+                "bytes", "delay", "critical_path", "performance_impact", "imbalance"}) {
             assertTrue(parents.containsKey(root));
             assertEquals(null, parents.get(root));
         }

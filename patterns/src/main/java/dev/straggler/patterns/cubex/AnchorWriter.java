@@ -17,8 +17,8 @@ import java.util.Set;
  * anchor with a token grammar ({@code Cube4Parser.yy}), so element order and spelling follow that writer
  * exactly.
  *
- * <p>The caller supplies the id orders: metrics and cnodes in depth-first pre-order (ids are positions in
- * those orders, so nesting and ids agree), locations grouped by rank.
+ * <p>The caller supplies the id orders: metrics and cnodes in depth-first pre-order (metric ids are positions in
+ * that order, after Scalasca's ghost metric where the cube has Scalasca's metric tree), locations grouped by rank.
  */
 final class AnchorWriter {
     /** Scalasca's pattern documentation; metric URLs point into it as Scalasca's own reports do. */
@@ -48,7 +48,7 @@ final class AnchorWriter {
                         int[] locationOrder) {
         AnchorWriter w = new AnchorWriter(cube);
         w.header();
-        w.metrics(metricOrder, metricIsInteger);
+        w.metrics(metricOrder, metricIsInteger, CubexWriter.hasGhostBytesReceived(cube));
         w.program(cnodeOrder);
         w.system(locationOrder);
         w.sb.append("</cube>\n");
@@ -80,28 +80,45 @@ final class AnchorWriter {
         sb.append("<doc>\n<mirrors>\n<murl>").append(MIRROR).append("</murl>\n</mirrors>\n</doc>\n");
     }
 
-    private void metrics(int[] order, boolean[] integer) {
+    /**
+     * Every metric as Scalasca's remapped report declares it: type INCLUSIVE (values inclusive along the call tree),
+     * dtype FLOAT or INTEGER for a root and DOUBLE or INT64 below it, ids in pre-order after the ghost metrics.
+     */
+    private void metrics(int[] order, boolean[] integer, boolean ghost) {
         sb.append("<metrics>\n");
         List<Metric> metrics = cube.metrics();
+        int firstId = ghost ? 1 : 0;
         // nesting follows the pre-order: close elements until the open one is the next metric's parent
         int[] open = new int[order.length];
         int depth = 0;
-        for (int id = 0; id < order.length; id++) {
-            Metric m = metrics.get(order[id]);
+        for (int k = 0; k < order.length; k++) {
+            Metric m = metrics.get(order[k]);
             while (depth > 0 && !metrics.get(open[depth - 1]).uniqueName().equals(m.parent())) {
                 sb.append("</metric>\n");
                 depth--;
             }
-            sb.append("<metric id=\"").append(id).append("\" type=\"EXCLUSIVE\">\n");
+            sb.append("<metric id=\"").append(firstId + k).append("\" type=\"INCLUSIVE\">\n");
             leaf("disp_name", m.displayName());
             leaf("uniq_name", m.uniqueName());
-            leaf("dtype", integer[order[id]] ? "INTEGER" : "FLOAT");
+            leaf("dtype", CubexWriter.dtype(integer[order[k]], m.parent() == null));
             leaf("uom", m.unit());
             leaf("url", "@mirror@scalasca_patterns.html#" + m.uniqueName());
             leaf("descr", m.description());
-            open[depth++] = order[id];
+            open[depth++] = order[k];
         }
         while (depth-- > 0) {
+            sb.append("</metric>\n");
+        }
+        if (ghost) {
+            // Scalasca's remap specification declares it so that a merged runtime summary's "Bytes received" stays
+            // hidden; it holds no values
+            sb.append("<metric id=\"0\" type=\"INCLUSIVE\" viztype=\"GHOST\">\n");
+            leaf("disp_name", "Bytes received");
+            leaf("uniq_name", CubexWriter.GHOST_BYTES_RECEIVED);
+            leaf("dtype", "INTEGER");
+            leaf("uom", "bytes");
+            leaf("url", "");
+            leaf("descr", "Number of bytes received in communication operations");
             sb.append("</metric>\n");
         }
         sb.append("</metrics>\n");

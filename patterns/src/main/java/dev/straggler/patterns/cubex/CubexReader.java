@@ -301,20 +301,33 @@ public final class CubexReader {
             }
         }
         if (inclusive) {
-            // Cube's exclusive flavour of an inclusive metric: own value minus the children's inclusive values
+            // Cube's exclusive flavour of an inclusive metric: own value minus the children's inclusive values. The
+            // writer summed in floating point, so a call path without own value comes back as a residue of a few
+            // ulps of the sums (e.g. 1e-19 s, or -1e-19 s); a residue within that rounding bound is the zero it was.
+            double[] magnitude = new double[locs];
             for (int c = 0; c < n; c++) {
                 double[] own = incl[c];
                 double[] excl = own == null ? new double[locs] : own.clone();
+                int terms = 1;
+                for (int l = 0; l < locs; l++) {
+                    magnitude[l] = Math.abs(excl[l]);
+                }
                 for (int child : children.get(c)) {
                     double[] ch = incl[child];
                     if (ch != null) {
+                        terms++;
                         for (int l = 0; l < locs; l++) {
                             excl[l] -= ch[l];
+                            magnitude[l] += Math.abs(ch[l]);
                         }
                     }
                 }
                 for (int l = 0; l < locs; l++) {
-                    cube.set(metric, c, l, excl[l]);
+                    double x = excl[l];
+                    if (terms > 1 && x != 0 && Math.abs(x) <= 2 * terms * Math.ulp(magnitude[l])) {
+                        x = 0;
+                    }
+                    cube.set(metric, c, l, x);
                 }
             }
         }

@@ -23,15 +23,18 @@ import java.util.Objects;
  * Writes a {@link SeverityCube} as a CUBE4 {@code .cubex} file for the Cube GUI and the CubeLib tools
  * (reference §3), laid out the way CubeW writes Scalasca's reports.
  *
- * <p>Every metric is written as a stored EXCLUSIVE metric (the cube is call-path exclusive), nested as the
- * metric tree says, with dtype FLOAT for times and INTEGER for counts and bytes. An integer metric that holds
- * a non-integral value (a mean of counts, say) is written as FLOAT instead, so no value is rounded. Rows are
- * written in SPARSE format: only (metric, call path) rows with a non-zero value, little-endian, columns in
- * location order.
+ * <p>Every metric is written as Scalasca's remapped {@code trace.cubex} declares its metrics: stored, type
+ * INCLUSIVE (each row holds the call path's value including its callees'; the cube itself is call-path exclusive,
+ * so the writer sums subtrees), nested as the metric tree says, with dtype FLOAT/DOUBLE for times and
+ * INTEGER/INT64 for counts and bytes (the first for a root metric, as Scalasca). An integer metric that holds a
+ * non-integral value (a mean of counts, say) is written as floating point instead, so no value is rounded. Rows
+ * are written in SPARSE format, in the INCLUSIVE enumeration of the call tree (reference §3.5): only rows with a
+ * non-zero value, little-endian, columns in location order. A cube with Scalasca's metric tree also gets
+ * Scalasca's ghost metric {@code bytes_received} (id 0, no values), so that metric ids pair with Scalasca's.
  *
- * <p>Ids: metrics and cnodes are numbered in depth-first pre-order of their trees (children in cube order),
- * which makes a metric's row order equal to the cnode ids; regions keep their position in
- * {@link SeverityCube#regions()}. Locations are grouped by rank (one location group per rank, threads as its
+ * <p>Ids: metrics are numbered in depth-first pre-order of their tree (children in cube order) after the ghost
+ * metric; cnodes carry the cube's cnode ids (Scalasca's numbering) or else their pre-order position; regions keep
+ * their position in {@link SeverityCube#regions()}. Locations are grouped by rank (one location group per rank, threads as its
  * locations); a cube whose locations are not already sorted by (rank, thread) has its columns reordered
  * accordingly. {@link CubexReader} returns call paths and locations in these file orders.
  *
@@ -62,6 +65,8 @@ public final class CubexWriter {
         }
         int[] metricOrder = metricPreOrder(cube);
         int[] cnodeOrder = callPathPreOrder(cube);
+        CallTreeSums sums = new CallTreeSums(cube, cnodeOrder);
+        boolean ghost = hasGhostBytesReceived(cube);
         int[] locationOrder = locationOrder(cube);
         boolean[] integer = new boolean[cube.metrics().size()];
         for (int m = 0; m < integer.length; m++) {
@@ -80,8 +85,14 @@ public final class CubexWriter {
         try {
             try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20),
                     System.currentTimeMillis() / 1000)) {
-                for (int id = 0; id < metricOrder.length; id++) {
-                    writeMetric(tar, cube, id, metricOrder[id], integer[metricOrder[id]], cnodeOrder, locationOrder);
+                if (ghost) {
+                    writeMember(tar, "ghost_0", new double[0][], 0, true, locationOrder);
+                }
+                int firstId = ghost ? 1 : 0;
+                for (int k = 0; k < metricOrder.length; k++) {
+                    double[][] rows = sums.inclusiveRows(metricOrder[k]);
+                    writeMember(tar, Integer.toString(firstId + k), rows, rows.length, integer[metricOrder[k]],
+                            locationOrder);
                 }
                 tar.beginMember("anchor.xml", anchor.length);
                 tar.write(anchor);
@@ -103,29 +114,46 @@ public final class CubexWriter {
         }
     }
 
-    /** Data member then index member of one metric, as CubeW orders them. */
-    private static void writeMetric(TarWriter tar, SeverityCube cube, int id, int metric, boolean integer,
-                                    int[] cnodeOrder, int[] locationOrder) throws IOException {
+    /** Unique name of the ghost metric Scalasca's remapped reports declare. */
+    static final String GHOST_BYTES_RECEIVED = "bytes_received";
+
+    /** True when the cube has Scalasca's metric tree (so its file gets Scalasca's ghost metric too). */
+    static boolean hasGhostBytesReceived(SeverityCube cube) {
+        return cube.metricIndex("time") >= 0 && cube.metricIndex("visits") >= 0 && cube.metricIndex("mpi") >= 0
+                && cube.metricIndex(GHOST_BYTES_RECEIVED) < 0;
+    }
+
+    /** Cube dtype as Scalasca's remapped reports write it: FLOAT/INTEGER for a root metric, DOUBLE/INT64 below. */
+    static String dtype(boolean integer, boolean root) {
+        return integer ? (root ? "INTEGER" : "INT64") : (root ? "FLOAT" : "DOUBLE");
+    }
+
+    /**
+     * Data member then index member of one metric, as CubeW orders them.
+     *
+     * @param rows per position of the INCLUSIVE enumeration, the row's values or null where all are zero
+     */
+    private static void writeMember(TarWriter tar, String base, double[][] rows, int n, boolean integer,
+                                    int[] locationOrder) throws IOException {
         int locs = locationOrder.length;
-        // rows written: cnode ids (= positions of the EXCLUSIVE enumeration) whose row has a non-zero value
-        int[] rows = new int[cnodeOrder.length];
+        int[] written = new int[n];
         int count = 0;
-        for (int cnode = 0; cnode < cnodeOrder.length; cnode++) {
-            if (nonZero(cube.rowOrNull(metric, cnodeOrder[cnode]))) {
-                rows[count++] = cnode;
+        for (int pos = 0; pos < n; pos++) {
+            if (nonZero(rows[pos])) {
+                written[count++] = pos;
             }
         }
         long rowBytes = 8L * locs;
-        tar.beginMember(id + ".data", DATA_MARKER.length + count * rowBytes);
+        tar.beginMember(base + ".data", DATA_MARKER.length + count * rowBytes);
         tar.write(DATA_MARKER);
         ByteBuffer row = ByteBuffer.allocate((int) rowBytes).order(ByteOrder.LITTLE_ENDIAN);
         for (int j = 0; j < count; j++) {
-            double[] v = cube.rowOrNull(metric, cnodeOrder[rows[j]]);
+            double[] v = rows[written[j]];
             row.clear();
             for (int l = 0; l < locs; l++) {
                 double x = v[locationOrder[l]];
                 if (integer) {
-                    row.putLong((long) x);
+                    row.putLong(Math.round(x));
                 } else {
                     row.putDouble(x);
                 }
@@ -137,11 +165,92 @@ public final class CubexWriter {
         ByteBuffer index = ByteBuffer.allocate(INDEX_MARKER.length + 4 + 2 + 1 + 4 + 4 * count).order(ByteOrder.LITTLE_ENDIAN);
         index.put(INDEX_MARKER).putInt(1).putShort((short) 0).put(FORMAT_SPARSE).putInt(count);
         for (int j = 0; j < count; j++) {
-            index.putInt(rows[j]);
+            index.putInt(written[j]);
         }
-        tar.beginMember(id + ".index", index.capacity());
+        tar.beginMember(base + ".index", index.capacity());
         tar.write(index.array());
         tar.endMember();
+    }
+
+    /**
+     * Inclusive values along the call tree, one metric at a time, in the INCLUSIVE enumeration of the tree the
+     * anchor declares (children in document order).
+     */
+    private static final class CallTreeSums {
+        private final SeverityCube cube;
+        private final int[] preOrder;
+        /** Position in the INCLUSIVE enumeration of each call path. */
+        private final int[] inclusivePosition;
+        private final int[] parent;
+
+        CallTreeSums(SeverityCube cube, int[] preOrder) {
+            this.cube = cube;
+            this.preOrder = preOrder;
+            int n = preOrder.length;
+            List<int[]> children = new ArrayList<>(n);
+            List<List<Integer>> lists = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                lists.add(new ArrayList<>());
+            }
+            List<Integer> roots = new ArrayList<>();
+            parent = new int[n];
+            // children in document order = pre-order
+            for (int c : preOrder) {
+                int p = cube.callPaths().get(c).parent();
+                parent[c] = p;
+                if (p < 0) {
+                    roots.add(c);
+                } else {
+                    lists.get(p).add(c);
+                }
+            }
+            for (List<Integer> l : lists) {
+                children.add(l.stream().mapToInt(Integer::intValue).toArray());
+            }
+            int[] order = CnodeOrder.inclusive(children, roots.stream().mapToInt(Integer::intValue).toArray(), n);
+            inclusivePosition = new int[n];
+            for (int pos = 0; pos < n; pos++) {
+                inclusivePosition[order[pos]] = pos;
+            }
+        }
+
+        /** Rows by INCLUSIVE position: each call path's values plus all its callees'. */
+        double[][] inclusiveRows(int metric) {
+            int n = preOrder.length;
+            int locs = cube.locations().size();
+            double[][] incl = new double[n][];
+            // reverse pre-order visits every callee before its caller
+            for (int k = n - 1; k >= 0; k--) {
+                int c = preOrder[k];
+                double[] own = cube.rowOrNull(metric, c);
+                if (own != null) {
+                    if (incl[c] == null) {
+                        incl[c] = own.clone();
+                    } else {
+                        for (int l = 0; l < locs; l++) {
+                            incl[c][l] += own[l];
+                        }
+                    }
+                }
+                int p = parent[c];
+                if (p >= 0 && incl[c] != null) {
+                    if (incl[p] == null) {
+                        incl[p] = incl[c].clone();
+                    } else {
+                        double[] into = incl[p];
+                        double[] from = incl[c];
+                        for (int l = 0; l < locs; l++) {
+                            into[l] += from[l];
+                        }
+                    }
+                }
+            }
+            double[][] byPosition = new double[n][];
+            for (int c = 0; c < n; c++) {
+                byPosition[inclusivePosition[c]] = incl[c];
+            }
+            return byPosition;
+        }
     }
 
     private static boolean nonZero(double[] row) {

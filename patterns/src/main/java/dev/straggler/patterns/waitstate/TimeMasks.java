@@ -27,19 +27,23 @@ final class TimeMasks {
             + "|set_(attr|info|name)|size|spawn(_multiple)?|split(_type)?|test_inter)|Dims_create"
             + "|Dist_graph_(create(_adjacent)?|neighbors(_count)?)|Graph_(create|get|map|neighbors(_count)?)"
             + "|Graphdims_get|Intercomm_(create|merge)|Topo_test|(Close|Open)_port|(Lookup|Publish|Unpublish)_name)$");
-    private static final Pattern MGMT_FILE = Pattern.compile("^MPI_File_(close|delete|get_(amode|atomicity"
+    static final Pattern MGMT_FILE = Pattern.compile("^MPI_File_(close|delete|get_(amode|atomicity"
             + "|byte_offset|group|info|position(_shared)?|size|type_extent|view)|open|preallocate|seek(_shared)?"
             + "|set_(atomicity|info|size|view)|sync)$");
     private static final Pattern MGMT_WIN = Pattern.compile("^MPI_Win_(allocate(_shared)?|attach"
             + "|create(_dynamic|_keyval)?|delete_attr|detach|free(_keyval)?|get_(attr|group|info|name)"
             + "|set_(attr|info|name)|shared_query)$");
-    private static final Pattern RMA_SYNC = Pattern.compile("^MPI_Win_((complete|fence|post|start|test|wait)"
-            + "|(flush(_local)?|lock|unlock)(_all)?|sync)$");
+    static final Pattern RMA_SYNC_ACTIVE = Pattern.compile("^MPI_Win_(complete|fence|post|start|test|wait)$");
+    static final Pattern RMA_SYNC_PASSIVE = Pattern.compile("^MPI_Win_((flush(_local)?|lock|unlock)(_all)?|sync)$");
     private static final Pattern P2P_COMPLETION = Pattern.compile("^MPI_(Test|Wait)(all|any|some)?$");
-    private static final Pattern FILE_IO = Pattern.compile("^MPI_File_(i?(read|write)(_at|_shared)?"
-            + "|(iread|iwrite)_(all|at_all)|(read|write)_(all|at_all|ordered)(_begin|_end)?)$");
+    static final Pattern FILE_INDIVIDUAL = Pattern.compile("^MPI_File_i?(read|write)(_at|_shared)?$");
+    static final Pattern FILE_COLLECTIVE = Pattern.compile("^MPI_File_((iread|iwrite)_(all|at_all)"
+            + "|(read|write)_(all|at_all|ordered)(_begin|_end)?)$");
 
     private static long bit(int metric) {
+        if (metric >= Long.SIZE) {
+            throw new IllegalStateException("time metric " + MetricTree.ALL.get(metric).uniqueName() + " is beyond the 64 mask bits");
+        }
         return 1L << metric;
     }
 
@@ -83,8 +87,13 @@ final class TimeMasks {
         if (r.role() == RegionRole.BARRIER) {
             m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_SYNC_COLLECTIVE);
         }
-        if (RMA_SYNC.matcher(name).matches()) {
-            m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_RMA_SYNCHRONIZATION);
+        if (RMA_SYNC_ACTIVE.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_RMA_SYNCHRONIZATION)
+                    | bit(MetricTree.MPI_RMA_SYNC_ACTIVE);
+        }
+        if (RMA_SYNC_PASSIVE.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_SYNCHRONIZATION) | bit(MetricTree.MPI_RMA_SYNCHRONIZATION)
+                    | bit(MetricTree.MPI_RMA_SYNC_PASSIVE);
         }
         if (r.role() == RegionRole.POINT2POINT || P2P_COMPLETION.matcher(name).matches()) {
             m |= bit(MetricTree.MPI_COMMUNICATION) | bit(MetricTree.MPI_POINT2POINT);
@@ -96,8 +105,11 @@ final class TimeMasks {
         if (r.role() == RegionRole.RMA || r.role() == RegionRole.ATOMIC) {
             m |= bit(MetricTree.MPI_COMMUNICATION) | bit(MetricTree.MPI_RMA_COMMUNICATION);
         }
-        if (FILE_IO.matcher(name).matches()) {
-            m |= bit(MetricTree.MPI_IO);
+        if (FILE_INDIVIDUAL.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_IO) | bit(MetricTree.MPI_IO_INDIVIDUAL);
+        }
+        if (FILE_COLLECTIVE.matcher(name).matches()) {
+            m |= bit(MetricTree.MPI_IO) | bit(MetricTree.MPI_IO_COLLECTIVE);
         }
         return m;
     }

@@ -96,6 +96,7 @@ public final class WaitStates {
                 }
             }
         });
+        VisitMasks.addTo(cube, timeMasks);
         List<Instance> top = instances.instances(tps, replay.definitions().clock().globalOffset());
         return new Result(violations, unmatched[0], unmatched[1], top, instances.counts(), coll, init, fin,
                 lateSender, lateReceiver, byComm);

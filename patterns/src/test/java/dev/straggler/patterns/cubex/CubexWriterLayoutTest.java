@@ -46,7 +46,9 @@ class CubexWriterLayoutTest {
     void indexAndDataMembersHaveCubeByteLayout() throws Exception {
         Path f = tmp.resolve("sample.cubex");
         CubexWriter.write(TestCubes.sample(), f);
-        // metric 1 is mpi_latesender (pre-order of the metric tree), non-zero on cnodes 1 and 5
+        // metric 1 is mpi_latesender (pre-order of the metric tree), exclusive non-zero on cnodes 1 and 5. Stored
+        // INCLUSIVE, it is non-zero on 0 (main), 1 and 5; the INCLUSIVE enumeration of main -> {1, 2 -> {3, 4}, 5}
+        // is 0, 1, 2, 5, 3, 4, so the rows are at positions 0, 1 and 3
         ByteBuffer index = ByteBuffer.wrap(tar("-xOf", f.toString(), "1.index").bytes).order(ByteOrder.LITTLE_ENDIAN);
         byte[] marker = new byte[11];
         index.get(marker);
@@ -54,27 +56,38 @@ class CubexWriterLayoutTest {
         assertEquals(1, index.getInt(), "endianness marker");
         assertEquals(0, index.getShort(), "version");
         assertEquals(1, index.get(), "SPARSE format");
-        assertEquals(2, index.getInt(), "rows");
+        assertEquals(3, index.getInt(), "rows");
+        assertEquals(0, index.getInt());
         assertEquals(1, index.getInt());
-        assertEquals(5, index.getInt());
+        assertEquals(3, index.getInt());
         assertEquals(0, index.remaining());
 
         ByteBuffer data = ByteBuffer.wrap(tar("-xOf", f.toString(), "1.data").bytes).order(ByteOrder.LITTLE_ENDIAN);
         byte[] dm = new byte[10];
         data.get(dm);
         assertEquals("CUBEX.DATA", new String(dm, StandardCharsets.US_ASCII));
-        double[] rows = new double[8];
-        for (int i = 0; i < 8; i++) {
+        double[] rows = new double[12];
+        for (int i = 0; i < 12; i++) {
             rows[i] = data.getDouble();
         }
-        assertArrayEquals(new double[]{0, 0, 0.0375, 0, 1.0 / 3.0, 0, 0, 0}, rows, 0.0);
+        assertArrayEquals(new double[]{1.0 / 3.0, 0, 0.0375, 0, 0, 0, 0.0375, 0, 1.0 / 3.0, 0, 0, 0}, rows, 0.0);
         assertEquals(0, data.remaining());
 
-        // bytes_sent (id 5) is INTEGER: one int64 row on cnode 3, location 1
+        // bytes_sent (id 5) is INTEGER: exclusive on cnode 3, location 1, so inclusive rows at main (0), solve (2)
+        // and cnode 3 (position 4), each one int64 per location
+        ByteBuffer bytesIndex = ByteBuffer.wrap(tar("-xOf", f.toString(), "5.index").bytes).order(ByteOrder.LITTLE_ENDIAN);
+        bytesIndex.position(18);
+        assertEquals(3, bytesIndex.getInt(), "rows");
+        assertEquals(List.of(0, 2, 4), List.of(bytesIndex.getInt(), bytesIndex.getInt(), bytesIndex.getInt()));
         ByteBuffer bytes = ByteBuffer.wrap(tar("-xOf", f.toString(), "5.data").bytes).order(ByteOrder.LITTLE_ENDIAN);
         bytes.position(10);
-        assertEquals(0L, bytes.getLong());
-        assertEquals(4_503_599_627_370_497L, bytes.getLong());
+        for (int row = 0; row < 3; row++) {
+            assertEquals(0L, bytes.getLong());
+            assertEquals(4_503_599_627_370_497L, bytes.getLong());
+            assertEquals(0L, bytes.getLong());
+            assertEquals(0L, bytes.getLong());
+        }
+        assertEquals(0, bytes.remaining());
     }
 
     @Test
@@ -88,9 +101,10 @@ class CubexWriterLayoutTest {
             // Scalasca's cnode ids are not always in document order (npb-is); ours are, so only the tree is compared
             assertSameLines(flatten(child(a, "program"), Set.of("cnode.id")), flatten(child(b, "program"), Set.of("cnode.id")),
                     dir + ": regions and call tree");
-            // metric ids differ (Scalasca numbers them in creation order) and time is written as EXCLUSIVE
-            // where Scalasca stores it INCLUSIVE; tree, names, types and texts are the same
-            Set<String> ignored = Set.of("id", "url", "type");
+            // metric ids differ (Scalasca numbers them in creation order); SCOUT's raw report stores time INCLUSIVE and
+            // the patterns EXCLUSIVE, all as FLOAT, where we write every metric as the remapped trace.cubex does
+            // (INCLUSIVE, DOUBLE below a root; ScalascaCubeParityTest); tree, names, units and texts are the same
+            Set<String> ignored = Set.of("id", "url", "type", "dtype");
             assertSameLines(flatten(child(a, "metrics"), ignored), flatten(child(b, "metrics"), ignored), dir + ": metric tree");
             assertSameLines(locations(child(a, "system")), locations(child(b, "system")), dir + ": system tree");
         }
