@@ -178,6 +178,10 @@ public final class ScorepFilter implements RegionFilter {
         }
         appendBlock(sb, "SCOREP_REGION_NAMES", regionRules);
         appendBlock(sb, "SCOREP_FILE_NAMES", fileRules);
+        if (regionRules.isEmpty() && fileRules.isEmpty()) {
+            // a filter that drops nothing is still a filter file: an empty block says so to Score-P and to readers
+            sb.append("SCOREP_REGION_NAMES_BEGIN\nSCOREP_REGION_NAMES_END\n");
+        }
         return sb.toString();
     }
 

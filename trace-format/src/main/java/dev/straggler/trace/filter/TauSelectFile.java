@@ -187,6 +187,11 @@ public final class TauSelectFile implements RegionFilter {
         list(sb, "FILE_EXCLUDE_LIST", excludeFiles, false);
         list(sb, "FILE_INCLUDE_LIST", includeFiles, false);
         list(sb, "INSTRUMENT_SECTION", instrumentSection, false);
+        if (excludeRoutines.isEmpty() && includeRoutines.isEmpty() && excludeFiles.isEmpty() && includeFiles.isEmpty()
+                && instrumentSection.isEmpty()) {
+            // a list that drops nothing is still a selective instrumentation file
+            sb.append("BEGIN_EXCLUDE_LIST\nEND_EXCLUDE_LIST\n");
+        }
         return sb.toString();
     }
 
