@@ -2,6 +2,8 @@ package dev.straggler.cli;
 
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.algebra.Operands;
 import dev.straggler.patterns.callsite.CallsiteProfiler;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
@@ -24,8 +26,15 @@ import java.util.Map;
  * document gives a cube only (its process count from its attributes).
  */
 final class Experiments {
-    /** One run; {@code callsites} or {@code cube} is null when its input cannot give it. */
-    record Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube) {
+    /**
+     * One run; {@code callsites}, {@code cube} or {@code communicators} is null when its input cannot give it (a
+     * {@code .cubex} has no communicator dimension, an mpiP report no cube).
+     */
+    record Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube,
+               List<CommunicatorWaits> communicators) {
+        Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube) {
+            this(path, label, tasks, callsites, cube, null);
+        }
     }
 
     private Experiments() {
@@ -79,11 +88,14 @@ final class Experiments {
             return new Run(p, label(p), s.ranks(), s, null);
         }
         if (isCube(p)) {
-            SeverityCube c = Inputs.operand(p, analysis, common).cube();
-            return new Run(p, label(p), dev.straggler.patterns.algebra.CubeAttributes.ranks(c), null, c);
+            Operands.Operand op = Inputs.operand(p, analysis, common);
+            SeverityCube c = op.cube();
+            return new Run(p, label(p), dev.straggler.patterns.algebra.CubeAttributes.ranks(c), null, c,
+                    op.communicators());
         }
         CallsiteStatistics s;
         SeverityCube cube = null;
+        List<CommunicatorWaits> comms = null;
         int tasks;
         try (TraceSource src = Inputs.open(p, common)) {
             tasks = src.definitions().rankCount();
@@ -91,11 +103,13 @@ final class Experiments {
         }
         if (needCube) {
             try (TraceSource src = Inputs.open(p, common)) {
-                cube = named(Analysis.run(src, analysis).cube(), label(p));
+                AnalysisResult result = Analysis.run(src, analysis);
+                cube = named(result.cube(), label(p));
+                comms = result.communicators();
                 Inputs.reportSkipped(src);
             }
         }
-        return new Run(p, label(p), tasks, s, cube);
+        return new Run(p, label(p), tasks, s, cube, comms);
     }
 
     private static SeverityCube named(SeverityCube c, String name) {

@@ -271,27 +271,11 @@ final class IncludeListCommand implements Callable<Integer> {
                 c = Analysis.run(src, AnalysisOptions.defaults().withRootCauses(true)).cube();
             }
         }
-        int delay = c.metricIndex("delay");
-        double total = delay < 0 ? 0 : c.total(delay);
-        Map<String, Double> byName = new java.util.TreeMap<>();
-        if (total > 0) {
-            for (int p = 0; p < c.callPaths().size(); p++) {
-                double v = c.sumOverLocations(delay, p);
-                if (v > 0) {
-                    byName.merge(c.regions().get(c.callPaths().get(p).region()).name(), v, Double::sum);
-                }
-            }
-        } else {
+        Map<String, String> out = dev.straggler.patterns.reduce.CauseFunctions.of(c, percent);
+        if (c.metricIndex("delay") < 0 || c.total("delay") <= 0) {
             System.err.println("straggler: warning: " + (analysis != null ? analysis : input)
                     + " has no delay costs; --keep-causes keeps nothing more");
         }
-        Map<String, String> out = new java.util.LinkedHashMap<>();
-        byName.forEach((name, v) -> {
-            double share = 100 * v / total;
-            if (share >= percent) {
-                out.put(name, String.format(Locale.ROOT, "%.1f %% of all delay costs", Math.min(100, share)));
-            }
-        });
         return out;
     }
 

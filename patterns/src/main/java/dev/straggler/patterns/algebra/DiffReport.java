@@ -108,7 +108,9 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
 
     /** Number formatting shared by the text renderer and the headline. */
     static String percent(double fraction, int decimals) {
-        return String.format(Locale.ROOT, "%+." + decimals + "f %%", 100 * fraction);
+        String s = String.format(Locale.ROOT, "%+." + decimals + "f %%", 100 * fraction);
+        // a change that rounds to nothing has no sign ("-0.0 %" reads as a loss)
+        return s.matches("[+-]0(\\.0+)? %") ? s.substring(1) : s;
     }
 
     private static final class Builder {
