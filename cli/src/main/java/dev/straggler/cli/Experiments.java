@@ -51,7 +51,16 @@ final class Experiments {
     }
 
     static String label(Path p) {
-        return p.getFileName() == null ? p.toString() : p.getFileName().toString();
+        if (p.getFileName() == null) {
+            return p.toString();
+        }
+        String name = p.getFileName().toString();
+        Path parent = p.toAbsolutePath().normalize().getParent();
+        // Score-P names every archive's anchor traces.otf2: the experiment directory is what tells runs apart
+        if (name.equals("traces.otf2") && parent != null && parent.getFileName() != null) {
+            return parent.getFileName().toString();
+        }
+        return name;
     }
 
     /** Callsite statistics of a trace or an mpiP report (the whole trace profile for a trace). */
