@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.cli.report.ModelSection;
+import dev.straggler.cli.report.PopSection;
 import dev.straggler.cli.report.RunSummary;
 import dev.straggler.cli.report.ScalingSection;
 import dev.straggler.cli.report.StudyReport;
@@ -16,6 +17,8 @@ import dev.straggler.patterns.algebra.DiffJson;
 import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.pop.PopMetrics;
+import dev.straggler.patterns.pop.PopText;
 import dev.straggler.patterns.reduce.CallTreeProfile;
 import dev.straggler.patterns.reduce.CubeProfiles;
 import dev.straggler.patterns.reduce.FilterFiles;
@@ -106,6 +109,10 @@ final class StudyCommand implements Callable<Integer> {
             description = "Which search chooses the normal-form models (see straggler model --help).")
     String search;
 
+    @Option(names = "--scaling", defaultValue = "strong", paramLabel = "strong|weak",
+            description = "How the runs scale, for the POP computation scaling: strong (same problem; default) or weak.")
+    String scaling;
+
     /** Rows of the growth table. */
     static final int TOP_GROWTH = 8;
 
@@ -158,6 +165,21 @@ final class StudyCommand implements Callable<Integer> {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "Scaling study of %d runs at p = %s%n%n", runs.size(),
                 String.join(", ", runs.stream().map(r -> String.valueOf(r.tasks())).toList())));
+
+        // 0. the POP assessment heads the study, as in POP's own reports
+        PopMetrics.Scaling popScaling = switch (scaling.toLowerCase(Locale.ROOT)) {
+            case "strong" -> PopMetrics.Scaling.STRONG;
+            case "weak" -> PopMetrics.Scaling.WEAK;
+            default -> throw new IllegalArgumentException("--scaling must be strong or weak, not '" + scaling + "'");
+        };
+        List<PopMetrics> pop = new ArrayList<>();
+        for (Experiments.Run r : withCube) {
+            pop.add(PopMetrics.of(r.cube(), r.label()));
+        }
+        pop = PopMetrics.scaling(pop, popScaling);
+        page.add(new PopSection(pop, popScaling));
+        doc.set("pop", PopText.toJson(pop, popScaling));
+        out.append(PopText.render(pop, PopCommand.colour(), popScaling)).append('\n');
 
         // 1. the runs side by side
         List<RunSummary> summaries = new ArrayList<>();

@@ -93,6 +93,17 @@ class StudyCommandTest {
     }
 
     @Test
+    void popTableHeadsTheStudyWithOnlyTheLargestRunImbalanced() {
+        JsonNode pop = doc.get("pop").get("runs");
+        assertEquals(4, pop.size());
+        for (int i = 0; i < 3; i++) {
+            assertEquals(1.0, pop.get(i).get("loadBalance").asDouble(), 1e-12, "p divides the 2048 work units");
+        }
+        assertTrue(pop.get(3).get("loadBalance").asDouble() < 1, pop.get(3).toString());
+        assertTrue(result.out().indexOf("POP efficiencies") < result.out().indexOf("Run "), result.out());
+    }
+
+    @Test
     void causeOfTheLargestRunsWaitingIsTheExtraComputeWork() {
         String cause = doc.get("runs").get(3).get("cause").asText();
         assertTrue(cause.startsWith("100.0 % of all Wait at N\u00d7N waiting"), cause);
@@ -166,7 +177,7 @@ class StudyCommandTest {
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String dom = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
-        for (String id : List.of("study-runs", "study-growth", "scaling-callsites", "scaling-wait-states", "model",
+        for (String id : List.of("pop", "study-runs", "study-growth", "scaling-callsites", "scaling-wait-states", "model",
                 "study-causes", "study-communicators", "study-include-list")) {
             assertTrue(dom.contains("id=\"" + id + "\""), id);
         }

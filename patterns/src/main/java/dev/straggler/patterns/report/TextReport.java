@@ -75,6 +75,10 @@ public final class TextReport {
         out.append(wrap(String.format(Locale.ROOT, "Visits %,d   MPI synchronizations %,d   communications %,d   bytes %,d",
                 (long) c.total("visits"), (long) c.total("syncs"), (long) c.total("comms"), (long) c.total("bytes")),
                 width));
+        if (c.metricIndex("mpi") >= 0 && c.total("mpi") > 0) {
+            // the assessment POP reports lead with (docs/pop.md)
+            out.append(wrap(dev.straggler.patterns.pop.PopText.line(dev.straggler.patterns.pop.PopMetrics.of(c, "")), width));
+        }
 
         List<Integer> patterns = new ArrayList<>();
         for (int m = 0; m < c.metrics().size(); m++) {

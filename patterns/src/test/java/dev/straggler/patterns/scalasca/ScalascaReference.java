@@ -33,6 +33,7 @@ public final class ScalascaReference {
     /** [cnode][location][metric]. */
     private final Map<Long, double[]> values = new HashMap<>();
     private final List<String> regionNames = new ArrayList<>();
+    private final List<String> regionParadigms = new ArrayList<>();
     private final List<Integer> cnodeParent = new ArrayList<>();
     private final List<Integer> cnodeRegion = new ArrayList<>();
     private final Map<Integer, int[]> locationRankThread = new LinkedHashMap<>();
@@ -96,8 +97,10 @@ public final class ScalascaReference {
             int id = Integer.parseInt(e.getAttribute("id"));
             while (regionNames.size() <= id) {
                 regionNames.add(null);
+                regionParadigms.add(null);
             }
             regionNames.set(id, text(e, "name"));
+            regionParadigms.set(id, text(e, "paradigm"));
         }
         Element program = (Element) doc.getElementsByTagName("program").item(0);
         for (Node c = program.getFirstChild(); c != null; c = c.getNextSibling()) {
@@ -231,6 +234,11 @@ public final class ScalascaReference {
 
     public String regionName(int cnode) {
         return regionNames.get(cnodeRegion.get(cnode));
+    }
+
+    /** The paradigm Scalasca's cube gives the cnode's region ("mpi", "compiler", "measurement", ...). */
+    public String regionParadigm(int cnode) {
+        return regionParadigms.get(cnodeRegion.get(cnode));
     }
 
     /** Region names from the root to the cnode. */

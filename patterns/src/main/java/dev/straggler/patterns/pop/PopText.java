@@ -1,0 +1,135 @@
+package dev.straggler.patterns.pop;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The POP efficiency table as POP's reports lay it out: one row per metric, indented by the hierarchy, one column
+ * per run, values in percent; on a terminal coloured by POP's bands (at least 80 % good, at least 60 % fair, below
+ * poor). Also the one-line summary {@code analyze} prints and the JSON document (schema {@code straggler.pop/1}).
+ */
+public final class PopText {
+    public static final String SCHEMA = "straggler.pop/1";
+
+    private PopText() {
+    }
+
+    /** A row of the table: its label (with indentation) and how to get its value. */
+    record Row(String label, String key, ToDoubleFunction<PopMetrics> value, boolean scaling) {
+    }
+
+    static final List<Row> ROWS = List.of(
+            new Row("Global efficiency", "globalEfficiency", PopMetrics::globalEfficiency, true),
+            new Row("  Parallel efficiency", "parallelEfficiency", PopMetrics::parallelEfficiency, false),
+            new Row("    Load balance", "loadBalance", PopMetrics::loadBalance, false),
+            new Row("    Communication efficiency", "communicationEfficiency", PopMetrics::communicationEfficiency, false),
+            new Row("      Serialisation efficiency", "serialisationEfficiency", PopMetrics::serialisationEfficiency, false),
+            new Row("      Transfer efficiency", "transferEfficiency", PopMetrics::transferEfficiency, false),
+            new Row("  Computation scaling", "computationScaling", PopMetrics::computationScaling, true));
+
+    /** Efficiency bands of the POP methodology. */
+    public static final double GOOD = 0.8;
+    public static final double FAIR = 0.6;
+
+    /** The band of a value: "good", "fair", "poor", or "" for none. */
+    public static String band(double v) {
+        if (Double.isNaN(v)) {
+            return "";
+        }
+        return v >= GOOD ? "good" : v >= FAIR ? "fair" : "poor";
+    }
+
+    /** "85.7 %", or "-" where the value does not exist (a single run has no scaling). */
+    public static String percent(double v) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * v);
+    }
+
+    /**
+     * @param colour ANSI colours by band (only for a terminal)
+     * @param scaling how the runs scale, for the heading; null for a table without the scaling rows
+     */
+    public static String render(List<PopMetrics> runs, boolean colour, PopMetrics.Scaling scaling) {
+        int width = 34;
+        List<String> heads = new ArrayList<>();
+        int col = 10;
+        for (PopMetrics r : runs) {
+            String h = r.label() + " (p=" + r.processes() + ")";
+            heads.add(h);
+            col = Math.max(col, h.length() + 2);
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "POP efficiencies%s%n", scaling == null ? ""
+                : " (" + scaling.name().toLowerCase(Locale.ROOT) + " scaling, reference: the run with the fewest processes)"));
+        sb.append(String.format(Locale.ROOT, "%-" + width + "s", "Metric"));
+        for (String h : heads) {
+            sb.append(String.format(Locale.ROOT, "%" + col + "s", h));
+        }
+        sb.append('\n');
+        for (Row row : ROWS) {
+            if (row.scaling() && scaling == null) {
+                continue;
+            }
+            // without the scaling rows the table starts one level down: its top is parallel efficiency
+            String label = scaling == null ? row.label().substring(2) : row.label();
+            sb.append(String.format(Locale.ROOT, "%-" + width + "s", label));
+            for (PopMetrics r : runs) {
+                double v = row.value().applyAsDouble(r);
+                String cell = String.format(Locale.ROOT, "%" + col + "s", percent(v));
+                if (colour && !Double.isNaN(v)) {
+                    String c = v >= GOOD ? "\u001b[32m" : v >= FAIR ? "\u001b[33m" : "\u001b[31m";
+                    cell = c + cell + "\u001b[0m";
+                }
+                sb.append(cell);
+            }
+            sb.append('\n');
+        }
+        sb.append("Instruction, IPC and frequency scaling: not available (hardware counters are not read from traces)\n");
+        for (PopMetrics r : runs) {
+            for (String n : r.notes()) {
+                sb.append(r.label()).append(": ").append(n).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The line {@code analyze} prints. */
+    public static String line(PopMetrics m) {
+        return String.format(Locale.ROOT, "POP: parallel efficiency %s = load balance %s x communication efficiency %s "
+                        + "(serialisation %s, transfer %s)", percent(m.parallelEfficiency()), percent(m.loadBalance()),
+                percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()), percent(m.transferEfficiency()));
+    }
+
+    public static ObjectNode toJson(List<PopMetrics> runs, PopMetrics.Scaling scaling) {
+        ObjectNode doc = JsonNodeFactory.instance.objectNode();
+        doc.put("schema", SCHEMA);
+        if (scaling != null) {
+            doc.put("scaling", scaling.name().toLowerCase(Locale.ROOT));
+        }
+        ArrayNode arr = doc.putArray("runs");
+        for (PopMetrics r : runs) {
+            ObjectNode j = arr.addObject();
+            j.put("label", r.label());
+            j.put("processes", r.processes());
+            for (Row row : ROWS) {
+                double v = row.value().applyAsDouble(r);
+                if (!Double.isNaN(v)) {
+                    j.put(row.key(), v);
+                }
+            }
+            j.put("meanComputation", r.meanComputation());
+            j.put("maxComputation", r.maxComputation());
+            j.put("maxRuntime", r.maxRuntime());
+            j.put("maxIdealRuntime", r.maxIdealRuntime());
+            j.put("totalComputation", r.totalComputation());
+            ArrayNode notes = j.putArray("notes");
+            r.notes().forEach(notes::add);
+        }
+        return doc;
+    }
+}
