@@ -55,7 +55,7 @@ final class PopCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(r.path() + ": an mpiP report has no per-process computation and "
                         + "waiting; give the trace, a .cubex or an analysis JSON");
             }
-            metrics.add(PopMetrics.of(r.cube(), r.label()));
+            metrics.add(of(r));
         }
         PopMetrics.Scaling shown = scalingOf(metrics, how);
         if (shown != null) {
@@ -71,6 +71,18 @@ final class PopCommand implements Callable<Integer> {
             System.out.println("wrote " + html);
         }
         return 0;
+    }
+
+    /** A run's efficiencies, with the useful instructions and cycles of its OTF2 counters where it has them. */
+    static PopMetrics of(Experiments.Run r) throws IOException {
+        PopMetrics m = PopMetrics.of(r.cube(), r.label());
+        if (r.path() != null && dev.straggler.trace.otf2.Otf2Archive.isOtf2(r.path())) {
+            var counters = dev.straggler.trace.otf2.Otf2Counters.read(r.path());
+            if (counters.isPresent()) {
+                m = dev.straggler.patterns.pop.PopCounters.apply(m, counters.get());
+            }
+        }
+        return m;
     }
 
     /** The scaling rows exist only for runs at two or more process counts. */

@@ -174,7 +174,7 @@ final class StudyCommand implements Callable<Integer> {
         };
         List<PopMetrics> pop = new ArrayList<>();
         for (Experiments.Run r : withCube) {
-            pop.add(PopMetrics.of(r.cube(), r.label()));
+            pop.add(PopCommand.of(r));
         }
         pop = PopMetrics.scaling(pop, popScaling);
         page.add(new PopSection(pop, popScaling));

@@ -79,6 +79,25 @@ class PopCommandTest {
     }
 
     @Test
+    void countersOfAnOtf2TraceGiveTheUsefulFrequency() throws Exception {
+        String shared = System.getProperty("straggler.shared");
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path dir = Path.of(shared, "traces", "pipit-ping-pong-papi");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(dir), "shared traces absent (../shared/traces)");
+        Path json = tmp.resolve("papi.json");
+        Run r = run("pop", dir.resolve("traces.otf2").toString(), "--json", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        JsonNode run = new ObjectMapper().readTree(json.toFile()).get("runs").get(0);
+        // useful cycles: PAPI_TOT_CYC read while main (the only computing region) is on top of the stack, by otf2-print:
+        // 1,198,202 on rank 0 and 1,255,991 on rank 1 (Otf2CountersTest checks the reading against otf2-print)
+        double cycles = 1_198_202 + 1_255_991;
+        assertEquals(cycles / run.get("totalComputation").asDouble() / 1e9, run.get("frequencyGHz").asDouble(), 1e-9);
+        assertFalse(run.has("ipc"), "no PAPI_TOT_INS in this trace");
+        assertTrue(r.out().contains("Useful frequency (GHz)"), r.out());
+        assertTrue(r.out().contains("Instruction and IPC scaling: not available"), r.out());
+    }
+
+    @Test
     void unknownScalingIsOneLine() {
         Run r = run("pop", "--scaling", "sideways", tmp.resolve("gyro-like.p64.r0").toString(), "-q");
         assertEquals(1, r.code());

@@ -34,7 +34,8 @@ public final class PopSection implements HtmlSection {
             {"Global efficiency", "0", "global"}, {"Parallel efficiency", "1", "parallel"},
             {"Load balance", "2", "lb"}, {"Communication efficiency", "2", "comm"},
             {"Serialisation efficiency", "3", "ser"}, {"Transfer efficiency", "3", "transfer"},
-            {"Computation scaling", "1", "compscal"}};
+            {"Computation scaling", "1", "compscal"}, {"Instruction scaling", "2", "ins"}, {"IPC scaling", "2", "ipcscal"},
+            {"Frequency scaling", "2", "freqscal"}};
 
     private static double value(PopMetrics m, String key) {
         return switch (key) {
@@ -44,6 +45,9 @@ public final class PopSection implements HtmlSection {
             case "comm" -> m.communicationEfficiency();
             case "ser" -> m.serialisationEfficiency();
             case "transfer" -> m.transferEfficiency();
+            case "ins" -> m.instructionScaling();
+            case "ipcscal" -> m.ipcScaling();
+            case "freqscal" -> m.frequencyScaling();
             default -> m.computationScaling();
         };
     }
@@ -57,8 +61,11 @@ public final class PopSection implements HtmlSection {
         }
         h.append("</tr></thead><tbody>");
         for (String[] row : ROWS) {
-            boolean scalingRow = row[2].equals("global") || row[2].equals("compscal");
-            if (scalingRow && scaling == null) {
+            boolean scalingRow = row[2].equals("global") || row[2].equals("compscal") || row[2].equals("ins")
+                    || row[2].equals("ipcscal") || row[2].equals("freqscal");
+            boolean counterRow = row[2].equals("ins") || row[2].equals("ipcscal") || row[2].equals("freqscal");
+            if (scalingRow && scaling == null
+                    || counterRow && runs.stream().allMatch(r -> Double.isNaN(value(r, row[2])))) {
                 continue;
             }
             int depth = scaling == null ? Math.max(0, Integer.parseInt(row[1]) - 1) : Integer.parseInt(row[1]);
@@ -83,8 +90,7 @@ public final class PopSection implements HtmlSection {
                     + (scaling == PopMetrics.Scaling.WEAK ? "times p / p<sub>ref</sub>, weak scaling" : "strong scaling")
                     + "); global efficiency = parallel efficiency \u00d7 computation scaling.");
         }
-        h.append(" At least 80 % is good, 60 % fair. Instruction, IPC and frequency scaling need hardware counters, "
-                + "which are not read.</p>");
+        h.append(" At least 80 % is good, 60 % fair. ").append(HtmlPage.esc(PopText.counterNote(runs))).append(".</p>");
         for (PopMetrics r : runs) {
             for (String n : r.notes()) {
                 h.append("<p class=\"note\">").append(HtmlPage.esc(r.label() + ": " + n)).append("</p>");

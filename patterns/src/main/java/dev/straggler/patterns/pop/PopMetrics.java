@@ -31,8 +31,10 @@ import java.util.TreeMap;
  * </pre>
  * Across runs ({@link #scaling}), with the smallest run as reference: Computation Scaling = total computation of the
  * reference / total computation of the run (strong scaling), times p / p_ref for weak scaling; Global Efficiency =
- * PE × Computation Scaling. Instruction, IPC and frequency scaling need hardware counters, which the analysis does
- * not read: they are reported as not available.
+ * PE × Computation Scaling. With hardware counters read from an OTF2 trace ({@link PopCounters}): Instruction
+ * Scaling = useful instructions of the reference / the run's (× p / p_ref weak), IPC Scaling = IPC / IPC_ref with IPC
+ * = useful instructions / useful cycles, Frequency Scaling = f / f_ref with f = useful cycles / useful computation
+ * time; their product is the computation scaling.
  *
  * @param label                  the run
  * @param processes              processes (location groups)
@@ -42,11 +44,17 @@ import java.util.TreeMap;
  * @param maxIdealRuntime        maximum over processes of the runtime on an ideal network, s
  * @param totalComputation       useful computation summed over processes, s (the basis of computation scaling)
  * @param computationScaling     NaN for a run on its own; set by {@link #scaling}
+ * @param instructions           useful instructions (PAPI_TOT_INS in computation, all processes); NaN without
+ * @param cycles                 useful cycles (PAPI_TOT_CYC in computation); NaN without
+ * @param instructionScaling     across runs: instructions of the reference / this run's (× p / p_ref weak)
+ * @param ipcScaling             across runs: this run's IPC / the reference's
+ * @param frequencyScaling       across runs: this run's frequency / the reference's
  * @param notes                  what the values cover (e.g. only MPI in a hybrid run)
  */
 public record PopMetrics(String label, int processes, double meanComputation, double maxComputation,
                          double maxRuntime, double maxIdealRuntime, double totalComputation,
-                         double computationScaling, List<String> notes) {
+                         double computationScaling, double instructions, double cycles,
+                         double instructionScaling, double ipcScaling, double frequencyScaling, List<String> notes) {
 
     /** Scalasca's wait states as Cube's Advisor sums them into "waiting time in MPI" ({@code wait_time_mpi}). */
     public static final List<String> WAITING = List.of("mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce",
@@ -82,6 +90,23 @@ public record PopMetrics(String label, int processes, double meanComputation, do
     /** PE × computation scaling; NaN for a run on its own. */
     public double globalEfficiency() {
         return parallelEfficiency() * computationScaling;
+    }
+
+    /** Useful instructions per useful cycle; NaN without both counters. */
+    public double ipc() {
+        return ratio(instructions, cycles);
+    }
+
+    /** Useful cycles per second of useful computation, Hz; NaN without PAPI_TOT_CYC. */
+    public double frequency() {
+        return ratio(cycles, totalComputation);
+    }
+
+    /** The run with its useful instructions and cycles (NaN for a counter the trace lacks). */
+    public PopMetrics withCounters(double usefulInstructions, double usefulCycles) {
+        return new PopMetrics(label, processes, meanComputation, maxComputation, maxRuntime, maxIdealRuntime,
+                totalComputation, computationScaling, usefulInstructions, usefulCycles, instructionScaling, ipcScaling,
+                frequencyScaling, notes);
     }
 
     /** {@code a / b} for the efficiencies: NaN when there is nothing to divide by. */
@@ -140,7 +165,8 @@ public record PopMetrics(String label, int processes, double meanComputation, do
                     + "neither as computation nor as transfer, and thread-level load balance is not assessed");
         }
         int n = byRank.size();
-        return new PopMetrics(label, n, n == 0 ? 0 : sum / n, maxComp, maxRun, maxIdeal, sum, Double.NaN, notes);
+        return new PopMetrics(label, n, n == 0 ? 0 : sum / n, maxComp, maxRun, maxIdeal, sum, Double.NaN, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, notes);
     }
 
     /**
@@ -159,12 +185,13 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         }
         List<PopMetrics> out = new ArrayList<>();
         for (PopMetrics r : runs) {
-            double scale = r.totalComputation > 0 ? ref.totalComputation / r.totalComputation : Double.NaN;
-            if (how == Scaling.WEAK) {
-                scale *= (double) r.processes() / ref.processes();
-            }
+            double weak = how == Scaling.WEAK ? (double) r.processes() / ref.processes() : 1;
+            double scale = ratio(ref.totalComputation, r.totalComputation) * weak;
+            double ins = ratio(ref.instructions, r.instructions) * weak;
+            double ipc = ratio(r.ipc(), ref.ipc());
+            double freq = ratio(r.frequency(), ref.frequency());
             out.add(new PopMetrics(r.label, r.processes, r.meanComputation, r.maxComputation, r.maxRuntime,
-                    r.maxIdealRuntime, r.totalComputation, scale, r.notes));
+                    r.maxIdealRuntime, r.totalComputation, scale, r.instructions, r.cycles, ins, ipc, freq, r.notes));
         }
         return out;
     }

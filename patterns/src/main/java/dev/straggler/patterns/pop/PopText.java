@@ -20,18 +20,27 @@ public final class PopText {
     private PopText() {
     }
 
-    /** A row of the table: its label (with indentation) and how to get its value. */
-    record Row(String label, String key, ToDoubleFunction<PopMetrics> value, boolean scaling) {
+    /**
+     * A row of the table: its label (with indentation), JSON key, how to get its value, whether it compares runs, and
+     * whether it is an efficiency (percent, coloured) or a plain figure.
+     */
+    record Row(String label, String key, ToDoubleFunction<PopMetrics> value, boolean scaling, boolean counter,
+               boolean efficiency) {
     }
 
     static final List<Row> ROWS = List.of(
-            new Row("Global efficiency", "globalEfficiency", PopMetrics::globalEfficiency, true),
-            new Row("  Parallel efficiency", "parallelEfficiency", PopMetrics::parallelEfficiency, false),
-            new Row("    Load balance", "loadBalance", PopMetrics::loadBalance, false),
-            new Row("    Communication efficiency", "communicationEfficiency", PopMetrics::communicationEfficiency, false),
-            new Row("      Serialisation efficiency", "serialisationEfficiency", PopMetrics::serialisationEfficiency, false),
-            new Row("      Transfer efficiency", "transferEfficiency", PopMetrics::transferEfficiency, false),
-            new Row("  Computation scaling", "computationScaling", PopMetrics::computationScaling, true));
+            new Row("Global efficiency", "globalEfficiency", PopMetrics::globalEfficiency, true, false, true),
+            new Row("  Parallel efficiency", "parallelEfficiency", PopMetrics::parallelEfficiency, false, false, true),
+            new Row("    Load balance", "loadBalance", PopMetrics::loadBalance, false, false, true),
+            new Row("    Communication efficiency", "communicationEfficiency", PopMetrics::communicationEfficiency, false, false, true),
+            new Row("      Serialisation efficiency", "serialisationEfficiency", PopMetrics::serialisationEfficiency, false, false, true),
+            new Row("      Transfer efficiency", "transferEfficiency", PopMetrics::transferEfficiency, false, false, true),
+            new Row("  Computation scaling", "computationScaling", PopMetrics::computationScaling, true, false, true),
+            new Row("    Instruction scaling", "instructionScaling", PopMetrics::instructionScaling, true, true, true),
+            new Row("    IPC scaling", "ipcScaling", PopMetrics::ipcScaling, true, true, true),
+            new Row("    Frequency scaling", "frequencyScaling", PopMetrics::frequencyScaling, true, true, true),
+            new Row("Useful IPC", "ipc", PopMetrics::ipc, false, true, false),
+            new Row("Useful frequency (GHz)", "frequencyGHz", m -> m.frequency() / 1e9, false, true, false));
 
     /** Efficiency bands of the POP methodology. */
     public static final double GOOD = 0.8;
@@ -72,16 +81,17 @@ public final class PopText {
         }
         sb.append('\n');
         for (Row row : ROWS) {
-            if (row.scaling() && scaling == null) {
+            if (row.scaling() && scaling == null || row.counter() && runs.stream().allMatch(r -> Double.isNaN(row.value().applyAsDouble(r)))) {
                 continue;
             }
             // without the scaling rows the table starts one level down: its top is parallel efficiency
-            String label = scaling == null ? row.label().substring(2) : row.label();
+            String label = scaling == null && row.label().startsWith("  ") ? row.label().substring(2) : row.label();
             sb.append(String.format(Locale.ROOT, "%-" + width + "s", label));
             for (PopMetrics r : runs) {
                 double v = row.value().applyAsDouble(r);
-                String cell = String.format(Locale.ROOT, "%" + col + "s", percent(v));
-                if (colour && !Double.isNaN(v)) {
+                String cell = String.format(Locale.ROOT, "%" + col + "s", row.efficiency() ? percent(v)
+                        : Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v));
+                if (colour && row.efficiency() && !Double.isNaN(v)) {
                     String c = v >= GOOD ? "\u001b[32m" : v >= FAIR ? "\u001b[33m" : "\u001b[31m";
                     cell = c + cell + "\u001b[0m";
                 }
@@ -89,11 +99,30 @@ public final class PopText {
             }
             sb.append('\n');
         }
-        sb.append("Instruction, IPC and frequency scaling: not available (hardware counters are not read from traces)\n");
+        sb.append(counterNote(runs)).append('\n');
         for (PopMetrics r : runs) {
             for (String n : r.notes()) {
                 sb.append(r.label()).append(": ").append(n).append('\n');
             }
+        }
+        return sb.toString();
+    }
+
+    /** What the counters allowed: which of instruction, IPC and frequency scaling are missing, and why. */
+    public static String counterNote(List<PopMetrics> runs) {
+        boolean ins = runs.stream().allMatch(r -> !Double.isNaN(r.instructions()));
+        boolean cyc = runs.stream().allMatch(r -> !Double.isNaN(r.cycles()));
+        if (ins && cyc) {
+            return "Counters: " + PopCounters.INSTRUCTIONS + " and " + PopCounters.CYCLES + " in useful computation";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (!ins) {
+            sb.append("Instruction and IPC scaling: not available (not every run is an OTF2 trace with ")
+                    .append(PopCounters.INSTRUCTIONS).append(")");
+        }
+        if (!cyc) {
+            sb.append(sb.length() > 0 ? "; frequency" : "Frequency").append(" scaling: not available (not every run is an "
+                    + "OTF2 trace with ").append(PopCounters.CYCLES).append(")");
         }
         return sb.toString();
     }

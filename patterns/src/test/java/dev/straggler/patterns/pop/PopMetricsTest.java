@@ -135,8 +135,8 @@ class PopMetricsTest {
 
     @Test
     void computationScalingComparesTotalComputationWithTheSmallestRun() {
-        PopMetrics small = new PopMetrics("a", 4, 10, 12, 20, 18, 40, Double.NaN, List.of());
-        PopMetrics large = new PopMetrics("b", 8, 6, 7, 10, 9, 48, Double.NaN, List.of());
+        PopMetrics small = run("a", 4, 40);
+        PopMetrics large = run("b", 8, 48);
         List<PopMetrics> strong = PopMetrics.scaling(List.of(large, small), PopMetrics.Scaling.STRONG);
         assertEquals(40.0 / 48, strong.get(0).computationScaling(), 1e-12, "more total work for the same problem");
         assertEquals(1.0, strong.get(1).computationScaling(), 1e-12);
@@ -144,6 +144,24 @@ class PopMetricsTest {
         assertEquals(40.0 / 48 * 8 / 4, weak.get(0).computationScaling(), 1e-12, "twice the problem on twice the processes");
         assertEquals(strong.get(0).parallelEfficiency() * strong.get(0).computationScaling(),
                 strong.get(0).globalEfficiency(), 1e-12);
+    }
+
+    private static PopMetrics run(String label, int p, double totalComputation) {
+        return new PopMetrics(label, p, totalComputation / p, totalComputation / p, 20, 18, totalComputation, Double.NaN,
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, List.of());
+    }
+
+    @Test
+    void countersSplitComputationScalingIntoInstructionsIpcAndFrequency() {
+        // reference: 100 instructions in 200 cycles over 40 s; run: 120 instructions in 180 cycles over 48 s
+        PopMetrics small = run("a", 4, 40).withCounters(100, 200);
+        PopMetrics large = run("b", 8, 48).withCounters(120, 180);
+        PopMetrics s = PopMetrics.scaling(List.of(small, large), PopMetrics.Scaling.STRONG).get(1);
+        assertEquals(100.0 / 120, s.instructionScaling(), 1e-12);
+        assertEquals((120.0 / 180) / (100.0 / 200), s.ipcScaling(), 1e-12);
+        assertEquals((180.0 / 48) / (200.0 / 40), s.frequencyScaling(), 1e-12);
+        assertEquals(s.computationScaling(), s.instructionScaling() * s.ipcScaling() * s.frequencyScaling(), 1e-12,
+                "the three factors make up computation scaling");
     }
 
     @Test

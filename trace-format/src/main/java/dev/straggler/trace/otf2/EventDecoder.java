@@ -20,6 +20,26 @@ import java.nio.ByteOrder;
  * {@link RefTable}s, so the batch holds dense model ids. Not thread-safe: one decoder per location reader.
  */
 final class EventDecoder {
+    /**
+     * Receives the METRIC records (counters), which are outside the event model; only the counter reader sets one.
+     * The arrays are reused for every record.
+     */
+    interface MetricSink {
+        /**
+         * @param before index in the batch of the first event after the record (the event it accompanies)
+         * @param ref    the record's metric reference, as written (local when the location has a METRIC mapping)
+         */
+        void metric(int before, long time, long ref, int count, byte[] types, long[] values);
+    }
+
+    private MetricSink metricSink;
+    private final byte[] metricTypes = new byte[256];
+    private final long[] metricValues = new long[256];
+
+    void metricSink(MetricSink sink) {
+        this.metricSink = sink;
+    }
+
     /** Decoding stopped at an END_OF_CHUNK (or END_OF_BUFFER) record. */
     static final int CHUNK_END = 0;
     /** Decoding stopped at the END_OF_FILE record. */
@@ -330,6 +350,24 @@ final class EventDecoder {
                     long status = val(b, q, little);
                     checkFields(b, p, q + len(b[q]), end);
                     emit(EventKind.PROGRAM_END_CODE, 0, 0, 0, status, 0);
+                }
+                case Otf2Format.EVT_METRIC -> {
+                    if (metricSink != null && haveTime) {
+                        // metric (u32c), numberOfMetrics (u8), then per metric: type (u8), value (compressed 64 bits)
+                        long ref = val(b, q, little);
+                        q += len(b[q]);
+                        checkField(b, p, q, end);
+                        int count = b[q++] & 0xFF;
+                        for (int i = 0; i < count; i++) {
+                            checkField(b, p, q, end);
+                            metricTypes[i] = b[q++];
+                            checkField(b, p, q, end);
+                            metricValues[i] = val(b, q, little);
+                            q += len(b[q]);
+                        }
+                        checkFields(b, p, q, end);
+                        metricSink.metric(n, time, ref, count, metricTypes, metricValues);
+                    }
                 }
                 default -> {
                     // outside the model: read past it (counted above)

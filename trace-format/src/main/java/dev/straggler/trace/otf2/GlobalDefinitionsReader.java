@@ -34,6 +34,8 @@ final class GlobalDefinitionsReader {
     private final List<Otf2Definitions.Group> groups = new ArrayList<>();
     private final List<Otf2Definitions.Comm> comms = new ArrayList<>();
     private final List<Otf2Definitions.InterComm> interComms = new ArrayList<>();
+    private final List<Otf2Definitions.MetricMember> metricMembers = new ArrayList<>();
+    private final List<Otf2Definitions.MetricClass> metricClasses = new ArrayList<>();
     private final Map<String, Long> counts = new LinkedHashMap<>();
 
     private GlobalDefinitionsReader(Otf2Anchor anchor, Path file) {
@@ -188,6 +190,27 @@ final class GlobalDefinitionsReader {
                 int flags = more(end) ? c.u32c() : 0;
                 interComms.add(new Otf2Definitions.InterComm(self, name, a, b, common, flags));
             }
+            case Otf2Format.DEF_METRIC_MEMBER -> {
+                // self, name, description, metricType, metricMode, valueType (then base, exponent, unit: unused)
+                int self = c.u32c();
+                int name = c.u32c();
+                int description = c.u32c();
+                int metricType = c.u8();
+                int mode = c.u8();
+                int valueType = c.u8();
+                metricMembers.add(new Otf2Definitions.MetricMember(self, name, description, metricType, mode, valueType));
+            }
+            case Otf2Format.DEF_METRIC_CLASS -> {
+                int self = c.u32c();
+                int n = c.u8();
+                int[] members = new int[n];
+                for (int i = 0; i < n; i++) {
+                    members[i] = c.u32c();
+                }
+                int occurrence = c.u8();
+                int recorderKind = c.u8();
+                metricClasses.add(new Otf2Definitions.MetricClass(self, members, occurrence, recorderKind));
+            }
             default -> {
                 // kept only as a count
             }
@@ -196,6 +219,6 @@ final class GlobalDefinitionsReader {
 
     private Otf2Definitions build() {
         return new Otf2Definitions(clock, strings, paradigms, attributes, nodes, groupsOfLocations, locations, regions,
-                callsites, callpaths, groups, comms, interComms, counts);
+                callsites, callpaths, groups, comms, interComms, metricMembers, metricClasses, counts);
     }
 }

@@ -228,6 +228,18 @@ public final class Otf2Archive implements TraceSource {
         return new Otf2LocationReader(this, location, decoder);
     }
 
+    /** A reader of the location's events whose decoder also hands its METRIC records to {@code sink}. */
+    Otf2LocationReader counterReader(int location, EventDecoder.MetricSink sink) throws IOException {
+        Otf2LocationReader r = newReader(location);
+        r.decoder().metricSink(sink);
+        return r;
+    }
+
+    /** The location's mapping of metric references to global ones; null when it has none (references are global). */
+    IdMap metricMap(int location) throws IOException {
+        return localDefinitions(location).map(Otf2Format.MAPPING_METRIC);
+    }
+
     private LocalDefinitions localDefinitions(int location) throws IOException {
         Path def = localDefinitionFile(location);
         if (Files.exists(def) || !Files.exists(eventFile(location))) {

@@ -21,7 +21,8 @@ public record Otf2Definitions(ClockProperties clock, Int2ObjectMap<String> strin
                               List<Attribute> attributes, List<SystemTreeNode> systemTreeNodes,
                               List<LocationGroup> locationGroups, List<Location> locations, List<Region> regions,
                               List<Callsite> callsites, List<Callpath> callpaths, List<Group> groups,
-                              List<Comm> comms, List<InterComm> interComms, Map<String, Long> definitionCounts) {
+                              List<Comm> comms, List<InterComm> interComms, List<MetricMember> metricMembers,
+                              List<MetricClass> metricClasses, Map<String, Long> definitionCounts) {
 
     public Otf2Definitions {
         strings = Int2ObjectMaps.unmodifiable(new Int2ObjectOpenHashMap<>(strings));
@@ -36,6 +37,8 @@ public record Otf2Definitions(ClockProperties clock, Int2ObjectMap<String> strin
         groups = List.copyOf(groups);
         comms = List.copyOf(comms);
         interComms = List.copyOf(interComms);
+        metricMembers = List.copyOf(metricMembers);
+        metricClasses = List.copyOf(metricClasses);
         definitionCounts = Collections.unmodifiableMap(new LinkedHashMap<>(definitionCounts));
     }
 
@@ -83,5 +86,21 @@ public record Otf2Definitions(ClockProperties clock, Int2ObjectMap<String> strin
     }
 
     public record InterComm(int id, int name, int groupA, int groupB, int commonCommunicator, int flags) {
+    }
+
+    /**
+     * MetricMember (definition 19): one counter, e.g. PAPI_TOT_CYC.
+     *
+     * @param mode  OTF2_MetricMode: accumulated (0 start, 1 point, 2 last, 3 next) or absolute (4..7), relative (8..)
+     */
+    public record MetricMember(int id, int name, int description, int metricType, int mode, int valueType) {
+        /** Accumulated since some start: the difference of two readings is what happened between them. */
+        public boolean accumulated() {
+            return mode >= 0 && mode <= 3;
+        }
+    }
+
+    /** MetricClass (definition 20): the counters a METRIC record carries, in order. */
+    public record MetricClass(int id, int[] members, int occurrence, int recorderKind) {
     }
 }

@@ -65,6 +65,8 @@ public final class Otf2Format {
     public static final int DEF_CALLSITE = 16;
     public static final int DEF_CALLPATH = 17;
     public static final int DEF_GROUP = 18;
+    public static final int DEF_METRIC_MEMBER = 19;
+    public static final int DEF_METRIC_CLASS = 20;
     public static final int DEF_COMM = 22;
     public static final int DEF_INTER_COMM = 43;
 
@@ -77,6 +79,7 @@ public final class Otf2Format {
     public static final int GROUP_COMM_SELF = 6;
     public static final int MAPPING_STRING = 0;
     public static final int MAPPING_REGION = 3;
+    public static final int MAPPING_METRIC = 5;
     public static final int MAPPING_COMM = 6;
     public static final int MAPPING_TYPES = 15;
     public static final int SUBSTRATE_POSIX = 1;
