@@ -133,6 +133,44 @@ class PopMetricsTest {
         assertEquals(m.communicationEfficiency(), m.serialisationEfficiency() * m.transferEfficiency(), 1e-12);
     }
 
+    /**
+     * Two ranks compute 10 ms, exchange one message of {@code bytes} over a 1 GB/s link (1 byte per ns, both calls
+     * entered together, so nothing waits) and compute 10 ms more: the transfer is bytes ns of pure MPI time.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1 << 20, 8 << 20, 64 << 20})
+    void transferEfficiencyFollowsFromMessageSizeAndBandwidth(long bytes) throws IOException {
+        long ms = 1_000_000;
+        long t1 = 10 * ms;
+        long t2 = t1 + bytes;
+        long t3 = t2 + 10 * ms;
+        String header = "straggler-text 1\nclock resolution=1000000000 offset=0 length=" + t3 + "\n"
+                + "experiment application=transfer processes=2\n"
+                + "region 0 main paradigm=USER role=FUNCTION\nregion 1 compute paradigm=USER role=FUNCTION\n"
+                + "region 2 MPI_Send paradigm=MPI role=POINT2POINT file=MPI\n"
+                + "region 3 MPI_Recv paradigm=MPI role=POINT2POINT file=MPI\n"
+                + "location 0 rank=0 thread=0 name=\"Master thread\"\nlocation 1 rank=1 thread=0 name=\"Master thread\"\n"
+                + "comm 0 MPI_COMM_WORLD members=0,1\n";
+        String events = String.join("\n",
+                "0 0 ENTER main", "0 0 ENTER compute", "0 " + t1 + " LEAVE compute", "0 " + t1 + " ENTER MPI_Send",
+                "0 " + t1 + " MPI_SEND to=1 comm=0 tag=1 bytes=" + bytes, "0 " + t2 + " LEAVE MPI_Send",
+                "0 " + t2 + " ENTER compute", "0 " + t3 + " LEAVE compute", "0 " + t3 + " LEAVE main",
+                "1 0 ENTER main", "1 0 ENTER compute", "1 " + t1 + " LEAVE compute", "1 " + t1 + " ENTER MPI_Recv",
+                "1 " + t2 + " MPI_RECV from=0 comm=0 tag=1 bytes=" + bytes, "1 " + t2 + " LEAVE MPI_Recv",
+                "1 " + t2 + " ENTER compute", "1 " + t3 + " LEAVE compute", "1 " + t3 + " LEAVE main") + "\n";
+        Path f = tmp.resolve("transfer.txt");
+        Files.writeString(f, header + events);
+        PopMetrics m;
+        try (TraceSource src = Traces.open(f)) {
+            m = PopMetrics.of(Analysis.run(src, AnalysisOptions.defaults()).cube(), "t");
+        }
+        double expected = 20.0 * ms / (20.0 * ms + bytes);
+        assertEquals(1.0, m.loadBalance(), 1e-12);
+        assertEquals(1.0, m.serialisationEfficiency(), 1e-12, "nothing waits");
+        assertEquals(expected, m.transferEfficiency(), 1e-12);
+        assertEquals(expected, m.communicationEfficiency(), 1e-12);
+    }
+
     @Test
     void computationScalingComparesTotalComputationWithTheSmallestRun() {
         PopMetrics small = run("a", 4, 40);
