@@ -23,15 +23,15 @@ public record RunSummary(String label, int processes, double timePerProcess, dou
                          double waiting, String largestWait, double largestSeconds, String cause) {
 
     /**
-     * The wait states a study adds up: the waiting parts of Scalasca's patterns, disjoint in the metric tree (Late
-     * Sender includes its wrong-order part, so that is not listed).
+     * The wait states a study adds up: Scalasca's waiting, as Cube's Advisor (and so the POP table) sums it
+     * ({@link dev.straggler.patterns.pop.PopMetrics#WAITING}), disjoint in the metric tree (Late Sender includes its
+     * wrong-order part); completion times are not waiting.
      */
     static final List<String[]> WAIT_STATES = List.of(
             new String[]{"mpi_latesender", "Late Sender"}, new String[]{"mpi_latereceiver", "Late Receiver"},
-            new String[]{"mpi_wait_nxn", "Wait at N\u00d7N"}, new String[]{"mpi_barrier_wait", "Wait at Barrier"},
-            new String[]{"mpi_latebroadcast", "Late Broadcast"}, new String[]{"mpi_earlyreduce", "Early Reduce"},
-            new String[]{"mpi_earlyscan", "Early Scan"}, new String[]{"mpi_init_completion", "Initialization Completion"},
-            new String[]{"mpi_finalize_wait", "Wait at Finalize"});
+            new String[]{"mpi_earlyreduce", "Early Reduce"}, new String[]{"mpi_earlyscan", "Early Scan"},
+            new String[]{"mpi_latebroadcast", "Late Broadcast"}, new String[]{"mpi_wait_nxn", "Wait at N\u00d7N"},
+            new String[]{"mpi_barrier_wait", "Wait at Barrier"}, new String[]{"mpi_finalize_wait", "Wait at Finalize"});
 
     public static RunSummary of(String label, int processes, SeverityCube cube) {
         double time = total(cube, "time");

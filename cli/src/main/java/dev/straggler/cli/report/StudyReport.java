@@ -41,8 +41,8 @@ public final class StudyReport {
             h.append("</tbody></table>");
             h.append("<p class=\"note\">Time per process is the run's time summed over all call paths and processes, "
                     + "divided by the processes; computation, MPI and waiting are shares of it. Waiting adds up Scalasca's "
-                    + "wait states (Late Sender, Late Receiver, Wait at N\u00d7N, Wait at Barrier, Late Broadcast, Early "
-                    + "Reduce, Early Scan, Initialization Completion, Wait at Finalize).</p>");
+                    + "wait states as the POP table does (Late Sender, Late Receiver, Early Reduce, Early Scan, Late "
+                    + "Broadcast, Wait at N\u00d7N, Wait at Barrier, Wait at Finalize).</p>");
         });
     }
 
