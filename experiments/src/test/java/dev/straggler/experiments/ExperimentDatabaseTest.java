@@ -1,0 +1,246 @@
+package dev.straggler.experiments;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.callsite.CallsiteEntry;
+import dev.straggler.patterns.callsite.CallsiteProfiler;
+import dev.straggler.patterns.callsite.CallsiteStatistics;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.testdata.ExpectedSeverities;
+import dev.straggler.testdata.ScenarioParams;
+import dev.straggler.testdata.Scenarios;
+import dev.straggler.trace.MemoryTrace;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The experiment database on both engines — embedded DuckDB and a real PostgreSQL server the test starts — against
+ * ground truth it did not compute: the simulator's closed forms, Scalasca's own per-location values of a real trace,
+ * and the analysis it stored, read back value for value.
+ */
+class ExperimentDatabaseTest {
+    @TempDir
+    static Path tmp;
+
+    /** GYRO-like runs: p = 32 divides the work (no waiting), p = 48 does not (Wait at N x N in the transpose). */
+    static final Map<Integer, SeverityCube> CUBES = new HashMap<>();
+    static final Map<Integer, CallsiteStatistics> SITES = new HashMap<>();
+    static final Map<Integer, ExpectedSeverities> EXPECTED = new HashMap<>();
+
+    @BeforeAll
+    static void runs() throws IOException {
+        for (int p : new int[]{32, 48}) {
+            MemoryTrace t = new MemoryTrace("gyro-like.p" + p);
+            EXPECTED.put(p, Scenarios.byName("gyro-like").generate(ScenarioParams.of(p), t).expected());
+            CUBES.put(p, Analysis.run(t, AnalysisOptions.defaults()).cube());
+            SITES.put(p, CallsiteProfiler.profile(t).callsites());
+        }
+    }
+
+    private static int counter;
+
+    /** A fresh, empty database of the engine. */
+    static ExperimentDatabase open(String engine) throws Exception {
+        return switch (engine) {
+            case "duckdb" -> ExperimentDatabase.open(tmp.resolve("db" + (++counter) + ".duckdb").toString());
+            case "postgresql" -> ExperimentDatabase.open(PostgresServer.get().newDatabase());
+            default -> throw new IllegalArgumentException(engine);
+        };
+    }
+
+    static ExperimentDatabase.NewTrial trial(int p, String hash) {
+        return new ExperimentDatabase.NewTrial("gyro", "scaling", "gyro-like.p" + p, p, CUBES.get(p), SITES.get(p),
+                Map.of("units", "2048"), "/runs/gyro-like.p" + p, "trace", 1000, hash, false, "straggler test", "test");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void storedAnalysisReadsBackValueForValue(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(48, "h48")), false);
+            ExperimentDatabase.TrialInfo info = db.list(Selection.all("x")).get(0);
+            assertEquals(48, info.processes());
+            assertEquals(Map.of("units", "2048"), info.parameters());
+            ExperimentDatabase.LoadedTrial back = db.load(info);
+            SeverityCube a = CUBES.get(48);
+            SeverityCube b = back.cube();
+            assertEquals(a.metrics(), b.metrics());
+            assertEquals(a.regions(), b.regions());
+            assertEquals(a.callPaths(), b.callPaths());
+            assertEquals(a.attributes(), b.attributes());
+            for (int m = 0; m < a.metrics().size(); m++) {
+                for (int c = 0; c < a.callPaths().size(); c++) {
+                    for (int l = 0; l < a.locations().size(); l++) {
+                        // doubles are stored as DOUBLE PRECISION: bit for bit
+                        assertEquals(a.get(m, c, l), b.get(m, c, l), 0.0, a.metrics().get(m).uniqueName());
+                    }
+                }
+                assertEquals(a.cnodeId(0), b.cnodeId(0));
+            }
+            CallsiteStatistics s = SITES.get(48);
+            CallsiteStatistics t = back.callsites();
+            assertEquals(s.toScalingExperiment("x"), t.toScalingExperiment("x"));
+            assertEquals(s.callsites().size(), t.callsites().size());
+            for (int i = 0; i < s.callsites().size(); i++) {
+                CallsiteEntry x = s.callsites().get(i);
+                CallsiteEntry y = t.callsites().get(i);
+                assertEquals(x.site(), y.site());
+                assertEquals(x.perRank(), y.perRank());
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void metricTotalsEqualTheScenariosClosedForm(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(32, "h32"), trial(48, "h48")), false);
+            for (int p : new int[]{32, 48}) {
+                double expected = EXPECTED.get(p).entries().stream().filter(e -> e.metric().equals("mpi_wait_nxn"))
+                        .mapToDouble(ExpectedSeverities.Entry::value).sum();
+                String csv = query(db, "SELECT value FROM metric_totals WHERE metric = 'mpi_wait_nxn' AND processes = " + p);
+                assertEquals(expected, Double.parseDouble(csv.split("\n")[1]), 1e-12, "p = " + p);
+            }
+            assertTrue(EXPECTED.get(48).entries().stream().anyMatch(e -> e.metric().equals("mpi_wait_nxn")),
+                    "48 does not divide the 2048 work units: there is waiting to find");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void metricTotalsOfARealTraceEqualScalascasOwnValues(String engine) throws Exception {
+        String shared = System.getProperty("straggler.shared");
+        Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path dir = Path.of(shared, "traces", "real", "npb-cg.S-4");
+        Assumptions.assumeTrue(Files.isRegularFile(dir.resolve("scalasca_dump.csv")), "shared traces absent");
+        SeverityCube cube;
+        try (TraceSource s = Traces.open(dir.resolve("traces.otf2"))) {
+            cube = Analysis.run(s, AnalysisOptions.defaults()).cube();
+        }
+        Map<String, Double> dump = dumpTotals(dir.resolve("scalasca_dump.csv"));
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(new ExperimentDatabase.NewTrial("cg", "npb", "npb-cg.S-4", 4, cube, null, Map.of(), dir.toString(),
+                    "trace", 0, "cg4", false, "straggler test", "test")), false);
+            for (String metric : List.of("visits", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait", "bytes_sent")) {
+                String csv = query(db, "SELECT value FROM metric_totals WHERE metric = '" + metric + "'");
+                double actual = Double.parseDouble(csv.split("\n")[1]);
+                // the dump prints each value to 8 decimals, so its sum is off by up to a few 1e-8 s
+                assertEquals(dump.get(metric), actual, 1e-6 * Math.abs(dump.get(metric)) + 1e-8, metric);
+            }
+        }
+    }
+
+    private static Map<String, Double> dumpTotals(Path csv) throws IOException {
+        List<String> lines = Files.readAllLines(csv);
+        String[] head = lines.get(0).split(",");
+        Map<String, Double> out = new HashMap<>();
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",");
+            for (int i = 2; i < head.length && i < f.length; i++) {
+                out.merge(head[i].trim(), Double.parseDouble(f[i]), Double::sum);
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void addingTheSameRunTwiceIsRefusedAndChangesNothing(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(32, "same")), false);
+            Map<String, Long> before = db.rowCounts();
+            IOException e = assertThrows(IOException.class, () -> db.add(List.of(trial(48, "same")), false));
+            assertTrue(e.getMessage().contains("already stored as trial 1"), e.getMessage());
+            assertEquals(before, db.rowCounts());
+            db.add(List.of(trial(48, "same")), true);
+            assertEquals(48, db.list(Selection.all("x")).get(0).processes(), "--replace replaced it");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void failedAddLeavesTheDatabaseUnchanged(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            Map<String, Long> empty = db.rowCounts();
+            // the third run repeats the first: found inside the same transaction, which is rolled back whole
+            assertThrows(IOException.class, () -> db.add(List.of(trial(32, "a"), trial(48, "b"), trial(32, "a")), false));
+            assertEquals(empty, db.rowCounts());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void removeDeletesEveryRowOfTheTrial(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            Map<String, Long> empty = db.rowCounts();
+            db.add(List.of(trial(32, "a")), false);
+            Map<String, Long> one = db.rowCounts();
+            int second = db.add(List.of(trial(48, "b")), false).get(0);
+            assertEquals(1, db.remove(List.of(second)));
+            assertEquals(one, db.rowCounts());
+            db.remove(List.of(1));
+            assertEquals(empty, db.rowCounts(), "the application and experiment left without trials go too");
+            assertThrows(IOException.class, () -> db.remove(List.of(99)));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void everyExampleQueryOfTheDocsRuns(String engine) throws Exception {
+        Path doc = Path.of(System.getProperty("user.dir")).getParent().resolve("docs").resolve("experiment-database.md");
+        Matcher m = Pattern.compile("```sql\\n(.*?)```", Pattern.DOTALL).matcher(Files.readString(doc));
+        List<String> queries = new ArrayList<>();
+        while (m.find()) {
+            queries.add(m.group(1).trim());
+        }
+        assertTrue(queries.size() >= 5, "docs hold example queries: " + queries.size());
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(32, "a"), trial(48, "b")), false);
+            for (String q : queries) {
+                String csv = query(db, q);
+                assertTrue(csv.split("\n").length >= 2, "no rows from the example query:\n" + q + "\n" + csv);
+            }
+        }
+    }
+
+    @Test
+    void selectionsNameTheirDatabaseAndKeys() {
+        Selection s = Selection.parse("db:runs.duckdb?app=cg&processes=16&param.class=W");
+        assertEquals("runs.duckdb", s.database());
+        assertEquals("cg", s.application());
+        assertEquals(16, s.processes());
+        assertEquals(Map.of("class", "W"), s.parameters());
+        Selection pg = Selection.parse("db:postgresql://h/db?user=u#app=cg");
+        assertEquals("postgresql://h/db?user=u", pg.database());
+        assertEquals("cg", pg.application());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Selection.parse("db:x?colour=red"));
+        assertTrue(e.getMessage().startsWith("db:x?colour=red: unknown key 'colour'"), e.getMessage());
+    }
+
+    static String query(ExperimentDatabase db, String sql) throws IOException {
+        StringWriter w = new StringWriter();
+        db.queryCsv(sql, w);
+        return w.toString();
+    }
+}
