@@ -23,8 +23,8 @@ import java.util.concurrent.Callable;
 @Command(name = "diff", mixinStandardHelpOptions = true,
         description = "Compares two experiments (A minus B) and says in one sentence where the time went; when both "
                 + "carry delay costs, also why: which delaying call paths on which ranks made the waiting grow or "
-                + "shrink.%nOperands: .cubex files, straggler.analysis/1 JSON documents, or traces (analysed on the "
-                + "fly).")
+                + "shrink.%nOperands: .cubex files, straggler.analysis/1 JSON documents, traces (analysed on the "
+                + "fly), or one trial of an experiment database each (db:FILE?app=NAME&processes=P).")
 final class DiffCommand implements Callable<Integer> {
     @Mixin
     ReadingOptions common;

@@ -1,5 +1,7 @@
 package dev.straggler.cli;
 
+import dev.straggler.experiments.ExperimentDatabase;
+import dev.straggler.experiments.Selection;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
@@ -84,11 +86,54 @@ final class Experiments {
         List<Run> out = new ArrayList<>();
         try (Progress bar = Progress.start("experiments", paths.size(), "runs", common.quiet)) {
             for (Path p : paths) {
-                out.add(loadOne(p, common, needCube, analysis));
+                if (Selection.isSelection(p.toString())) {
+                    out.addAll(fromDatabase(p.toString()));
+                } else {
+                    out.add(loadOne(p, common, needCube, analysis));
+                }
                 bar.accept(1);
             }
         }
         return out;
+    }
+
+    /**
+     * A study needs two runs or more: two operands, or a database selection (which may name several). Fewer is a
+     * usage error (exit code 2), as picocli's own arity check would make it.
+     */
+    static void requireTwo(List<Path> paths, picocli.CommandLine.Model.CommandSpec spec) {
+        if (paths.size() < 2 && paths.stream().noneMatch(p -> Selection.isSelection(p.toString()))) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give two runs or more, or a database selection (db:FILE?app=NAME)");
+        }
+    }
+
+    /** The trials a {@code db:} selection names, as runs with their stored cube and callsite statistics. */
+    static List<Run> fromDatabase(String spec) throws IOException {
+        Selection s = Selection.parse(spec);
+        List<Run> out = new ArrayList<>();
+        try (ExperimentDatabase db = ExperimentDatabase.open(s.database())) {
+            List<ExperimentDatabase.TrialInfo> trials = db.list(s);
+            if (trials.isEmpty()) {
+                throw new IllegalArgumentException(spec + " matches no trial (straggler db list --db " + s.database()
+                        + " shows what is there)");
+            }
+            for (ExperimentDatabase.TrialInfo t : trials) {
+                ExperimentDatabase.LoadedTrial l = db.load(t);
+                out.add(new Run(Path.of(spec), t.name(), t.processes(), l.callsites(), l.cube(), null));
+            }
+        }
+        return out;
+    }
+
+    /** The one trial a {@code db:} selection names (for commands that take single operands, such as diff). */
+    static Run oneFromDatabase(String spec) throws IOException {
+        List<Run> runs = fromDatabase(spec);
+        if (runs.size() != 1) {
+            throw new IllegalArgumentException(spec + " matches " + runs.size() + " trials where one is needed; narrow it "
+                    + "with trial=ID or processes=P");
+        }
+        return runs.get(0);
     }
 
     private static Run loadOne(Path p, CommonOptions common, boolean needCube, AnalysisOptions analysis) throws IOException {

@@ -22,6 +22,11 @@ final class Inputs {
     /** A cube, analysis JSON or trace operand; notes when a lenient read made its analysis partial. */
     static dev.straggler.patterns.algebra.Operands.Operand operand(Path path, dev.straggler.patterns.AnalysisOptions o,
                                                                  CommonOptions common) throws IOException {
+        if (dev.straggler.experiments.Selection.isSelection(path.toString())) {
+            // a database trial: its stored cube (per-communicator waiting is not stored)
+            return new dev.straggler.patterns.algebra.Operands.Operand(Experiments.oneFromDatabase(path.toString()).cube(),
+                    null, java.util.List.of());
+        }
         var op = dev.straggler.patterns.algebra.Operands.loadOperand(path, o,
                 common instanceof ReadingOptions r && r.lenient);
         synchronized (SKIPPED) {

@@ -35,6 +35,9 @@ import java.util.concurrent.Callable;
                 + "normal-form model per wait state and call path (traces, .cubex) or per callsite (traces, mpiP "
                 + "reports); with root causes also per delay cost and delaying call path, and of the critical path.")
 final class ModelCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     static final double LEVEL = 0.95;
 
     @Mixin
@@ -43,7 +46,7 @@ final class ModelCommand implements Callable<Integer> {
     @Mixin
     RootCauseOption rootCauses;
 
-    @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex or analysis JSON.")
+    @Parameters(arity = "1..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex, analysis JSON, or db:FILE?app=NAME (trials of an experiment database).")
     List<Path> experiments;
 
     @Option(names = "--predict", split = ",", paramLabel = "P", description = "Process counts to predict at, e.g. 64,128.")
@@ -71,6 +74,7 @@ final class ModelCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Experiments.requireTwo(experiments, spec);
         checkRanges();
         List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         List<SeverityCube> cubes = new ArrayList<>();

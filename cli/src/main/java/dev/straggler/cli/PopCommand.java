@@ -27,7 +27,7 @@ final class PopCommand implements Callable<Integer> {
     @Mixin
     ReadingOptions common;
 
-    @Parameters(arity = "1..*", paramLabel = "RUN", description = "Runs: traces, .cubex or analysis JSON.")
+    @Parameters(arity = "1..*", paramLabel = "RUN", description = "Runs: traces, .cubex, analysis JSON or db:FILE?app=NAME.")
     List<Path> runs;
 
     @Option(names = "--scaling", defaultValue = "strong", paramLabel = "strong|weak",

@@ -30,13 +30,16 @@ import java.util.concurrent.Callable;
                 + "count from their definitions), mpiP reports (callsites only) or .cubex/analysis JSON (wait "
                 + "states only).")
 final class ScalingCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     @Mixin
     ReadingOptions common;
 
     @Mixin
     RootCauseOption rootCauses;
 
-    @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex or analysis JSON.")
+    @Parameters(arity = "1..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex, analysis JSON, or db:FILE?app=NAME (trials of an experiment database).")
     List<Path> experiments;
 
     @Option(names = "--threshold", defaultValue = "0.01",
@@ -56,6 +59,7 @@ final class ScalingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Experiments.requireTwo(experiments, spec);
         checkRanges();
         List<Experiments.Run> runs = Experiments.load(experiments, common, true, rootCauses.options());
         RankCorrelation.Options o = new RankCorrelation.Options(threshold);

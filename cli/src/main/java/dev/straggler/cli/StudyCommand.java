@@ -68,12 +68,15 @@ import java.util.concurrent.Callable;
                 + "document and the filter file into the output directory, and prints a summary.%nRuns: traces "
                 + "(analysed with root causes unless --no-root-causes), .cubex, analysis JSON or mpiP reports.")
 final class StudyCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
     static final String SCHEMA = "straggler.study/1";
 
     @Mixin
     ReadingOptions common;
 
-    @Parameters(arity = "2..*", paramLabel = "EXP", description = "Runs: traces, .cubex, analysis JSON or mpiP reports.")
+    @Parameters(arity = "1..*", paramLabel = "EXP", description = "Runs: traces, .cubex, analysis JSON, mpiP reports, or db:FILE?app=NAME (trials of an experiment database).")
     List<Path> experiments;
 
     @Option(names = {"-o", "--output"}, paramLabel = "DIR", defaultValue = "straggler-study",
@@ -127,6 +130,7 @@ final class StudyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Experiments.requireTwo(experiments, spec);
         checkRanges();
         FilterFiles.Format filterFormat = switch (format.toLowerCase(Locale.ROOT)) {
             case "scorep" -> FilterFiles.Format.SCOREP;
