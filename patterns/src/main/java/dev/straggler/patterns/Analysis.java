@@ -9,8 +9,9 @@ import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.patterns.waitstate.WaitStates;
 import dev.straggler.replay.Anomaly;
 import dev.straggler.replay.CallTree;
-import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Pools;
+import dev.straggler.replay.RegionTable;
+import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayOptions;
 import dev.straggler.trace.Clock;
@@ -70,7 +71,8 @@ public final class Analysis {
                 .withReading(options.reading()).withIntervals(options.rootCauses());
         Replay replay = Replay.run(source, ro, pool);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
-        SeverityCube cube = emptyCube(replay, source, rootCauses);
+        SeverityCube cube = emptyCube(replay.definitions(), replay.regions(), replay.callTree(), source.origin(),
+                rootCauses);
         WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
                 rootCauses, options.progress());
         String rootCauseProblem = null;
@@ -86,17 +88,31 @@ public final class Analysis {
             }
             options.progress().update("root causes", 1, 1);
         }
+        return complete(source.origin(), source.partialReasons(), replay.definitions(), replay.callTree(),
+                replay.facts(), cube, ws, rootCauseProblem);
+    }
+
+    /**
+     * The end of an analysis, whichever engine ran the stages before: completes and freezes the cube, states the
+     * facts and warnings. {@code cube} holds the wait-state (and root-cause) severities.
+     *
+     * @param origin           the trace as the reports name it
+     * @param partialReasons   why a lenient read left the result partial (empty when it is not)
+     * @param rootCauseProblem why the root causes are missing, or null
+     */
+    public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs, CallTree tree, ReplayFacts facts,
+                                          SeverityCube cube, WaitStates.Result ws, String rootCauseProblem) {
         ComputationalImbalance.addTo(cube);
         cube.freeze();
 
-        TraceSummary summary = summary(replay, source);
+        TraceSummary summary = summary(defs, tree, facts, origin);
         ResultBounds.check(cube, summary.durationSeconds());
         List<String> warnings = new ArrayList<>();
         // a lenient read that skipped or dropped records makes every number below partial: say so first
-        for (String why : source.partialReasons()) {
+        for (String why : partialReasons) {
             warnings.add("partial result: " + why);
         }
-        warnings.addAll(warnings(replay, summary, ws.init(), ws.fin()));
+        warnings.addAll(warnings(facts, summary, ws.init(), ws.fin()));
         String other = OtherParadigms.sentence(cube);
         if (other != null) {
             warnings.add(other);
@@ -121,16 +137,15 @@ public final class Analysis {
             }
         }
         return new AnalysisResult(cube, summary, ClockViolations.of(ws.violations()), ws.instances(), warnings,
-                counts, communicators(replay, ws.communicators()));
+                counts, communicators(defs, facts.hasMpi(), ws.communicators()));
     }
 
     /** Every communicator with its wait states in seconds (ticks summed exactly, converted once). */
-    private static List<CommunicatorWaits> communicators(Replay replay, long[][] ticks) {
+    private static List<CommunicatorWaits> communicators(TraceDefinitions defs, boolean hasMpi, long[][] ticks) {
         List<CommunicatorWaits> out = new ArrayList<>();
-        if (!replay.hasMpi()) {
+        if (!hasMpi) {
             return out;
         }
-        TraceDefinitions defs = replay.definitions();
         double tps = defs.clock().ticksPerSecond();
         for (int c = 0; c < defs.communicators().size(); c++) {
             Map<String, Double> metrics = new LinkedHashMap<>();
@@ -148,30 +163,31 @@ public final class Analysis {
         return out;
     }
 
-    private static SeverityCube emptyCube(Replay replay, TraceSource source, boolean rootCauses) {
-        CallTree tree = replay.callTree();
+    /** The cube before any severity is booked: metric tree, call tree, system tree and attributes. */
+    public static SeverityCube emptyCube(TraceDefinitions defs, RegionTable regions, CallTree tree, String origin,
+                                         boolean rootCauses) {
         List<CallPath> paths = new ArrayList<>(tree.size());
         for (int i = 0; i < tree.size(); i++) {
             paths.add(new CallPath(i, tree.parent(i), tree.region(i), 0));
         }
         Map<Integer, List<dev.straggler.trace.SystemNode>> hosts = new java.util.HashMap<>();
-        for (var p : replay.definitions().processes()) {
+        for (var p : defs.processes()) {
             hosts.putIfAbsent(p.rank(), p.path());
         }
         List<SystemLocation> locations = new ArrayList<>();
-        for (Location l : replay.definitions().locations()) {
+        for (Location l : defs.locations()) {
             locations.add(new SystemLocation(l.index(), l.rank(), l.thread(), l.name(),
                     hosts.getOrDefault(l.rank(), List.of())));
         }
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("creator", "Straggler");
-        attrs.put("origin", source.origin());
-        attrs.put("application", replay.definitions().experiment().application());
-        attrs.put("ticks_per_second", Long.toString(replay.definitions().clock().ticksPerSecond()));
+        attrs.put("origin", origin);
+        attrs.put("application", defs.experiment().application());
+        attrs.put("ticks_per_second", Long.toString(defs.clock().ticksPerSecond()));
         if (rootCauses) {
             attrs.put(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_ANALYSED);
         }
-        SeverityCube cube = new SeverityCube(MetricTree.ALL, replay.regions().regions(), paths, locations, attrs);
+        SeverityCube cube = new SeverityCube(MetricTree.ALL, regions.regions(), paths, locations, attrs);
         int[] ids = new int[tree.size()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = tree.creationId(i);
@@ -181,34 +197,20 @@ public final class Analysis {
         return cube;
     }
 
-    private static TraceSummary summary(Replay replay, TraceSource source) {
-        TraceDefinitions defs = replay.definitions();
-        long first = Long.MAX_VALUE;
-        long last = Long.MIN_VALUE;
-        for (LocationData l : replay.locations()) {
-            if (l.events() > 0) {
-                first = Math.min(first, l.firstTime());
-                last = Math.max(last, l.lastTime());
-            }
-        }
+    private static TraceSummary summary(TraceDefinitions defs, CallTree tree, ReplayFacts f, String origin) {
         Clock clock = defs.clock();
-        double duration = first <= last ? clock.seconds(last - first) : 0;
-        long instances = 0;
-        for (int c = 0; c < defs.communicators().size(); c++) {
-            instances += replay.collectives().instances(c);
-        }
+        double duration = f.firstTime() <= f.lastTime() ? clock.seconds(f.lastTime() - f.firstTime()) : 0;
         Map<String, Long> anomalies = new LinkedHashMap<>();
-        for (Map.Entry<Anomaly, Long> e : replay.anomalies().entrySet()) {
+        for (Map.Entry<Anomaly, Long> e : f.anomalies().entrySet()) {
             anomalies.put(e.getKey().description(), e.getValue());
         }
-        return new TraceSummary(source.origin(), defs.experiment().application(), defs.rankCount(),
-                defs.locations().size(), replay.events(), duration, clock.ticksPerSecond(), replay.hasMpi(),
-                replay.callTree().size(), replay.messages().matchedMessages(), replay.messages().unmatchedSends(),
-                replay.messages().unmatchedReceives(), instances, replay.collectives().unmatchedRecords(),
-                replay.recordBytes(), anomalies);
+        return new TraceSummary(origin, defs.experiment().application(), defs.rankCount(),
+                defs.locations().size(), f.events(), duration, clock.ticksPerSecond(), f.hasMpi(),
+                tree.size(), f.matchedMessages(), f.unmatchedSends(), f.unmatchedReceives(), f.collectiveInstances(),
+                f.unmatchedCollectiveRecords(), f.recordBytes(), anomalies);
     }
 
-    private static List<String> warnings(Replay replay, TraceSummary s, InitFinalize.Reference init,
+    private static List<String> warnings(ReplayFacts facts, TraceSummary s, InitFinalize.Reference init,
                                          InitFinalize.Reference fin) {
         List<String> w = new ArrayList<>();
         if (!s.hasMpi()) {
@@ -224,16 +226,14 @@ public final class Analysis {
         if (s.unmatchedCollectives() > 0) {
             w.add(s.unmatchedCollectives() + " collective record(s) outside a complete instance (skipped)");
         }
-        if (replay.collectives().incompleteCommunicators() > 0) {
-            w.add(replay.collectives().incompleteCommunicators()
+        if (facts.incompleteCommunicators() > 0) {
+            w.add(facts.incompleteCommunicators()
                     + " communicator(s) with members missing from the trace (their collectives are skipped)");
         }
-        boolean anyInit = replay.locations().stream().anyMatch(LocationData::hasInit);
-        if (anyInit && !init.complete()) {
+        if (facts.anyInit() && !init.complete()) {
             w.add("MPI_Init is missing on some ranks: Initialization Completion not computed");
         }
-        boolean anyFin = replay.locations().stream().anyMatch(LocationData::hasFinalize);
-        if (anyFin && !fin.complete()) {
+        if (facts.anyFinalize() && !fin.complete()) {
             w.add("MPI_Finalize is missing on some ranks: Wait at Finalize not computed");
         }
         return addAnomalies(w, s);

@@ -24,7 +24,7 @@ import java.util.BitSet;
  * <p>Written by one thread during the location's pass, read-only afterwards. Call paths are the location's local
  * node ids.
  */
-public final class CallPathIntervals {
+public final class CallPathIntervals implements java.io.Serializable {
     /** A send record (MpiSend or MpiIsend); for a blocking send also its completion. ref = send row. */
     public static final byte SEND = 0;
     /** The MpiIsendComplete of an Isend. ref = send row. */

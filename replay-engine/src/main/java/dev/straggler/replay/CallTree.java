@@ -52,25 +52,64 @@ public final class CallTree {
         return subtreeEnd[node];
     }
 
+    /**
+     * One location's own call tree: per local node its parent (local id, -1 for a root) and region, parents before
+     * children. What an engine that reads locations elsewhere (a Spark executor) ships to where the trees are merged.
+     */
+    public record LocalTree(int[] parent, int[] region) implements java.io.Serializable {
+        public static LocalTree of(LocationProfile p) {
+            int[] parent = new int[p.size()];
+            int[] region = new int[p.size()];
+            for (int n = 0; n < parent.length; n++) {
+                parent[n] = p.parent(n);
+                region[n] = p.region(n);
+            }
+            return new LocalTree(parent, region);
+        }
+
+        int size() {
+            return parent.length;
+        }
+    }
+
+    /** The unified tree and, per location, the map from its local node ids to the unified ids. */
+    public record Merged(CallTree tree, List<int[]> localToGlobal) {
+    }
+
     /** Merges the location trees and sets each location's local-to-global map. */
     static CallTree merge(List<LocationData> locations) {
+        List<LocalTree> trees = new ArrayList<>(locations.size());
+        for (LocationData loc : locations) {
+            trees.add(LocalTree.of(loc.profile()));
+        }
+        Merged m = mergeTrees(trees);
+        for (int l = 0; l < locations.size(); l++) {
+            locations.get(l).setLocalToGlobal(m.localToGlobal().get(l));
+        }
+        return m.tree();
+    }
+
+    /**
+     * Merges location trees given in location order; the result depends only on the trees and their order, so any
+     * engine that merges the same trees gets the same ids.
+     */
+    public static Merged mergeTrees(List<LocalTree> locations) {
         // Phase 1: creation-order ids, keyed by (parent, region).
         Long2IntOpenHashMap index = new Long2IntOpenHashMap();
         index.defaultReturnValue(-1);
         IntArrayList parents = new IntArrayList();
         IntArrayList regions = new IntArrayList();
         List<int[]> creationMaps = new ArrayList<>(locations.size());
-        for (LocationData loc : locations) {
-            LocationProfile p = loc.profile();
+        for (LocalTree p : locations) {
             int[] map = new int[p.size()];
             for (int n = 0; n < p.size(); n++) {
-                int gp = p.parent(n) < 0 ? -1 : map[p.parent(n)];
-                long key = ((long) (gp + 1) << 32) | (p.region(n) & 0xffffffffL);
+                int gp = p.parent[n] < 0 ? -1 : map[p.parent[n]];
+                long key = ((long) (gp + 1) << 32) | (p.region[n] & 0xffffffffL);
                 int g = index.get(key);
                 if (g < 0) {
                     g = parents.size();
                     parents.add(gp);
-                    regions.add(p.region(n));
+                    regions.add(p.region[n]);
                     index.put(key, g);
                 }
                 map[n] = g;
@@ -83,12 +122,12 @@ public final class CallTree {
         java.util.Arrays.fill(unified, -1);
         int numbered = 0;
         for (int l = 0; l < locations.size(); l++) {
-            LocationProfile p = locations.get(l).profile();
+            LocalTree p = locations.get(l);
             int[] map = creationMaps.get(l);
             int m = p.size();
             int[] kids = new int[m + 1];
             for (int k = 0; k < m; k++) {
-                kids[p.parent(k) + 1]++;
+                kids[p.parent[k] + 1]++;
             }
             int[] start = new int[m + 2];
             for (int k = 0; k <= m; k++) {
@@ -97,7 +136,7 @@ public final class CallTree {
             int[] fillL = java.util.Arrays.copyOf(start, m + 1);
             int[] child = new int[m];
             for (int k = 0; k < m; k++) {
-                child[fillL[p.parent(k) + 1]++] = k;
+                child[fillL[p.parent[k] + 1]++] = k;
             }
             int[] stackL = new int[m + 1];
             int top = 0;
@@ -161,17 +200,15 @@ public final class CallTree {
                 subtreeEnd[parent[i]] = Math.max(subtreeEnd[parent[i]], subtreeEnd[i]);
             }
         }
-        for (int l = 0; l < locations.size(); l++) {
-            int[] map = creationMaps.get(l);
+        for (int[] map : creationMaps) {
             for (int k = 0; k < map.length; k++) {
                 map[k] = newId[map[k]];
             }
-            locations.get(l).setLocalToGlobal(map);
         }
         int[] scalascaIds = new int[n];
         for (int i = 0; i < n; i++) {
             scalascaIds[i] = unified[order[i]];
         }
-        return new CallTree(parent, region, subtreeEnd, scalascaIds);
+        return new Merged(new CallTree(parent, region, subtreeEnd, scalascaIds), creationMaps);
     }
 }

@@ -7,7 +7,7 @@ package dev.straggler.replay;
  *
  * <p>Filled by one thread during the location's pass, read-only afterwards.
  */
-public final class CollectiveTable {
+public final class CollectiveTable implements java.io.Serializable {
     private final Columns.Longs begin = new Columns.Longs();
     private final Columns.Longs end = new Columns.Longs();
     private final Columns.Longs sent = new Columns.Longs();

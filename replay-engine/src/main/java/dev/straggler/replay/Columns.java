@@ -24,7 +24,7 @@ final class Columns {
 
     static final int INITIAL = 16;
 
-    static final class Longs {
+    static final class Longs implements java.io.Serializable {
         private long[][] blocks = {new long[16]};
 
         /** Makes rows below {@code capacity} writable; see {@link Columns#nextCapacity}. */
@@ -57,7 +57,7 @@ final class Columns {
 
     }
 
-    static final class Ints {
+    static final class Ints implements java.io.Serializable {
         private int[][] blocks = {new int[16]};
 
         /** Makes rows below {@code capacity} writable; see {@link Columns#nextCapacity}. */
@@ -89,7 +89,7 @@ final class Columns {
 
     }
 
-    static final class Bytes {
+    static final class Bytes implements java.io.Serializable {
         private byte[][] blocks = {new byte[16]};
 
         /** Makes rows below {@code capacity} writable; see {@link Columns#nextCapacity}. */

@@ -10,7 +10,7 @@ import java.util.Map;
  * <p>Call paths in the records and the profile are the location's local node ids; {@link #globalCallPath(int)}
  * maps them to the unified call tree once {@link Replay} has merged the trees. Immutable after the replay.
  */
-public final class LocationData {
+public final class LocationData implements java.io.Serializable {
     private final int location;
     private final int rank;
     private final int thread;
@@ -152,7 +152,11 @@ public final class LocationData {
         return finalizeCallPath;
     }
 
-    void setLocalToGlobal(int[] map) {
+    /**
+     * Sets the map from local to unified call-path ids, once the trees are merged ({@link CallTree#merge}). Public
+     * for engines that merge the trees elsewhere than where the location was read (a Spark driver).
+     */
+    public void setLocalToGlobal(int[] map) {
         this.localToGlobal = map;
     }
 

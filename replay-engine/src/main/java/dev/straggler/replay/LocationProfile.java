@@ -12,7 +12,7 @@ import java.util.Arrays;
  * <p>Nodes are numbered locally in creation order, so a parent always precedes its children; a node is identified
  * by (parent, region) since the trace model carries no callsites. Single-threaded.
  */
-public final class LocationProfile {
+public final class LocationProfile implements java.io.Serializable {
     private int size;
     private int[] parent = new int[64];
     private int[] region = new int[64];

@@ -8,7 +8,7 @@ package dev.straggler.replay;
  *
  * <p>Filled by one thread during the location's pass, read-only afterwards.
  */
-public final class RecvTable {
+public final class RecvTable implements java.io.Serializable {
     /** Kinds of the receive call. */
     public static final byte CALL_OTHER = 0;
     /** MPI_Test*: never a Late Sender. */

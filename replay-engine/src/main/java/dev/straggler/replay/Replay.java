@@ -84,7 +84,19 @@ public final class Replay {
         return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives);
     }
 
-    private static boolean isMaster(TraceDefinitions defs, int[] locationOfRank, int l) {
+    /**
+     * Reads one location as the replay does, for engines that read locations elsewhere than where they are matched
+     * (a Spark task): the same records and profile as {@link #run}, its call paths still local.
+     *
+     * @param master whether the location is its rank's master location ({@link #isMaster})
+     */
+    public static LocationData readLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
+                                            boolean master, ReplayOptions options) throws IOException {
+        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0);
+    }
+
+    /** True when location {@code l} is the master location of its rank (the one MPI matching uses). */
+    public static boolean isMaster(TraceDefinitions defs, int[] locationOfRank, int l) {
         int rank = defs.location(l).rank();
         return rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == l;
     }
@@ -222,6 +234,29 @@ public final class Replay {
             l.anomalyCounts().forEach((k, v) -> m.merge(k, v, Long::sum));
         }
         return m;
+    }
+
+    /** The facts about the whole replay that the reports state (counts, times, what was left unmatched). */
+    public ReplayFacts facts() {
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        boolean anyInit = false;
+        boolean anyFinalize = false;
+        for (LocationData l : locations) {
+            if (l.events() > 0) {
+                first = Math.min(first, l.firstTime());
+                last = Math.max(last, l.lastTime());
+            }
+            anyInit |= l.hasInit();
+            anyFinalize |= l.hasFinalize();
+        }
+        long instances = 0;
+        for (int c = 0; c < defs.communicators().size(); c++) {
+            instances += collectives.instances(c);
+        }
+        return new ReplayFacts(events(), first, last, hasMpi(), anyInit, anyFinalize, messages.matchedMessages(),
+                messages.unmatchedSends(), messages.unmatchedReceives(), instances, collectives.unmatchedRecords(),
+                collectives.incompleteCommunicators(), recordBytes(), anomalies());
     }
 
     /** Bytes held by all communication records (the replay's cross-location state). */

@@ -7,7 +7,7 @@ package dev.straggler.replay;
  *
  * <p>Filled by one thread during the location's pass, read-only afterwards (then safe to share).
  */
-public final class SendTable {
+public final class SendTable implements java.io.Serializable {
     /** Completion kinds, the facts Late Receiver needs about the completing call (reference §1.3). */
     public static final byte CMP_NONE = 0;
     /** Completed in MPI_Send or MPI_Ssend. */

@@ -28,6 +28,10 @@ final class CollectiveInstance {
     long[] received = new long[0];
     int[] location = new int[0];
     int[] record = new int[0];
+    /** Per member: unified call path of its record, its rank and thread (what an occurrence names). */
+    int[] path = new int[0];
+    int[] rank = new int[0];
+    int[] thread = new int[0];
 
     /** Outcome per member. */
     long[] waitTime = new long[0];
@@ -57,6 +61,9 @@ final class CollectiveInstance {
             CollectiveTable t = replay.location(loc).collectives();
             location[j] = loc;
             record[j] = rec;
+            path[j] = replay.location(loc).globalCallPath(t.callPath(rec));
+            rank[j] = replay.location(loc).rank();
+            thread[j] = replay.location(loc).thread();
             begin[j] = t.begin(rec);
             end[j] = t.end(rec);
             sent[j] = t.sent(rec);
@@ -68,6 +75,39 @@ final class CollectiveInstance {
                 consistent = false;
             }
         }
+        clearOutcomes(n);
+    }
+
+    /** Loads instance {@code k} of the columns (members of consecutive instances, communicator-rank order). */
+    void load(CollectiveChunk.Members m, int k) {
+        int n = m.size();
+        ensure(n);
+        size = n;
+        consistent = true;
+        int base = k * n;
+        for (int j = 0; j < n; j++) {
+            int x = base + j;
+            location[j] = m.location()[x];
+            record[j] = m.record()[x];
+            path[j] = m.path()[x];
+            rank[j] = m.rank()[x];
+            thread[j] = m.thread()[x];
+            begin[j] = m.begin()[x];
+            end[j] = m.end()[x];
+            sent[j] = m.sent()[x];
+            received[j] = m.received()[x];
+            byte code = m.op()[x];
+            if (j == 0) {
+                op = CollectiveOp.isValidCode(code) ? CollectiveOp.of(code) : null;
+                root = m.root()[x];
+            } else if (op == null || code != op.code() || m.root()[x] != root) {
+                consistent = false;
+            }
+        }
+        clearOutcomes(n);
+    }
+
+    private void clearOutcomes(int n) {
         Arrays.fill(waitTime, 0, n, 0);
         Arrays.fill(completion, 0, n, 0);
         Arrays.fill(violation, 0, n, (byte) 0);
@@ -99,6 +139,9 @@ final class CollectiveInstance {
             received = new long[n];
             location = new int[n];
             record = new int[n];
+            path = new int[n];
+            rank = new int[n];
+            thread = new int[n];
             waitTime = new long[n];
             completion = new long[n];
             violation = new byte[n];

@@ -8,7 +8,8 @@ import dev.straggler.replay.Replay;
  * member took part in the operation's synchronisation and was a synchronisation point, and the communicator rank
  * the others waited for (the latest rank, or the root of a 1-to-N operation; -1 when none). The location analyses
  * read the times; the root-cause stage reads the synchronisation points. Written once by {@link CollectiveReplay},
- * each record by exactly one task; read-only afterwards.
+ * each record by exactly one task; read-only afterwards. A distributed engine holds the outcomes of one location only
+ * ({@link #forLocation}), where that location's analysis runs.
  */
 public final class CollectiveOutcomes {
     private static final byte PARTICIPATES = 1;
@@ -20,23 +21,64 @@ public final class CollectiveOutcomes {
     final byte[][] violation;
     final byte[][] flags;
     final int[][] reference;
+    /** Location of row 0 of the arrays: 0 for all locations, the location for {@link #forLocation}. */
+    private final int first;
 
     CollectiveOutcomes(Replay replay) {
-        int n = replay.locations().size();
+        this(0, replay.locations().size());
+        for (int l = 0; l < wait.length; l++) {
+            allocate(l, replay.location(l).collectives().size());
+        }
+    }
+
+    private CollectiveOutcomes(int first, int n) {
+        this.first = first;
         wait = new long[n][];
         completion = new long[n][];
         violation = new byte[n][];
         flags = new byte[n][];
         reference = new int[n][];
-        for (int l = 0; l < n; l++) {
-            int size = replay.location(l).collectives().size();
-            wait[l] = new long[size];
-            completion[l] = new long[size];
-            violation[l] = new byte[size];
-            flags[l] = new byte[size];
-            reference[l] = new int[size];
-            java.util.Arrays.fill(reference[l], -1);
-        }
+    }
+
+    private void allocate(int l, int size) {
+        wait[l] = new long[size];
+        completion[l] = new long[size];
+        violation[l] = new byte[size];
+        flags[l] = new byte[size];
+        reference[l] = new int[size];
+        java.util.Arrays.fill(reference[l], -1);
+    }
+
+    /** Outcomes of one location with {@code records} collective records, all zero until {@link #set}. */
+    public static CollectiveOutcomes forLocation(int location, int records) {
+        CollectiveOutcomes o = new CollectiveOutcomes(location, 1);
+        o.allocate(0, records);
+        return o;
+    }
+
+    /** Stores the outcome of a record of a {@link #forLocation} instance, as {@link CollectiveChunk} gave it. */
+    public void set(int row, long waitTime, long completionTime, byte violationKind, byte flagBits, int referenceRank) {
+        wait[0][row] = waitTime;
+        completion[0][row] = completionTime;
+        violation[0][row] = violationKind;
+        flags[0][row] = flagBits;
+        reference[0][row] = referenceRank;
+    }
+
+    static byte flagsOf(CollectiveInstance inst, int j) {
+        return (byte) ((inst.participates[j] ? PARTICIPATES : 0) | (inst.sync[j] ? SYNC : 0));
+    }
+
+    long waitAt(int location, int row) {
+        return wait[location - first][row];
+    }
+
+    long completionAt(int location, int row) {
+        return completion[location - first][row];
+    }
+
+    byte violationAt(int location, int row) {
+        return violation[location - first][row];
     }
 
     /** Stores member {@code j}'s outcome of an evaluated instance. */
@@ -46,32 +88,32 @@ public final class CollectiveOutcomes {
         wait[l][r] = inst.waitTime[j];
         completion[l][r] = inst.completion[j];
         violation[l][r] = inst.violation[j];
-        flags[l][r] = (byte) ((inst.participates[j] ? PARTICIPATES : 0) | (inst.sync[j] ? SYNC : 0));
+        flags[l][r] = flagsOf(inst, j);
         reference[l][r] = inst.reference;
     }
 
     /** Waiting time of a member (ticks). */
     public long waitTime(int location, int row) {
-        return wait[location][row];
+        return wait[location - first][row];
     }
 
     /** Completion time of a synchronising member (ticks), also where the pattern has no completion metric. */
     public long completion(int location, int row) {
-        return completion[location][row];
+        return completion[location - first][row];
     }
 
     /** True when the member took part in the operation's synchronisation (Scalasca evaluated it). */
     public boolean participates(int location, int row) {
-        return (flags[location][row] & PARTICIPATES) != 0;
+        return (flags[location - first][row] & PARTICIPATES) != 0;
     }
 
     /** True when the member is a synchronisation point of the operation. */
     public boolean syncPoint(int location, int row) {
-        return (flags[location][row] & SYNC) != 0;
+        return (flags[location - first][row] & SYNC) != 0;
     }
 
     /** The communicator rank the members waited for (latest or root), -1 when none. */
     public int reference(int location, int row) {
-        return reference[location][row];
+        return reference[location - first][row];
     }
 }

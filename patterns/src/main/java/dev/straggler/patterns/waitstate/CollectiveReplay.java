@@ -1,6 +1,5 @@
 package dev.straggler.patterns.waitstate;
 
-import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
 
@@ -12,12 +11,16 @@ import java.util.concurrent.ExecutorService;
 /**
  * Evaluates every matched collective instance with its {@link CollectivePattern} and stores each member's
  * outcome next to its record, where the member location's analysis picks it up in stream order. Instances are
- * independent, so chunks of them run in parallel; each member record is written by exactly one task.
+ * independent, so chunks of them ({@link CollectiveChunk}) run in parallel; each member record is written by exactly
+ * one task.
  */
 final class CollectiveReplay {
-    private static final int CHUNK = 2048;
-
     private CollectiveReplay() {
+    }
+
+    /** Where an evaluated instance's member outcomes go. */
+    interface MemberSink {
+        void store(CollectiveInstance inst, int member);
     }
 
     /** Evaluates all instances; returns their most severe occurrences (merged in a fixed order). */
@@ -31,8 +34,9 @@ final class CollectiveReplay {
             if (n == 0 || replay.collectives().size(c) < 2) {
                 continue; // collectives on self-like communicators do not synchronize
             }
-            for (int k = 0; k < n; k += CHUNK) {
-                chunks.add(new Chunk(c, k, Math.min(n, k + CHUNK)));
+            int step = CollectiveChunk.instancesPerChunk(replay.collectives().size(c));
+            for (int k = 0; k < n; k += step) {
+                chunks.add(new Chunk(c, k, Math.min(n, k + step)));
             }
         }
         InstanceCollector all = new InstanceCollector(topInstances);
@@ -42,26 +46,30 @@ final class CollectiveReplay {
             CollectiveInstance inst = new CollectiveInstance();
             for (int k = ch.from(); k < ch.to(); k++) {
                 inst.load(replay, ch.comm(), k);
-                CollectivePattern p = CollectivePattern.forOp(inst.op);
-                if (p == null || !inst.consistent) {
-                    continue;
-                }
-                p.evaluate(inst);
-                for (int j = 0; j < inst.size; j++) {
-                    out.store(inst, j);
-                }
-                offer(replay, inst, p.waitMetric(), inst.waitTime, found);
-                if (p.completionMetric() >= 0) {
-                    offer(replay, inst, p.completionMetric(), inst.completion, found);
-                }
+                evaluate(inst, found, out::store);
             }
             return found;
         }, (i, found) -> all.addAll(found));
         return all;
     }
 
-    private static void offer(Replay replay, CollectiveInstance inst, int metric, long[] values,
-                              InstanceCollector found) {
+    /** Evaluates a loaded instance: member outcomes to {@code sink}, its occurrences offered to {@code found}. */
+    static void evaluate(CollectiveInstance inst, InstanceCollector found, MemberSink sink) {
+        CollectivePattern p = CollectivePattern.forOp(inst.op);
+        if (p == null || !inst.consistent) {
+            return;
+        }
+        p.evaluate(inst);
+        for (int j = 0; j < inst.size; j++) {
+            sink.store(inst, j);
+        }
+        offer(inst, p.waitMetric(), inst.waitTime, found);
+        if (p.completionMetric() >= 0) {
+            offer(inst, p.completionMetric(), inst.completion, found);
+        }
+    }
+
+    private static void offer(CollectiveInstance inst, int metric, long[] values, InstanceCollector found) {
         long total = 0;
         int worst = -1;
         int waiting = 0;
@@ -81,10 +89,8 @@ final class CollectiveReplay {
         if (worst < 0) {
             return;
         }
-        LocationData w = replay.location(inst.location[worst]);
-        int path = w.collectives().callPath(inst.record[worst]);
-        int partner = inst.reference < 0 ? -1 : replay.location(inst.location[inst.reference]).rank();
-        found.offer(metric, total, w.globalCallPath(path), w.rank(), w.thread(), partner,
+        int partner = inst.reference < 0 ? -1 : inst.rank[inst.reference];
+        found.offer(metric, total, inst.path[worst], inst.rank[worst], inst.thread[worst], partner,
                 waiting, start, end);
     }
 }

@@ -18,7 +18,8 @@ public final class InitFinalize {
      *
      * @param lastRank the rank that entered last (ties: the lowest rank)
      */
-    public record Reference(boolean complete, long lastEnter, long firstLeave, int lastRank) {
+    public record Reference(boolean complete, long lastEnter, long firstLeave, int lastRank)
+            implements java.io.Serializable {
     }
 
     private InitFinalize() {
@@ -33,27 +34,41 @@ public final class InitFinalize {
     }
 
     private static Reference reference(Replay replay, boolean init) {
-        int ranks = replay.definitions().masterLocationByRank().length;
+        int n = replay.locations().size();
+        boolean[] has = new boolean[n];
+        long[] enter = new long[n];
+        long[] leave = new long[n];
+        for (int l = 0; l < n; l++) {
+            LocationData d = replay.location(l);
+            has[l] = init ? d.hasInit() : d.hasFinalize();
+            enter[l] = init ? d.initEnter() : d.finalizeEnter();
+            leave[l] = init ? d.initLeave() : d.finalizeLeave();
+        }
+        return reference(replay.definitions().masterLocationByRank(), has, enter, leave);
+    }
+
+    /**
+     * The reduction over all ranks from per-location facts (indexed by location): whether the location has the
+     * call, and its Enter and Leave. Only each rank's master location counts.
+     */
+    public static Reference reference(int[] locationOfRank, boolean[] has, long[] enter, long[] leave) {
         long lastEnter = Long.MIN_VALUE;
         long firstLeave = Long.MAX_VALUE;
         int lastRank = -1;
         int have = 0;
-        for (int rank = 0; rank < ranks; rank++) {
-            int l = replay.locationOfRank(rank);
+        for (int rank = 0; rank < locationOfRank.length; rank++) {
+            int l = locationOfRank[rank];
             if (l < 0) {
                 continue;
             }
-            LocationData d = replay.location(l);
-            if (init ? !d.hasInit() : !d.hasFinalize()) {
+            if (!has[l]) {
                 return new Reference(false, 0, 0, -1);
             }
-            long enter = init ? d.initEnter() : d.finalizeEnter();
-            long leave = init ? d.initLeave() : d.finalizeLeave();
-            if (lastRank < 0 || enter > lastEnter) {
-                lastEnter = enter;
+            if (lastRank < 0 || enter[l] > lastEnter) {
+                lastEnter = enter[l];
                 lastRank = rank;
             }
-            firstLeave = Math.min(firstLeave, leave);
+            firstLeave = Math.min(firstLeave, leave[l]);
             have++;
         }
         return new Reference(have > 0, lastEnter, firstLeave, lastRank);

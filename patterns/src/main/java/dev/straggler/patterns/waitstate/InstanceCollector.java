@@ -11,12 +11,12 @@ import java.util.List;
  * Keeps, per wait-state metric, the {@code limit} most severe occurrences on distinct call paths, as Scalasca's
  * statistics do (a more severe occurrence on a call path replaces the one kept for it). Values are in ticks
  * until {@link #instances} converts them. Insertion order decides ties, so callers feed it in a fixed order.
- * Single-threaded.
+ * Single-threaded; serializable, so that a distributed engine can bring its tasks' occurrences to the driver.
  */
-final class InstanceCollector {
+public final class InstanceCollector implements java.io.Serializable {
     /** An occurrence in ticks; callPath is global. */
     record Raw(int metric, long severity, int callPath, int rank, int thread, int partnerRank, int waitingRanks,
-               long start, long end) {
+               long start, long end) implements java.io.Serializable {
     }
 
     private final int limit;

@@ -5,8 +5,8 @@ import dev.straggler.patterns.ViolationKind;
 import dev.straggler.replay.CollectiveTable;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.LocationProfile;
-import dev.straggler.replay.Replay;
 import dev.straggler.trace.CollectiveOp;
+import dev.straggler.trace.TraceDefinitions;
 
 /**
  * All severities of one location: the time profile split by Scalasca's call-path masks, visits, message and
@@ -24,18 +24,28 @@ final class LocationAnalysis {
     long[] lateSenderWaits;
     long[] lateReceiverWaits;
 
+    /** What the driver keeps of this analysis (the location's records are left behind). */
+    LocationOutcome outcome() {
+        int[] global = new int[sev.paths()];
+        for (int p = 0; p < global.length; p++) {
+            global[p] = loc.globalCallPath(p);
+        }
+        return new LocationOutcome(loc.location(), global, sev, instances, violations, unmatchedSends,
+                unmatchedReceives, lateSenderWaits, lateReceiverWaits);
+    }
+
     private LocationAnalysis(LocationData loc, int topInstances) {
         this.loc = loc;
         this.sev = new LocationSeverities(loc.profile().size());
         this.instances = new InstanceCollector(topInstances);
     }
 
-    static LocationAnalysis run(Replay replay, int location, long[] timeMasks, CollectiveOutcomes coll,
-                                InitFinalize.Reference init, InitFinalize.Reference fin, int topInstances,
-                                boolean recordWaits) {
-        LocationAnalysis a = new LocationAnalysis(replay.location(location), topInstances);
+    static LocationAnalysis run(TraceDefinitions defs, LocationData loc, MessagePartners partners, long[] timeMasks,
+                                CollectiveOutcomes coll, InitFinalize.Reference init, InitFinalize.Reference fin,
+                                int topInstances, boolean recordWaits) {
+        LocationAnalysis a = new LocationAnalysis(loc, topInstances);
         a.profile(timeMasks);
-        PointToPointReplay p2p = new PointToPointReplay(replay, a.loc, a.sev, a.instances, a.violations);
+        PointToPointReplay p2p = new PointToPointReplay(defs, partners, a.loc, a.sev, a.instances, a.violations);
         if (recordWaits) {
             p2p.recordWaits();
         }
@@ -89,20 +99,21 @@ final class LocationAnalysis {
             if (p == null) {
                 continue;
             }
-            long w = coll.wait[l][i];
+            long w = coll.waitAt(l, i);
             if (w > 0) {
                 sev.add(p.waitMetric(), path, w);
                 sev.addComm(t.comm(i), p.waitMetric(), w);
                 instances.count(p.waitMetric());
             }
-            long c = coll.completion[l][i];
+            long c = coll.completionAt(l, i);
             if (c > 0 && p.completionMetric() >= 0) {
                 sev.add(p.completionMetric(), path, c);
                 sev.addComm(t.comm(i), p.completionMetric(), c);
                 instances.count(p.completionMetric());
             }
-            if (coll.violation[l][i] != 0) {
-                violations[coll.violation[l][i] - 1]++;
+            byte v = coll.violationAt(l, i);
+            if (v != 0) {
+                violations[v - 1]++;
             }
         }
     }

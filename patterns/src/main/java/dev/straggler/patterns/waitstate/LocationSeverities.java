@@ -7,7 +7,7 @@ import dev.straggler.patterns.MetricTree;
  * occurrences or bytes otherwise. Every wait is a difference of integer timestamps, so sums are exact and do not
  * depend on the order of addition. A metric's row is allocated on its first non-zero value. Single-threaded.
  */
-final class LocationSeverities {
+final class LocationSeverities implements java.io.Serializable {
     private final long[][] values = new long[MetricTree.COUNT][];
     private final int paths;
     /** Per communicator (allocated on first use), wait-state ticks per metric. */

@@ -3,10 +3,9 @@ package dev.straggler.patterns.waitstate;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.ViolationKind;
 import dev.straggler.replay.LocationData;
-import dev.straggler.replay.MessageMatching;
 import dev.straggler.replay.RecvTable;
-import dev.straggler.replay.Replay;
 import dev.straggler.replay.SendTable;
+import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 
 import java.util.Arrays;
@@ -15,11 +14,12 @@ import java.util.Arrays;
  * Point-to-point patterns of one location: first the receiver side in stream order (Late Sender, its wrong-order
  * refinement, receive statistics, receive-before-send violations), as Scalasca's forward replay does with the
  * send data shipped to the receiver; then the sender side (Late Receiver), which needs the receive data and the
- * multi-waits already found waiting for a late sender. One instance per location, used by one thread; it reads
- * the partner locations' tables, which are immutable.
+ * multi-waits already found waiting for a late sender. One instance per location, used by one thread; what it
+ * knows of the partner records comes from {@link MessagePartners}, whichever engine matched them.
  */
 final class PointToPointReplay {
-    private final Replay replay;
+    private final TraceDefinitions defs;
+    private final MessagePartners partners;
     private final LocationData loc;
     private final LocationSeverities sev;
     private final InstanceCollector instances;
@@ -33,9 +33,10 @@ final class PointToPointReplay {
     /** Per send row, the Late Receiver wait (ticks) of its completion where that is a synchronisation point. */
     private long[] lateReceiverWaits;
 
-    PointToPointReplay(Replay replay, LocationData loc, LocationSeverities sev, InstanceCollector instances,
-                       long[] violations) {
-        this.replay = replay;
+    PointToPointReplay(TraceDefinitions defs, MessagePartners partners, LocationData loc, LocationSeverities sev,
+                       InstanceCollector instances, long[] violations) {
+        this.defs = defs;
+        this.partners = partners;
         this.loc = loc;
         this.sev = sev;
         this.instances = instances;
@@ -75,33 +76,32 @@ final class PointToPointReplay {
     private int pendingCall = -1;
     private long pendingWait;
     private int pendingRecv;
-    private int pendingSendLoc;
-    private int pendingSend;
+    private long pendingSendTime;
+    private long pendingBytes;
+    private int pendingSendRank;
 
     private void receiverSide() {
         RecvTable r = loc.receives();
-        MessageMatching.ReceiveCursor cursor = replay.messages().receiveCursor(loc.location());
         LateSenderWrongOrder wrongOrder = new LateSenderWrongOrder();
         LateSenderWrongOrder.Sink woSink = this::wrongOrder;
         for (int i = 0; i < r.size(); i++) {
-            int j = cursor.partner(i);
-            int sl = cursor.partnerLocation();
+            boolean matched = partners.matchReceive(i);
             if (pendingCall >= 0 && r.call(i) != pendingCall) {
                 // the multi-wait has been left before this receive: its Late Sender is final
                 flushMultiWait(wrongOrder);
             }
-            if (j < 0) {
+            if (!matched) {
                 if (r.inMpi(i)) {
                     unmatchedReceives++;
                 }
                 continue;
             }
-            SendTable s = replay.location(sl).sends();
             int path = r.callPath(i);
-            if (s.time(j) > r.time(i)) {
+            long sendTime = partners.sendTime();
+            if (sendTime > r.time(i)) {
                 violations[ViolationKind.RECEIVE_BEFORE_SEND.ordinal()]++;
             }
-            long length = s.bytes(j);
+            long length = partners.sendBytes();
             if (length == 0) {
                 sev.add(MetricTree.SYNCS_RECV, path, 1);
             } else {
@@ -110,7 +110,7 @@ final class PointToPointReplay {
             }
             byte kind = r.kind(i);
             if (LateSender.applies(kind)) {
-                long wait = LateSender.waitingTime(s.enter(j), r.enter(i), r.leave(i));
+                long wait = LateSender.waitingTime(partners.sendEnter(), r.enter(i), r.leave(i));
                 if (wait > 0) {
                     if (kind == RecvTable.CALL_WAIT_MULTI) {
                         lateSenderMultiWaits.set(r.call(i));
@@ -122,15 +122,16 @@ final class PointToPointReplay {
                         if (wait > pendingWait) {
                             pendingWait = wait;
                             pendingRecv = i;
-                            pendingSendLoc = sl;
-                            pendingSend = j;
+                            pendingSendTime = sendTime;
+                            pendingBytes = length;
+                            pendingSendRank = partners.sendRank();
                         }
                     } else {
-                        lateSender(wrongOrder, i, sl, j, wait);
+                        lateSender(wrongOrder, i, sendTime, length, partners.sendRank(), wait);
                     }
                 }
             }
-            wrongOrder.scan(s.time(j), r.peer(i), woSink);
+            wrongOrder.scan(sendTime, r.peer(i), woSink);
         }
         if (pendingCall >= 0) {
             flushMultiWait(wrongOrder);
@@ -138,24 +139,24 @@ final class PointToPointReplay {
     }
 
     private void flushMultiWait(LateSenderWrongOrder wrongOrder) {
-        lateSender(wrongOrder, pendingRecv, pendingSendLoc, pendingSend, pendingWait);
+        lateSender(wrongOrder, pendingRecv, pendingSendTime, pendingBytes, pendingSendRank, pendingWait);
         pendingCall = -1;
     }
 
-    private void lateSender(LateSenderWrongOrder wrongOrder, int i, int sl, int j, long wait) {
+    private void lateSender(LateSenderWrongOrder wrongOrder, int i, long sendTime, long bytes, int sendRank,
+                            long wait) {
         RecvTable r = loc.receives();
-        SendTable s = replay.location(sl).sends();
         int path = r.callPath(i);
         if (lateSenderWaits != null) {
             lateSenderWaits[i] = wait;
         }
         sev.add(MetricTree.MPI_LATESENDER, path, wait);
         sev.addComm(r.comm(i), MetricTree.MPI_LATESENDER, wait);
-        sev.add(s.bytes(j) == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
+        sev.add(bytes == 0 ? MetricTree.MPI_SLS_COUNT : MetricTree.MPI_CLS_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER);
         instances.offer(MetricTree.MPI_LATESENDER, wait, loc.globalCallPath(path),
-                loc.rank(), loc.thread(), replay.location(sl).rank(), 1, r.enter(i), r.leave(i));
-        wrongOrder.remember(s.time(j), wait, s.bytes(j), i, path, r.peer(i));
+                loc.rank(), loc.thread(), sendRank, 1, r.enter(i), r.leave(i));
+        wrongOrder.remember(sendTime, wait, bytes, i, path, r.peer(i));
     }
 
     private void wrongOrder(int recvIndex, int path, long wait, long bytes, boolean sameSource) {
@@ -166,7 +167,7 @@ final class PointToPointReplay {
         sev.addComm(r.comm(recvIndex), sameSource ? MetricTree.MPI_LSWO_SAME : MetricTree.MPI_LSWO_DIFFERENT, wait);
         sev.add(bytes == 0 ? MetricTree.MPI_SLSWO_COUNT : MetricTree.MPI_CLSWO_COUNT, path, 1);
         instances.count(MetricTree.MPI_LATESENDER_WO);
-        int sourceRank = replay.definitions().communicator(r.comm(recvIndex)).members()[r.peer(recvIndex)];
+        int sourceRank = defs.communicator(r.comm(recvIndex)).members()[r.peer(recvIndex)];
         instances.offer(MetricTree.MPI_LATESENDER_WO, wait, loc.globalCallPath(path),
                 loc.rank(), loc.thread(), sourceRank, 1, r.enter(recvIndex), r.leave(recvIndex));
     }
@@ -178,7 +179,6 @@ final class PointToPointReplay {
         if (s.size() == 0) {
             return;
         }
-        MessageMatching.SendCursor cursor = replay.messages().sendCursor(loc.location());
         // Multi-waits completing sends: slot per call ordinal.
         Int2IntOpenHashMap slotOfCall = new Int2IntOpenHashMap();
         slotOfCall.defaultReturnValue(-1);
@@ -212,20 +212,18 @@ final class PointToPointReplay {
             }
         }
         for (int j = 0; j < s.size(); j++) {
-            int ri = cursor.partner(j);
-            int rl = cursor.partnerLocation();
-            if (ri < 0) {
+            if (!partners.matchSend(j)) {
                 if (s.shipped(j)) {
                     unmatchedSends++;
                 }
                 continue;
             }
             byte cmp = s.completion(j);
-            long reqEnter = replay.location(rl).receives().reqEnter(ri);
+            long reqEnter = partners.receiveRequestEnter();
             long wait = LateReceiver.waitingTime(s.cmpEnter(j), s.cmpLeave(j), reqEnter);
             if (LateReceiver.appliesSingly(cmp)) {
                 if (wait > 0) {
-                    lateReceiver(j, wait, replay.location(rl).rank());
+                    lateReceiver(j, wait, partners.receiveRank());
                 }
             } else if (cmp == SendTable.CMP_WAIT_MULTI) {
                 int slot = slotOfSend[j];
@@ -235,7 +233,7 @@ final class PointToPointReplay {
                     if (wait > 0 && wait >= maxWait[slot]) {
                         maxWait[slot] = wait;
                         maxSend[slot] = j;
-                        maxPartner[slot] = replay.location(rl).rank();
+                        maxPartner[slot] = partners.receiveRank();
                     }
                 }
             }

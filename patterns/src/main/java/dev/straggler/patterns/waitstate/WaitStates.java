@@ -6,6 +6,8 @@ import dev.straggler.patterns.ViolationKind;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
+import dev.straggler.replay.RegionTable;
+import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.replay.ProgressListener;
 import dev.straggler.replay.Replay;
 
@@ -55,26 +57,84 @@ public final class WaitStates {
      */
     public static Result run(Replay replay, SeverityCube cube, ExecutorService pool, int threads,
                              int topInstances, boolean recordWaits, ProgressListener progress) throws IOException {
-        long[] timeMasks = TimeMasks.of(replay.regions());
+        long[] timeMasks = timeMasks(replay.regions());
         CollectiveOutcomes coll = new CollectiveOutcomes(replay);
-        InstanceCollector instances = CollectiveReplay.run(replay, coll, pool, topInstances);
+        InstanceCollector collectiveOccurrences = CollectiveReplay.run(replay, coll, pool, topInstances);
         InitFinalize.Reference init = InitFinalize.init(replay);
         InitFinalize.Reference fin = InitFinalize.finalizeReference(replay);
-
-        long[] violations = new long[ViolationKind.values().length];
-        long[] unmatched = new long[2];
-        double tps = replay.definitions().clock().ticksPerSecond();
+        TraceDefinitions defs = replay.definitions();
+        Merge merge = new Merge(cube, defs, timeMasks, topInstances);
+        merge.addCollectiveChunk(collectiveOccurrences);
         int n = replay.locations().size();
         AtomicLong done = new AtomicLong();
-        long[][] lateSender = new long[n][];
-        long[][] lateReceiver = new long[n][];
-        long[][] byComm = new long[replay.definitions().communicators().size()][];
         Parallel.forEachOrdered(pool, n, 2 * threads, l -> {
-            LocationAnalysis a = LocationAnalysis.run(replay, l, timeMasks, coll, init, fin, topInstances,
-                    recordWaits);
+            LocationAnalysis a = LocationAnalysis.run(defs, replay.location(l), new ReplayPartners(replay, l),
+                    timeMasks, coll, init, fin, topInstances, recordWaits);
             progress.update("patterns", done.incrementAndGet(), n);
-            return a;
-        }, (l, a) -> {
+            return a.outcome();
+        }, (l, o) -> merge.add(o));
+        return merge.finish(coll, init, fin);
+    }
+
+    /** Scalasca's call-path time masks of the regions: which time metrics a region's exclusive time goes to. */
+    public static long[] timeMasks(RegionTable regions) {
+        return TimeMasks.of(regions);
+    }
+
+    /**
+     * Analyses one location whose partners were matched elsewhere (a distributed engine): the same severities,
+     * occurrences and counts as {@link #run} finds for it. The location's call paths must be mapped to the unified
+     * tree ({@link LocationData#setLocalToGlobal}).
+     */
+    public static LocationOutcome analyse(TraceDefinitions defs, LocationData loc, MessagePartners partners,
+                                          long[] timeMasks, CollectiveOutcomes collectives,
+                                          InitFinalize.Reference init, InitFinalize.Reference fin,
+                                          int topInstances) {
+        return LocationAnalysis.run(defs, loc, partners, timeMasks, collectives, init, fin, topInstances, false)
+                .outcome();
+    }
+
+    /**
+     * Books the outcomes into the cube in a fixed order — every collective chunk's occurrences in (communicator,
+     * chunk) order first, then the locations in location order — so that the result is the same whichever engine
+     * produced them and however it divided the work. Single-threaded.
+     */
+    public static final class Merge {
+        private final SeverityCube cube;
+        private final TraceDefinitions defs;
+        private final long[] timeMasks;
+        private final double tps;
+        private final InstanceCollector instances;
+        private final long[] violations = new long[ViolationKind.values().length];
+        private final long[] unmatched = new long[2];
+        private final long[][] lateSender;
+        private final long[][] lateReceiver;
+        private final long[][] byComm;
+        private boolean locationsStarted;
+
+        public Merge(SeverityCube cube, TraceDefinitions defs, long[] timeMasks, int topInstances) {
+            this.cube = cube;
+            this.defs = defs;
+            this.timeMasks = timeMasks;
+            this.tps = defs.clock().ticksPerSecond();
+            this.instances = new InstanceCollector(topInstances);
+            int n = defs.locations().size();
+            this.lateSender = new long[n][];
+            this.lateReceiver = new long[n][];
+            this.byComm = new long[defs.communicators().size()][];
+        }
+
+        /** Adds a collective chunk's occurrences; all chunks come before the first location. */
+        public void addCollectiveChunk(InstanceCollector chunk) {
+            if (locationsStarted) {
+                throw new IllegalStateException("collective chunks must be merged before the locations");
+            }
+            instances.addAll(chunk);
+        }
+
+        /** Books one location's outcome; locations come in location order. */
+        public void add(LocationOutcome a) {
+            locationsStarted = true;
             copyInto(cube, a, tps);
             instances.addAll(a.instances);
             for (int k = 0; k < violations.length; k++) {
@@ -82,8 +142,8 @@ public final class WaitStates {
             }
             unmatched[0] += a.unmatchedSends;
             unmatched[1] += a.unmatchedReceives;
-            lateSender[l] = a.lateSenderWaits;
-            lateReceiver[l] = a.lateReceiverWaits;
+            lateSender[a.location] = a.lateSenderWaits;
+            lateReceiver[a.location] = a.lateReceiverWaits;
             long[][] rows = a.sev.byCommunicator();
             for (int c = 0; c < rows.length && c < byComm.length; c++) {
                 if (rows[c] != null) {
@@ -95,15 +155,18 @@ public final class WaitStates {
                     }
                 }
             }
-        });
-        VisitMasks.addTo(cube, timeMasks);
-        List<Instance> top = instances.instances(tps, replay.definitions().clock().globalOffset());
-        return new Result(violations, unmatched[0], unmatched[1], top, instances.counts(), coll, init, fin,
-                lateSender, lateReceiver, byComm);
+        }
+
+        /** Completes the cube (visit masks) and returns what the stage found besides the severities. */
+        public Result finish(CollectiveOutcomes collectives, InitFinalize.Reference init, InitFinalize.Reference fin) {
+            VisitMasks.addTo(cube, timeMasks);
+            List<Instance> top = instances.instances(tps, defs.clock().globalOffset());
+            return new Result(violations, unmatched[0], unmatched[1], top, instances.counts(), collectives, init, fin,
+                    lateSender, lateReceiver, byComm);
+        }
     }
 
-    private static void copyInto(SeverityCube cube, LocationAnalysis a, double tps) {
-        LocationData loc = a.loc;
+    private static void copyInto(SeverityCube cube, LocationOutcome a, double tps) {
         for (int m = 0; m < MetricTree.COUNT; m++) {
             long[] row = a.sev.row(m);
             if (row == null) {
@@ -112,7 +175,7 @@ public final class WaitStates {
             boolean time = MetricTree.isTime(m);
             for (int p = 0; p < row.length; p++) {
                 if (row[p] != 0) {
-                    cube.add(m, loc.globalCallPath(p), loc.location(), time ? row[p] / tps : row[p]);
+                    cube.add(m, a.globalPath[p], a.location, time ? row[p] / tps : row[p]);
                 }
             }
         }

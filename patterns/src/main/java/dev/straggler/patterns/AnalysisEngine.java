@@ -1,0 +1,24 @@
+package dev.straggler.patterns;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * An engine that runs the analysis somewhere else than in this process's threads (Apache Spark, in the
+ * {@code straggler-spark} module), found with {@link java.util.ServiceLoader}. Its result must equal
+ * {@link Analysis#run}'s for the same trace, value for value, so that every report reads the same.
+ */
+public interface AnalysisEngine {
+    /** The name users select it by ({@code --engine NAME}). */
+    String name();
+
+    /**
+     * Analyses the trace at {@code trace}, which every worker of the engine must be able to read at that path.
+     *
+     * @param settings engine settings, e.g. {@code master} and {@code partitions} for Spark
+     * @throws IOException when the trace cannot be read; the message names the trace and the location
+     */
+    AnalysisResult analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
+            throws IOException;
+}
