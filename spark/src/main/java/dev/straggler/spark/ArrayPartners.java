@@ -1,0 +1,86 @@
+package dev.straggler.spark;
+
+import dev.straggler.patterns.waitstate.MessagePartners;
+
+import java.io.Serializable;
+import java.util.Arrays;
+
+/**
+ * The partners of one location's point-to-point records as the keyed join found them, one array slot per record
+ * row: for a receive its send's Enter, record time, size and rank; for a send its receive's request Enter and rank.
+ * Rank -1 marks a record without partner.
+ */
+final class ArrayPartners implements MessagePartners, Serializable {
+    final long[] sendEnter;
+    final long[] sendTime;
+    final long[] sendBytes;
+    final int[] sendRank;
+    final long[] recvRequestEnter;
+    final int[] recvRank;
+    private transient int current;
+
+    ArrayPartners(int receives, int sends) {
+        sendEnter = new long[receives];
+        sendTime = new long[receives];
+        sendBytes = new long[receives];
+        sendRank = new int[receives];
+        Arrays.fill(sendRank, -1);
+        recvRequestEnter = new long[sends];
+        recvRank = new int[sends];
+        Arrays.fill(recvRank, -1);
+    }
+
+    void receive(int row, long enter, long time, long bytes, int rank) {
+        sendEnter[row] = enter;
+        sendTime[row] = time;
+        sendBytes[row] = bytes;
+        sendRank[row] = rank;
+    }
+
+    void send(int row, long requestEnter, int rank) {
+        recvRequestEnter[row] = requestEnter;
+        recvRank[row] = rank;
+    }
+
+    @Override
+    public boolean matchReceive(int i) {
+        current = i;
+        return sendRank[i] >= 0;
+    }
+
+    @Override
+    public long sendEnter() {
+        return sendEnter[current];
+    }
+
+    @Override
+    public long sendTime() {
+        return sendTime[current];
+    }
+
+    @Override
+    public long sendBytes() {
+        return sendBytes[current];
+    }
+
+    @Override
+    public int sendRank() {
+        return sendRank[current];
+    }
+
+    @Override
+    public boolean matchSend(int j) {
+        current = j;
+        return recvRank[j] >= 0;
+    }
+
+    @Override
+    public long receiveRequestEnter() {
+        return recvRequestEnter[current];
+    }
+
+    @Override
+    public int receiveRank() {
+        return recvRank[current];
+    }
+}
