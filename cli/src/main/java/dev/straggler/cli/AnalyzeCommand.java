@@ -2,6 +2,7 @@ package dev.straggler.cli;
 
 import dev.straggler.cli.report.HtmlReport;
 import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisEngine;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.TraceSummary;
@@ -53,6 +54,20 @@ final class AnalyzeCommand implements Callable<Integer> {
             + "off by default).")
     boolean rootCauses;
 
+    @Option(names = "--engine", paramLabel = "local|spark", defaultValue = "local", description = "Where the replay "
+            + "runs: this process's threads (local, the default) or Apache Spark (spark; see --master). Both give the "
+            + "same result.")
+    String engine;
+
+    @Option(names = "--master", paramLabel = "URL", description = "Spark master for --engine spark: local[N], "
+            + "spark://HOST:PORT, yarn, k8s://... (default: spark.master when run by spark-submit, else local[*]). "
+            + "Every executor must read TRACE at the same path.")
+    String master;
+
+    @Option(names = "--partitions", paramLabel = "N", description = "Location partitions for --engine spark "
+            + "(default: three per executor core).")
+    Integer partitions;
+
     @Option(names = "--width", paramLabel = "COLUMNS", description = "Report width in columns, 60 to 1000 (default: the terminal's, else 100).")
     Integer width;
 
@@ -60,9 +75,23 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         int nThreads = Ranges.threads(threads);
         int columns = width == null ? terminalWidth() : Ranges.between("--width", width, 60, 1000);
+        boolean distributed = !"local".equals(engine);
+        if (distributed && !"spark".equals(engine)) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--engine must be local or spark, not '" + engine + "'");
+        }
+        if (!distributed && (master != null || partitions != null)) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--master and --partitions need --engine spark");
+        }
+        if (distributed && rootCauses) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
+                    "--root-causes is not available with --engine spark yet; analyse root causes with --engine local");
+        }
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
-                AnalysisResult result = analyse(src, nThreads, common.quiet, rootCauses);
+                AnalysisResult result = distributed ? onEngine(src, nThreads)
+                        : analyse(src, nThreads, common.quiet, rootCauses);
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns));
                 writeOutputs(result, src, json, cube, html);
@@ -75,6 +104,37 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Runs the analysis on a distributed engine found on the class path ({@link AnalysisEngine}). */
+    private AnalysisResult onEngine(TraceSource src, int threads) throws IOException {
+        AnalysisEngine found = null;
+        for (AnalysisEngine e : java.util.ServiceLoader.load(AnalysisEngine.class)) {
+            if (e.name().equals(engine)) {
+                found = e;
+            }
+        }
+        if (found == null) {
+            throw new IOException("the " + engine + " engine is not on the class path: run it through bin/straggler "
+                    + "(which adds Apache Spark), or submit straggler-spark.jar with spark-submit");
+        }
+        Map<String, String> settings = new LinkedHashMap<>();
+        if (master != null) {
+            settings.put("master", master);
+        }
+        if (partitions != null) {
+            settings.put("partitions", Integer.toString(Ranges.between("--partitions", partitions, 1, 1 << 20)));
+        }
+        settings.put("quiet", Boolean.toString(common.quiet));
+        try (Progress p = Progress.start("analyze on " + engine, src.definitions().locations().size(), "locations",
+                common.quiet)) {
+            AnalysisOptions o = AnalysisOptions.defaults().withRootCauses(false).withProgress((phase, done, total) -> {
+                if ("read".equals(phase)) {
+                    p.stepTo(done);
+                }
+            });
+            return found.analyze(trace, common.lenient, threads > 0 ? o.withThreads(threads) : o, settings);
+        }
     }
 
     static AnalysisResult analyse(TraceSource src, int threads, boolean quiet) throws IOException {

@@ -35,6 +35,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
+import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 import scala.Tuple4;
 
@@ -133,8 +134,9 @@ public final class SparkAnalysis {
         int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : 3 * jsc.defaultParallelism()));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         CollectionAccumulator<String> partial = spark.sparkContext().collectionAccumulator("partial reads");
+        LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
         try {
-            return run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial);
+            return run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read);
         } catch (IOException | UnsupportedOperationException e) {
             throw e;
         } catch (Exception e) {
@@ -146,7 +148,8 @@ public final class SparkAnalysis {
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
                                       String origin, LocationPartitioner byLocation,
-                                      CollectionAccumulator<String> partial) throws IOException {
+                                      CollectionAccumulator<String> partial, LongAccumulator read)
+            throws IOException {
         int n = defs.locations().size();
         List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
         for (int l = 0; l < n; l++) {
@@ -156,11 +159,29 @@ public final class SparkAnalysis {
         // 1. read: location ranges as tasks, the records kept partitioned by location
         JavaPairRDD<Integer, LocationData> locations = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids, byLocation.numPartitions()))
                 .partitionBy(byLocation)
-                .mapPartitionsToPair(it -> readLocations(path, lenient, it, partial), true)
+                .mapPartitionsToPair(it -> readLocations(path, lenient, it, partial, read), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
 
         // 2. facts to the driver: trees merged, collective instances formed
-        List<LocationFacts> facts = new ArrayList<>(locations.values().map(LocationFacts::of).collect());
+        List<LocationFacts> facts;
+        // the driver learns of read locations as tasks finish: show them while the read stage runs
+        Thread watch = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    options.progress().update("read", read.value(), n);
+                    Thread.sleep(250);
+                }
+            } catch (InterruptedException done) {
+                Thread.currentThread().interrupt();
+            }
+        }, "straggler-read-progress");
+        watch.setDaemon(true);
+        watch.start();
+        try {
+            facts = new ArrayList<>(locations.values().map(LocationFacts::of).collect());
+        } finally {
+            watch.interrupt();
+        }
         facts.sort(Comparator.comparingInt(LocationFacts::location));
         options.progress().update("read", n, n);
         List<CallTree.LocalTree> trees = new ArrayList<>(n);
@@ -240,7 +261,7 @@ public final class SparkAnalysis {
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
             String path, boolean lenient, java.util.Iterator<Tuple2<Integer, Integer>> ids,
-            CollectionAccumulator<String> partial) throws IOException {
+            CollectionAccumulator<String> partial, LongAccumulator read) throws IOException {
         List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
         if (!ids.hasNext()) {
             return out.iterator();
@@ -255,6 +276,7 @@ public final class SparkAnalysis {
                 LocationData d = Replay.readLocation(source, defs, regions, l,
                         Replay.isMaster(defs, locationOfRank, l), one);
                 out.add(new Tuple2<>(l, d));
+                read.add(1);
             }
             source.partialReasons().forEach(partial::add);
         }

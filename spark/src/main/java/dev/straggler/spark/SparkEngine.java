@@ -1,0 +1,54 @@
+package dev.straggler.spark;
+
+import dev.straggler.patterns.AnalysisEngine;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * {@code straggler analyze TRACE --engine spark}: connects to the master given ({@code --master}), else to the one
+ * spark-submit configured ({@code spark.master}), else runs Spark in this process on every core ({@code local[*]}).
+ */
+public final class SparkEngine implements AnalysisEngine {
+    @Override
+    public String name() {
+        return "spark";
+    }
+
+    @Override
+    public AnalysisResult analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
+            throws IOException {
+        SparkConf conf = new SparkConf();
+        String master = settings.get("master");
+        if (master != null) {
+            conf.setMaster(master);
+        } else if (!conf.contains("spark.master")) {
+            conf.setMaster("local[*]");
+        }
+        conf.setIfMissing("spark.app.name", "straggler analyze " + trace.getFileName());
+        // Straggler shows its own progress; Spark's console bar would write over it
+        conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // the record schemas have more fields than Spark prints by default, and it warns about that
+        conf.setIfMissing("spark.sql.debug.maxToStringFields", "64");
+        int partitions = Integer.parseInt(settings.getOrDefault("partitions", "0"));
+        // a session that already runs in this JVM (an application embedding Straggler) is used and left running
+        boolean own = SparkSession.getDefaultSession().isEmpty();
+        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        if (!Boolean.parseBoolean(settings.getOrDefault("quiet", "false"))) {
+            System.err.println("straggler: Spark " + spark.version() + " at " + spark.sparkContext().master() + ", "
+                    + spark.sparkContext().defaultParallelism() + " cores");
+        }
+        try {
+            return SparkAnalysis.run(spark, trace, lenient, options, partitions);
+        } finally {
+            if (own) {
+                spark.stop();
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.straggler.spark;
+
+import dev.straggler.cli.Main;
+import dev.straggler.testdata.Scenarios;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code straggler analyze --engine spark}: the same outputs as the single-machine command, byte for byte. */
+class SparkCommandTest {
+    @TempDir
+    Path dir;
+
+    record Run(int code, String out, String err) {
+    }
+
+    static synchronized Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Main.run(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void terminalReportJsonCubeAndCsvEqualTheLocalEngines() throws IOException {
+        LocalSpark.get(); // the engine uses the running session and leaves it running
+        Path trace = SparkAnalysisTest.generate(Scenarios.byName("imbalance-at-allreduce"), 8);
+        Run local = run("analyze", trace.toString(), "--quiet", "--json", dir.resolve("l.json").toString(),
+                "--cube", dir.resolve("l.cubex").toString(), "--csv", dir.resolve("l.csv").toString());
+        Run spark = run("analyze", trace.toString(), "--quiet", "--engine", "spark", "--partitions", "3",
+                "--json", dir.resolve("s.json").toString(), "--cube", dir.resolve("s.cubex").toString(),
+                "--csv", dir.resolve("s.csv").toString());
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertEquals(local.out().replace("l.", "s."), spark.out());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("l.json")), Files.readAllBytes(dir.resolve("s.json")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("l.cubex")), Files.readAllBytes(dir.resolve("s.cubex")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("l.csv")), Files.readAllBytes(dir.resolve("s.csv")));
+    }
+
+    @Test
+    void rootCausesWithSparkAreAUsageError() throws IOException {
+        Path trace = SparkAnalysisTest.generate(Scenarios.byName("late-sender"), 4);
+        Run r = run("analyze", trace.toString(), "--engine", "spark", "--root-causes");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--root-causes"), r.err());
+    }
+
+    @Test
+    void anUnknownEngineIsAUsageError() throws IOException {
+        Path trace = SparkAnalysisTest.generate(Scenarios.byName("late-sender"), 4);
+        Run r = run("analyze", trace.toString(), "--engine", "flink");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--engine must be local or spark"), r.err());
+    }
+
+    @Test
+    void aMasterWithoutTheSparkEngineIsAUsageError() throws IOException {
+        Path trace = SparkAnalysisTest.generate(Scenarios.byName("late-sender"), 4);
+        Run r = run("analyze", trace.toString(), "--master", "local[2]");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("--engine spark"), r.err());
+    }
+
+    @Test
+    void aSubmissionRunsAnalyzeOnTheSparkEngine() {
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--json", "r.json", "--engine", "spark"},
+                SubmitMain.commandLine(new String[] {"t.otf2", "--json", "r.json"}));
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--engine=spark"},
+                SubmitMain.commandLine(new String[] {"t.otf2", "--engine=spark"}));
+    }
+}
