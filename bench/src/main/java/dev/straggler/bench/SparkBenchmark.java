@@ -1,0 +1,158 @@
+package dev.straggler.bench;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.spark.SparkAnalysis;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+import dev.straggler.trace.store.StoreOptions;
+import dev.straggler.trace.store.StoreWriter;
+import org.apache.spark.executor.TaskMetrics;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerBlockUpdated;
+import org.apache.spark.scheduler.SparkListenerStageCompleted;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.scheduler.StageInfo;
+import org.apache.spark.sql.SparkSession;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Spark engine on one machine ({@code local[N]}): generates the event mix of {@link AnalyzeBenchmark}, times the
+ * single-machine analysis and the Spark one, checks that they agree, and prints per Spark stage its time and the
+ * bytes it shuffled and spilled, the peak heap of the JVM (driver and executors share it in local mode) and the
+ * peak size of the persisted location records in memory and on disk.
+ *
+ * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
+ * [--local true] [--dir DIR]}. Give the JVM less heap than the trace's records need (BENCH_JAVA_OPTS=-Xmx2g) to see
+ * the records spill to disk instead of failing.
+ */
+public final class SparkBenchmark {
+    public static void main(String[] argv) throws Exception {
+        Map<String, String> a = BenchSupport.args(argv);
+        long events = Long.parseLong(a.getOrDefault("events", "100000000"));
+        int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
+        String master = a.getOrDefault("master", "local[" + Runtime.getRuntime().availableProcessors() + "]");
+        int partitions = Integer.parseInt(a.getOrDefault("partitions", "0"));
+        boolean local = Boolean.parseBoolean(a.getOrDefault("local", "true"));
+        Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
+        Path store = dir.resolve("store-" + events + "-" + ranks);
+        System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s%n",
+                events, ranks, master, Runtime.getRuntime().availableProcessors(),
+                BenchSupport.mib(Runtime.getRuntime().maxMemory()));
+        if (!Files.exists(store.resolve("manifest.json"))) {
+            long t0 = System.nanoTime();
+            try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
+                AnalyzeBenchmark.generate(w, ranks, events / ranks);
+            }
+            System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
+        }
+        AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(false);
+        AnalysisResult reference = null;
+        if (local) {
+            BenchSupport.resetPeakHeap();
+            long t0 = System.nanoTime();
+            try (TraceSource s = Traces.open(store)) {
+                reference = Analysis.run(s, options);
+            }
+            double sec = (System.nanoTime() - t0) / 1e9;
+            System.out.printf(Locale.ROOT, "single machine: %.1f s, %.1f M events/s, peak heap %s%n", sec,
+                    reference.summary().events() / sec / 1e6, BenchSupport.mib(BenchSupport.peakHeapBytes()));
+            System.gc();
+        }
+        SparkSession spark = SparkSession.builder().master(master).appName("straggler-bench")
+                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                .config("spark.sql.debug.maxToStringFields", "64").getOrCreate();
+        Metrics m = new Metrics();
+        spark.sparkContext().addSparkListener(m);
+        BenchSupport.resetPeakHeap();
+        long t0 = System.nanoTime();
+        AnalysisResult r = SparkAnalysis.run(spark, store, false, options, partitions);
+        double sec = (System.nanoTime() - t0) / 1e9;
+        long peak = BenchSupport.peakHeapBytes();
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        System.out.printf(Locale.ROOT, "spark: %.1f s, %.1f M events/s, %.2f M events/s per core, peak heap (driver "
+                        + "and executors) %s%n", sec, r.summary().events() / sec / 1e6,
+                r.summary().events() / sec / 1e6 / spark.sparkContext().defaultParallelism(), BenchSupport.mib(peak));
+        System.out.printf(Locale.ROOT, "  shuffled: %s written, %s read; spilled: %s from memory, %s to disk%n",
+                BenchSupport.mib(m.shuffleWrite.get()), BenchSupport.mib(m.shuffleRead.get()),
+                BenchSupport.mib(m.memorySpill.get()), BenchSupport.mib(m.diskSpill.get()));
+        System.out.printf(Locale.ROOT, "  persisted location records: peak %s in memory, %s on disk%n",
+                BenchSupport.mib(m.peakMemory.get()), BenchSupport.mib(m.peakDisk.get()));
+        System.out.printf(Locale.ROOT, "  %-5s %-42s %8s %7s %12s %12s %12s%n", "stage", "operation", "seconds",
+                "tasks", "shuffle-w", "shuffle-r", "spill-disk");
+        for (String line : m.stages) {
+            System.out.println(line);
+        }
+        if (reference != null) {
+            boolean same = true;
+            for (int k = 0; k < MetricTree.COUNT; k++) {
+                same &= Double.compare(reference.cube().total(k), r.cube().total(k)) == 0;
+            }
+            System.out.println("metric totals equal to the single machine's: " + (same ? "yes" : "NO"));
+        }
+        spark.stop();
+    }
+
+    /** Sums the task metrics Spark reports and records each stage as it completes. */
+    private static final class Metrics extends SparkListener {
+        final AtomicLong shuffleWrite = new AtomicLong();
+        final AtomicLong shuffleRead = new AtomicLong();
+        final AtomicLong memorySpill = new AtomicLong();
+        final AtomicLong diskSpill = new AtomicLong();
+        final AtomicLong peakMemory = new AtomicLong();
+        final AtomicLong peakDisk = new AtomicLong();
+        final List<String> stages = new ArrayList<>();
+        private final Map<String, long[]> blocks = new ConcurrentHashMap<>();
+
+        @Override
+        public void onTaskEnd(SparkListenerTaskEnd e) {
+            TaskMetrics t = e.taskMetrics();
+            if (t == null) {
+                return;
+            }
+            shuffleWrite.addAndGet(t.shuffleWriteMetrics().bytesWritten());
+            shuffleRead.addAndGet(t.shuffleReadMetrics().totalBytesRead());
+            memorySpill.addAndGet(t.memoryBytesSpilled());
+            diskSpill.addAndGet(t.diskBytesSpilled());
+        }
+
+        @Override
+        public synchronized void onStageCompleted(SparkListenerStageCompleted e) {
+            StageInfo s = e.stageInfo();
+            TaskMetrics t = s.taskMetrics();
+            long took = s.completionTime().isDefined() && s.submissionTime().isDefined()
+                    ? (Long) s.completionTime().get() - (Long) s.submissionTime().get() : 0;
+            String name = s.name().length() > 42 ? s.name().substring(0, 42) : s.name();
+            stages.add(String.format(Locale.ROOT, "  %-5d %-42s %8.1f %7d %12s %12s %12s", s.stageId(), name,
+                    took / 1e3, s.numTasks(), BenchSupport.mib(t.shuffleWriteMetrics().bytesWritten()),
+                    BenchSupport.mib(t.shuffleReadMetrics().totalBytesRead()), BenchSupport.mib(t.diskBytesSpilled())));
+        }
+
+        @Override
+        public synchronized void onBlockUpdated(SparkListenerBlockUpdated e) {
+            var info = e.blockUpdatedInfo();
+            if (!info.blockId().isRDD()) {
+                return;
+            }
+            blocks.put(info.blockId().name(), new long[] {info.memSize(), info.diskSize()});
+            long mem = 0;
+            long disk = 0;
+            for (long[] b : blocks.values()) {
+                mem += b[0];
+                disk += b[1];
+            }
+            peakMemory.accumulateAndGet(mem, Math::max);
+            peakDisk.accumulateAndGet(disk, Math::max);
+        }
+    }
+}
