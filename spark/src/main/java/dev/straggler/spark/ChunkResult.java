@@ -2,11 +2,7 @@ package dev.straggler.spark;
 
 import dev.straggler.patterns.waitstate.CollectiveChunk;
 import dev.straggler.patterns.waitstate.InstanceCollector;
-import it.unimi.dsi.fastutil.bytes.ByteArrayList;
-import it.unimi.dsi.fastutil.ints.IntArrayList;
-import it.unimi.dsi.fastutil.longs.LongArrayList;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
+import scala.Tuple2;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -16,7 +12,7 @@ import java.util.List;
 
 /**
  * One (communicator, chunk) group of the collective stage once evaluated: the chunk's most severe occurrences (for
- * the driver) and every member record's outcome (grouped back by location).
+ * the driver) and every member's outcomes (grouped back by location).
  */
 final class ChunkResult implements Serializable {
     /** What of a chunk goes to the driver. */
@@ -25,54 +21,39 @@ final class ChunkResult implements Serializable {
 
     private final Found found;
     private final int[] location;
-    private final int[] record;
-    private final long[] wait;
-    private final long[] completion;
-    private final byte[] violation;
-    private final byte[] flags;
-    private final int[] reference;
+    private final Blocks.OutcomeBlock[] outcomes;
 
-    private ChunkResult(Found found, int[] location, int[] record, long[] wait, long[] completion, byte[] violation,
-                        byte[] flags, int[] reference) {
+    private ChunkResult(Found found, int[] location, Blocks.OutcomeBlock[] outcomes) {
         this.found = found;
         this.location = location;
-        this.record = record;
-        this.wait = wait;
-        this.completion = completion;
-        this.violation = violation;
-        this.flags = flags;
-        this.reference = reference;
+        this.outcomes = outcomes;
     }
 
     Found found() {
         return found;
     }
 
-    /** Rows (loc, rec, wait, completion, violation, flags, reference) for the grouping by location. */
-    Iterator<Row> outcomeRows() {
-        List<Row> rows = new ArrayList<>(location.length);
-        for (int i = 0; i < location.length; i++) {
-            rows.add(RowFactory.create(location[i], record[i], wait[i], completion[i], violation[i], flags[i],
-                    reference[i]));
+    /** Each member's outcomes, keyed by its location. */
+    Iterator<Tuple2<Integer, Blocks.OutcomeBlock>> outcomes() {
+        List<Tuple2<Integer, Blocks.OutcomeBlock>> out = new ArrayList<>(location.length);
+        for (int j = 0; j < location.length; j++) {
+            out.add(new Tuple2<>(location[j], outcomes[j]));
         }
-        return rows.iterator();
+        return out.iterator();
     }
 
-    /**
-     * Evaluates a group row (comm, chunk, members) whose members are structs (kin, j, loc, rec, begin, end, sent,
-     * received, op, root, path, rank, thread), in any order.
-     */
-    static ChunkResult evaluate(Row group, Plan plan, int topInstances) {
-        int comm = group.getInt(0);
-        int chunk = group.getInt(1);
-        List<Row> rows = new ArrayList<>(group.<Row>getList(2));
-        rows.sort(Comparator.<Row>comparingInt(r -> r.getInt(0)).thenComparingInt(r -> r.getInt(1)));
-        int size = plan.members[comm].length;
-        int count = rows.size();
-        if (count % size != 0) {
-            throw new IllegalStateException("collective chunk " + chunk + " of communicator " + comm + " has "
-                    + count + " member records, not a multiple of its " + size + " members");
+    /** Evaluates the instances of a chunk from its members' blocks (one per communicator rank, any order). */
+    static ChunkResult evaluate(Blocks.ChunkKey key, Iterable<Blocks.MemberBlock> blocks, Plan plan, int top) {
+        List<Blocks.MemberBlock> members = new ArrayList<>();
+        blocks.forEach(members::add);
+        members.sort(Comparator.comparingInt(Blocks.MemberBlock::j));
+        int size = plan.members[key.comm()].length;
+        if (members.size() != size) {
+            throw new IllegalStateException("collective chunk " + key.chunk() + " of communicator " + key.comm()
+                    + " has " + members.size() + " member blocks, not its " + size + " members");
         }
+        int instances = members.get(0).row().length;
+        int count = instances * size;
         long[] begin = new long[count];
         long[] end = new long[count];
         long[] sent = new long[count];
@@ -84,40 +65,56 @@ final class ChunkResult implements Serializable {
         int[] path = new int[count];
         int[] rank = new int[count];
         int[] thread = new int[count];
-        for (int i = 0; i < count; i++) {
-            Row r = rows.get(i);
-            loc[i] = r.getInt(2);
-            rec[i] = r.getInt(3);
-            begin[i] = r.getLong(4);
-            end[i] = r.getLong(5);
-            sent[i] = r.getLong(6);
-            received[i] = r.getLong(7);
-            op[i] = r.getByte(8);
-            root[i] = r.getInt(9);
-            path[i] = r.getInt(10);
-            rank[i] = r.getInt(11);
-            thread[i] = r.getInt(12);
+        for (int j = 0; j < size; j++) {
+            Blocks.MemberBlock b = members.get(j);
+            for (int k = 0; k < instances; k++) {
+                int x = k * size + j;
+                loc[x] = b.location();
+                rec[x] = b.row()[k];
+                begin[x] = b.begin()[k];
+                end[x] = b.end()[k];
+                sent[x] = b.sent()[k];
+                received[x] = b.received()[k];
+                op[x] = b.op()[k];
+                root[x] = b.root()[k];
+                path[x] = b.path()[k];
+                rank[x] = b.rank();
+                thread[x] = b.thread();
+            }
         }
-        CollectiveChunk.Members m = new CollectiveChunk.Members(size, count / size, begin, end, sent, received, op,
+        CollectiveChunk.Members m = new CollectiveChunk.Members(size, instances, begin, end, sent, received, op,
                 root, loc, rec, path, rank, thread);
-        IntArrayList oLoc = new IntArrayList();
-        IntArrayList oRec = new IntArrayList();
-        LongArrayList oWait = new LongArrayList();
-        LongArrayList oCompletion = new LongArrayList();
-        ByteArrayList oViolation = new ByteArrayList();
-        ByteArrayList oFlags = new ByteArrayList();
-        IntArrayList oReference = new IntArrayList();
-        InstanceCollector found = CollectiveChunk.evaluate(m, topInstances, (l, r, w, c, v, f, ref) -> {
-            oLoc.add(l);
-            oRec.add(r);
-            oWait.add(w);
-            oCompletion.add(c);
-            oViolation.add(v);
-            oFlags.add(f);
-            oReference.add(ref);
+        // outcomes arrive per instance, member by member: member j of instance k is element k of j's block
+        long[][] wait = new long[size][instances];
+        long[][] completion = new long[size][instances];
+        byte[][] violation = new byte[size][instances];
+        byte[][] flags = new byte[size][instances];
+        int[][] reference = new int[size][instances];
+        for (int[] r : reference) {
+            java.util.Arrays.fill(r, -1);
+        }
+        java.util.Map<Integer, Integer> jOf = new java.util.HashMap<>();
+        for (int j = 0; j < size; j++) {
+            jOf.put(members.get(j).location(), j);
+        }
+        // instances without a pattern (or inconsistent ones) report nothing: find the instance by the record's row
+        InstanceCollector found = CollectiveChunk.evaluate(m, top, (l, r, w, c, v, f, ref) -> {
+            int j = jOf.get(l);
+            int k = java.util.Arrays.binarySearch(members.get(j).row(), r);
+            wait[j][k] = w;
+            completion[j][k] = c;
+            violation[j][k] = v;
+            flags[j][k] = f;
+            reference[j][k] = ref;
         });
-        return new ChunkResult(new Found(comm, chunk, found), oLoc.toIntArray(), oRec.toIntArray(),
-                oWait.toLongArray(), oCompletion.toLongArray(), oViolation.toByteArray(), oFlags.toByteArray(),
-                oReference.toIntArray());
+        int[] location = new int[size];
+        Blocks.OutcomeBlock[] outcomes = new Blocks.OutcomeBlock[size];
+        for (int j = 0; j < size; j++) {
+            Blocks.MemberBlock b = members.get(j);
+            location[j] = b.location();
+            outcomes[j] = new Blocks.OutcomeBlock(b.row(), wait[j], completion[j], violation[j], flags[j],
+                    reference[j]);
+        }
+        return new ChunkResult(new Found(key.comm(), key.chunk(), found), location, outcomes);
     }
 }

@@ -23,9 +23,13 @@ final class Plan implements Serializable {
     final int[] instancesPerChunk;
     /** Per location: local call path → unified call path; null until the trees are merged. */
     final List<int[]> localToGlobal;
+    /** Records per block of the message matching ({@link Blocks#SIZE}; smaller in tests, to cross block edges). */
+    final int blockSize;
     private transient Int2IntOpenHashMap[] memberIndex;
 
-    Plan(String trace, boolean lenient, TraceDefinitions defs, int[] instances, List<int[]> localToGlobal) {
+    Plan(String trace, boolean lenient, TraceDefinitions defs, int[] instances, List<int[]> localToGlobal,
+         int blockSize) {
+        this.blockSize = blockSize;
         this.trace = trace;
         this.lenient = lenient;
         this.locations = defs.locations().size();
@@ -41,7 +45,7 @@ final class Plan implements Serializable {
     }
 
     Plan withInstancesAndTree(int[] instances, List<int[]> localToGlobal, TraceDefinitions defs) {
-        return new Plan(trace, lenient, defs, instances, localToGlobal);
+        return new Plan(trace, lenient, defs, instances, localToGlobal, blockSize);
     }
 
     /** True when location {@code l} of rank {@code rank} is that rank's master location (the one MPI matching uses). */

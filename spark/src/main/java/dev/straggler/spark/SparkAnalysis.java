@@ -4,22 +4,17 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.patterns.waitstate.CollectiveChunk;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
-import dev.straggler.patterns.waitstate.InstanceCollector;
 import dev.straggler.patterns.waitstate.LocationOutcome;
 import dev.straggler.patterns.waitstate.WaitStates;
 import dev.straggler.replay.Anomaly;
 import dev.straggler.replay.CallTree;
-import dev.straggler.replay.CollectiveTable;
 import dev.straggler.replay.LocationData;
-import dev.straggler.replay.RecvTable;
 import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.ReplayOptions;
-import dev.straggler.replay.SendTable;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
@@ -27,12 +22,7 @@ import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.sql.Dataset;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
@@ -49,9 +39,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
-import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.collect_list;
-import static org.apache.spark.sql.functions.struct;
 
 /**
  * The wait-state analysis as Spark jobs (reference §1, the same rules as {@link Analysis}); the result equals the
@@ -64,10 +51,10 @@ import static org.apache.spark.sql.functions.struct;
  *   <li><b>Facts</b>: a few hundred bytes per location go to the driver: call trees (merged there, in location
  *   order, as on one machine), MPI_Init/MPI_Finalize times, collective record counts per communicator (from which the
  *   driver forms the collective instances), anomalies.</li>
- *   <li><b>Message matching</b> as a keyed join: every shipped send and every receive in MPI becomes a row keyed by
- *   (communicator, source rank, destination rank, tag, ordinal), the ordinal counting the location's records of that
- *   envelope in stream order — MPI's non-overtaking rule makes the k-th send match the k-th receive. Each side's
- *   partner fields are grouped back by location.</li>
+ *   <li><b>Message matching</b> as a keyed join: shipped sends and receives in MPI travel as column blocks keyed
+ *   by (communicator, source rank, destination rank, tag, block of ordinals), the ordinal counting the location's
+ *   records of that envelope in stream order — MPI's non-overtaking rule makes the k-th send match the k-th receive
+ *   ({@link Blocks}). Each side's partner fields are grouped back by location.</li>
  *   <li><b>Collective instances</b> as a keyed grouping by (communicator, chunk of consecutive instances): the
  *   members' records of the chunk's instances are evaluated together with the same patterns as on one machine; their
  *   per-member outcomes are grouped back by location, their most severe occurrences go to the driver.</li>
@@ -78,34 +65,6 @@ import static org.apache.spark.sql.functions.struct;
  * Root causes (delay costs, propagation, critical path) are not computed by this engine yet.
  */
 public final class SparkAnalysis {
-    private static final StructType SENDS = new StructType()
-            .add("comm", DataTypes.IntegerType, false).add("src", DataTypes.IntegerType, false)
-            .add("dst", DataTypes.IntegerType, false).add("tag", DataTypes.IntegerType, false)
-            .add("k", DataTypes.IntegerType, false).add("sloc", DataTypes.IntegerType, false)
-            .add("srow", DataTypes.IntegerType, false).add("senter", DataTypes.LongType, false)
-            .add("stime", DataTypes.LongType, false).add("sbytes", DataTypes.LongType, false)
-            .add("smaster", DataTypes.BooleanType, false);
-    private static final StructType RECEIVES = new StructType()
-            .add("comm", DataTypes.IntegerType, false).add("src", DataTypes.IntegerType, false)
-            .add("dst", DataTypes.IntegerType, false).add("tag", DataTypes.IntegerType, false)
-            .add("k", DataTypes.IntegerType, false).add("rloc", DataTypes.IntegerType, false)
-            .add("rrow", DataTypes.IntegerType, false).add("rreq", DataTypes.LongType, false)
-            .add("rmaster", DataTypes.BooleanType, false);
-    private static final StructType MEMBERS = new StructType()
-            .add("comm", DataTypes.IntegerType, false).add("chunk", DataTypes.IntegerType, false)
-            .add("kin", DataTypes.IntegerType, false).add("j", DataTypes.IntegerType, false)
-            .add("loc", DataTypes.IntegerType, false).add("rec", DataTypes.IntegerType, false)
-            .add("begin", DataTypes.LongType, false).add("end", DataTypes.LongType, false)
-            .add("sent", DataTypes.LongType, false).add("received", DataTypes.LongType, false)
-            .add("op", DataTypes.ByteType, false).add("root", DataTypes.IntegerType, false)
-            .add("path", DataTypes.IntegerType, false).add("rank", DataTypes.IntegerType, false)
-            .add("thread", DataTypes.IntegerType, false);
-    private static final StructType OUTCOMES = new StructType()
-            .add("loc", DataTypes.IntegerType, false).add("rec", DataTypes.IntegerType, false)
-            .add("wait", DataTypes.LongType, false).add("completion", DataTypes.LongType, false)
-            .add("violation", DataTypes.ByteType, false).add("flags", DataTypes.ByteType, false)
-            .add("reference", DataTypes.IntegerType, false);
-
     private SparkAnalysis() {
     }
 
@@ -117,6 +76,12 @@ public final class SparkAnalysis {
      */
     public static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                                      int partitions) throws IOException {
+        return run(spark, trace, lenient, options, partitions, Blocks.SIZE);
+    }
+
+    /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
+    static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
+                              int partitions, int blockSize) throws IOException {
         if (options.rootCauses()) {
             throw new UnsupportedOperationException("root causes (--root-causes) are not computed on Spark yet; "
                     + "analyse without them, or on one machine");
@@ -136,7 +101,7 @@ public final class SparkAnalysis {
         CollectionAccumulator<String> partial = spark.sparkContext().collectionAccumulator("partial reads");
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
         try {
-            return run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read);
+            return run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read, blockSize);
         } catch (IOException | UnsupportedOperationException e) {
             throw e;
         } catch (Exception e) {
@@ -148,7 +113,7 @@ public final class SparkAnalysis {
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
                                       String origin, LocationPartitioner byLocation,
-                                      CollectionAccumulator<String> partial, LongAccumulator read)
+                                      CollectionAccumulator<String> partial, LongAccumulator read, int blockSize)
             throws IOException {
         int n = defs.locations().size();
         List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
@@ -189,44 +154,39 @@ public final class SparkAnalysis {
             trees.add(f.tree());
         }
         CallTree.Merged merged = CallTree.mergeTrees(trees);
-        Plan plan = new Plan(path, lenient, defs, new int[defs.communicators().size()], merged.localToGlobal());
+        Plan plan = new Plan(path, lenient, defs, new int[defs.communicators().size()], merged.localToGlobal(),
+                blockSize);
         CollectiveCounts collectives = CollectiveCounts.form(plan, facts);
         plan = plan.withInstancesAndTree(collectives.instances, merged.localToGlobal(), defs);
         Broadcast<Plan> shared = jsc.broadcast(plan);
 
-        // 3. message matching: a keyed join of sends with receives, partners grouped back by location
-        Dataset<Row> sends = spark.createDataFrame(locations.values().flatMap(d -> sendRows(d, shared.value())), SENDS);
-        Dataset<Row> receives = spark.createDataFrame(locations.values().flatMap(d -> receiveRows(d, shared.value())),
-                RECEIVES);
-        Dataset<Row> pairs = sends.join(receives, seq("comm", "src", "dst", "tag", "k"), "inner");
-        JavaPairRDD<Integer, Row> receiverSide = pairs.filter(col("smaster"))
-                .groupBy(col("rloc")).agg(collect_list(struct(col("rrow"), col("senter"), col("stime"),
-                        col("sbytes"), col("src"))).as("p"))
-                .javaRDD().mapToPair(r -> new Tuple2<>(r.getInt(0), r));
-        JavaPairRDD<Integer, Row> senderSide = pairs.filter(col("rmaster"))
-                .groupBy(col("sloc")).agg(collect_list(struct(col("srow"), col("rreq"), col("dst"))).as("p"))
-                .javaRDD().mapToPair(r -> new Tuple2<>(r.getInt(0), r));
+        // 3. message matching: a keyed join of send blocks with receive blocks, partners grouped back by location
+        int parts = byLocation.numPartitions();
+        JavaPairRDD<Blocks.Key, Tuple2<Blocks.SendBlock, Blocks.ReceiveBlock>> pairs = locations.values()
+                .flatMapToPair(d -> Blocks.sends(d, shared.value()))
+                .join(locations.values().flatMapToPair(d -> Blocks.receives(d, shared.value())), parts);
+        JavaPairRDD<Integer, Blocks.ReceiverPartners> receiverSide = pairs
+                .filter(p -> p._2()._1().master())
+                .mapToPair(p -> new Tuple2<>(p._2()._2().location(),
+                        Blocks.receiverSide(p._1(), p._2()._1(), p._2()._2())));
+        JavaPairRDD<Integer, Blocks.SenderPartners> senderSide = pairs
+                .filter(p -> p._2()._2().master())
+                .mapToPair(p -> new Tuple2<>(p._2()._1().location(),
+                        Blocks.senderSide(p._1(), p._2()._1(), p._2()._2())));
 
         // 4. collective instances: grouped by (communicator, chunk), evaluated, outcomes grouped back by location
         options.progress().update("patterns", 0, n);
         int top = options.topInstances();
-        Dataset<Row> members = spark.createDataFrame(locations.values().flatMap(d -> memberRows(d, shared.value())),
-                MEMBERS);
-        JavaRDD<ChunkResult> chunks = members.groupBy(col("comm"), col("chunk"))
-                .agg(collect_list(struct(col("kin"), col("j"), col("loc"), col("rec"), col("begin"), col("end"),
-                        col("sent"), col("received"), col("op"), col("root"), col("path"), col("rank"),
-                        col("thread"))).as("m"))
-                .javaRDD().map(r -> ChunkResult.evaluate(r, shared.value(), top))
+        JavaRDD<ChunkResult> chunks = locations.values()
+                .flatMapToPair(d -> Blocks.members(d, shared.value()))
+                .groupByKey(parts)
+                .map(g -> ChunkResult.evaluate(g._1(), g._2(), shared.value(), top))
                 .persist(StorageLevel.MEMORY_AND_DISK());
         List<ChunkResult.Found> found = new ArrayList<>(chunks.map(ChunkResult::found).collect());
         found.sort(Comparator.comparingInt(ChunkResult.Found::comm).thenComparingInt(ChunkResult.Found::chunk));
-        Dataset<Row> outcomeRows = spark.createDataFrame(chunks.flatMap(ChunkResult::outcomeRows), OUTCOMES);
-        JavaPairRDD<Integer, Row> collectiveSide = outcomeRows.groupBy(col("loc"))
-                .agg(collect_list(struct(col("rec"), col("wait"), col("completion"), col("violation"),
-                        col("flags"), col("reference"))).as("o"))
-                .javaRDD().mapToPair(r -> new Tuple2<>(r.getInt(0), r));
+        JavaPairRDD<Integer, Blocks.OutcomeBlock> collectiveSide = chunks.flatMapToPair(ChunkResult::outcomes);
 
-        // 5. patterns per location, with its partners and collective outcomes brought to it
+        // 5. patterns per location, with its partners and collective outcomes brought to it (co-partitioned)
         InitFinalize.Reference init = reference(plan, facts, true);
         InitFinalize.Reference fin = reference(plan, facts, false);
         long[] timeMasks = WaitStates.timeMasks(regions);
@@ -283,89 +243,19 @@ public final class SparkAnalysis {
         return out.iterator();
     }
 
-    /** Shipped sends keyed by envelope and ordinal (the non-overtaking rule's k-th send). */
-    private static java.util.Iterator<Row> sendRows(LocationData d, Plan plan) {
-        SendTable s = d.sends();
-        List<Row> rows = new ArrayList<>();
-        Ordinals ordinals = new Ordinals();
-        boolean master = plan.master(d.rank(), d.location());
-        for (int i = 0; i < s.size(); i++) {
-            if (!s.shipped(i)) {
-                continue;
-            }
-            int dst = plan.globalRank(s.comm(i), s.peer(i));
-            int k = ordinals.next(s.comm(i), dst, s.tag(i));
-            rows.add(RowFactory.create(s.comm(i), d.rank(), dst, s.tag(i), k, d.location(), i, s.enter(i),
-                    s.time(i), s.bytes(i), master));
-        }
-        return rows.iterator();
-    }
-
-    /** Receives in MPI keyed by envelope and ordinal. */
-    private static java.util.Iterator<Row> receiveRows(LocationData d, Plan plan) {
-        RecvTable r = d.receives();
-        List<Row> rows = new ArrayList<>();
-        Ordinals ordinals = new Ordinals();
-        boolean master = plan.master(d.rank(), d.location());
-        for (int i = 0; i < r.size(); i++) {
-            if (!r.inMpi(i)) {
-                continue;
-            }
-            int src = plan.globalRank(r.comm(i), r.peer(i));
-            int k = ordinals.next(r.comm(i), src, r.tag(i));
-            rows.add(RowFactory.create(r.comm(i), src, d.rank(), r.tag(i), k, d.location(), i, r.reqEnter(i),
-                    master));
-        }
-        return rows.iterator();
-    }
-
-    /**
-     * A master location's collective records that belong to a complete instance of a communicator with two or
-     * more members, keyed by (communicator, chunk); the k-th record on a communicator is the location's part of
-     * instance k.
-     */
-    private static java.util.Iterator<Row> memberRows(LocationData d, Plan plan) {
-        List<Row> rows = new ArrayList<>();
-        if (!plan.master(d.rank(), d.location())) {
-            return rows.iterator();
-        }
-        CollectiveTable t = d.collectives();
-        int[] seen = new int[plan.members.length];
-        int[] global = plan.localToGlobal.get(d.location());
-        for (int i = 0; i < t.size(); i++) {
-            int c = t.comm(i);
-            int k = seen[c]++;
-            if (k >= plan.instances[c] || plan.members[c].length < 2) {
-                continue;
-            }
-            int j = plan.memberIndex(c, d.rank());
-            int per = plan.instancesPerChunk[c];
-            rows.add(RowFactory.create(c, k / per, k % per, j, d.location(), i, t.begin(i), t.end(i), t.sent(i),
-                    t.received(i), t.op(i), t.root(i), global[t.callPath(i)], d.rank(), d.thread()));
-        }
-        return rows.iterator();
-    }
-
-    private static LocationOutcome analyse(Tuple4<Iterable<LocationData>, Iterable<Row>, Iterable<Row>, Iterable<Row>> g,
-                                           Plan plan, long[] timeMasks, InitFinalize.Reference init,
-                                           InitFinalize.Reference fin, int top) {
+    private static LocationOutcome analyse(Tuple4<Iterable<LocationData>, Iterable<Blocks.ReceiverPartners>,
+            Iterable<Blocks.SenderPartners>, Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks,
+                                           InitFinalize.Reference init, InitFinalize.Reference fin, int top) {
         LocationData d = g._1().iterator().next();
         d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
         ArrayPartners partners = new ArrayPartners(d.receives().size(), d.sends().size());
-        for (Row r : g._2()) {
-            for (Row p : r.<Row>getList(1)) {
-                partners.receive(p.getInt(0), p.getLong(1), p.getLong(2), p.getLong(3), p.getInt(4));
-            }
-        }
-        for (Row r : g._3()) {
-            for (Row p : r.<Row>getList(1)) {
-                partners.send(p.getInt(0), p.getLong(1), p.getInt(2));
-            }
-        }
+        g._2().forEach(b -> b.into(partners));
+        g._3().forEach(b -> b.into(partners));
         CollectiveOutcomes coll = CollectiveOutcomes.forLocation(d.location(), d.collectives().size());
-        for (Row r : g._4()) {
-            for (Row o : r.<Row>getList(1)) {
-                coll.set(o.getInt(0), o.getLong(1), o.getLong(2), o.getByte(3), o.getByte(4), o.getInt(5));
+        for (Blocks.OutcomeBlock o : g._4()) {
+            for (int i = 0; i < o.row().length; i++) {
+                coll.set(o.row()[i], o.waitTime()[i], o.completion()[i], o.violation()[i], o.flags()[i],
+                        o.reference()[i]);
             }
         }
         return WaitStates.analyse(defsOf(plan), d, partners, timeMasks, coll, init, fin, top);
@@ -427,10 +317,6 @@ public final class SparkAnalysis {
                 collectives.incompleteCommunicators, bytes, byKind);
     }
 
-    private static scala.collection.immutable.Seq<String> seq(String... names) {
-        return scala.jdk.javaapi.CollectionConverters.asScala(List.of(names)).toSeq();
-    }
-
     /** A task's failure as the single-machine engine reports it: the trace, location and what is wrong. */
     private static IOException unwrap(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -445,18 +331,5 @@ public final class SparkAnalysis {
         // Spark wraps a task's exception in a message; keep its first line, which names the failure
         int nl = m.indexOf('\n');
         return new IOException("Spark job failed: " + (nl < 0 ? m : m.substring(0, nl)), e);
-    }
-
-    /** Ordinal of each record within its envelope (communicator, peer, tag), in stream order. */
-    private static final class Ordinals {
-        private record Envelope(int comm, int peer, int tag) {
-        }
-
-        private final it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap<Envelope> next =
-                new it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap<>();
-
-        int next(int comm, int peer, int tag) {
-            return next.addTo(new Envelope(comm, peer, tag), 1);
-        }
     }
 }

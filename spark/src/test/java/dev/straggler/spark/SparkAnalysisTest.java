@@ -86,6 +86,15 @@ class SparkAnalysisTest {
     }
 
     @Test
+    void messagesMatchAcrossBlockEdges() throws IOException {
+        // blocks of 3 records: most envelopes span many blocks, and their last blocks are partly filled
+        for (String name : new String[] {"npb-cg.S-4", "lulesh-s8-8"}) {
+            Path trace = sharedTraces().stream().filter(p -> p.toString().contains(name)).findFirst().orElseThrow();
+            Results.assertSame(local(trace), SparkAnalysis.run(LocalSpark.get(), trace, false, OPTIONS, 3, 3));
+        }
+    }
+
+    @Test
     void aScalingFamilyAtManyRanksGivesTheSingleMachineResult() throws IOException {
         Path store = generate(Scenarios.byName("gyro-like"), 64);
         Results.assertSame(local(store), spark(store, 7));
@@ -114,6 +123,10 @@ class SparkAnalysisTest {
     }
 
     static Path generate(Scenario s, int ranks) throws IOException {
+        return generate(dir, s, ranks);
+    }
+
+    static Path generate(Path dir, Scenario s, int ranks) throws IOException {
         Path out = dir.resolve(s.name() + "-" + ranks);
         if (!Files.exists(out)) {
             try (StoreWriter w = StoreWriter.create(out, StoreOptions.defaults())) {
