@@ -41,9 +41,15 @@ final class Blocks {
     record ReceiveBlock(int location, boolean master, int[] row, long[] requestEnter) implements Serializable {
     }
 
+    /** Partner fields for one location, to be filled into its {@link ArrayPartners}. */
+    interface Partners extends Serializable {
+        void into(ArrayPartners p);
+    }
+
     /** For the receiving location: its rows and their sends' Enter, time, bytes and sender rank. */
-    record ReceiverPartners(int[] row, long[] enter, long[] time, long[] bytes, int rank) implements Serializable {
-        void into(ArrayPartners p) {
+    record ReceiverPartners(int[] row, long[] enter, long[] time, long[] bytes, int rank) implements Partners {
+        @Override
+        public void into(ArrayPartners p) {
             for (int i = 0; i < row.length; i++) {
                 p.receive(row[i], enter[i], time[i], bytes[i], rank);
             }
@@ -51,8 +57,9 @@ final class Blocks {
     }
 
     /** For the sending location: its rows and their receives' request Enter and receiver rank. */
-    record SenderPartners(int[] row, long[] requestEnter, int rank) implements Serializable {
-        void into(ArrayPartners p) {
+    record SenderPartners(int[] row, long[] requestEnter, int rank) implements Partners {
+        @Override
+        public void into(ArrayPartners p) {
             for (int i = 0; i < row.length; i++) {
                 p.send(row[i], requestEnter[i], rank);
             }
@@ -62,6 +69,21 @@ final class Blocks {
     /** Matches a send block with the receive block of the same key: the first min(sizes) ordinals pair up. */
     static int matched(SendBlock s, ReceiveBlock r) {
         return Math.min(s.row().length, r.row().length);
+    }
+
+    /**
+     * What a matched pair of blocks tells each side: the receiver learns its sends when the sender is its rank's
+     * master location, the sender its receives when the receiver is (the single-machine queues' rule).
+     */
+    static Iterator<Tuple2<Integer, Partners>> partners(Key k, SendBlock s, ReceiveBlock r) {
+        List<Tuple2<Integer, Partners>> out = new ArrayList<>(2);
+        if (s.master()) {
+            out.add(new Tuple2<>(r.location(), receiverSide(k, s, r)));
+        }
+        if (r.master()) {
+            out.add(new Tuple2<>(s.location(), senderSide(k, s, r)));
+        }
+        return out.iterator();
     }
 
     static ReceiverPartners receiverSide(Key k, SendBlock s, ReceiveBlock r) {

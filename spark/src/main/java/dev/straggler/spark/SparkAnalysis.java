@@ -27,7 +27,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
-import scala.Tuple4;
+import scala.Tuple3;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -162,17 +162,10 @@ public final class SparkAnalysis {
 
         // 3. message matching: a keyed join of send blocks with receive blocks, partners grouped back by location
         int parts = byLocation.numPartitions();
-        JavaPairRDD<Blocks.Key, Tuple2<Blocks.SendBlock, Blocks.ReceiveBlock>> pairs = locations.values()
+        JavaPairRDD<Integer, Blocks.Partners> partners = locations.values()
                 .flatMapToPair(d -> Blocks.sends(d, shared.value()))
-                .join(locations.values().flatMapToPair(d -> Blocks.receives(d, shared.value())), parts);
-        JavaPairRDD<Integer, Blocks.ReceiverPartners> receiverSide = pairs
-                .filter(p -> p._2()._1().master())
-                .mapToPair(p -> new Tuple2<>(p._2()._2().location(),
-                        Blocks.receiverSide(p._1(), p._2()._1(), p._2()._2())));
-        JavaPairRDD<Integer, Blocks.SenderPartners> senderSide = pairs
-                .filter(p -> p._2()._2().master())
-                .mapToPair(p -> new Tuple2<>(p._2()._1().location(),
-                        Blocks.senderSide(p._1(), p._2()._1(), p._2()._2())));
+                .join(locations.values().flatMapToPair(d -> Blocks.receives(d, shared.value())), parts)
+                .flatMapToPair(p -> Blocks.partners(p._1(), p._2()._1(), p._2()._2()));
 
         // 4. collective instances: grouped by (communicator, chunk), evaluated, outcomes grouped back by location
         options.progress().update("patterns", 0, n);
@@ -191,7 +184,7 @@ public final class SparkAnalysis {
         InitFinalize.Reference fin = reference(plan, facts, false);
         long[] timeMasks = WaitStates.timeMasks(regions);
         List<LocationOutcome> outcomes = new ArrayList<>(locations
-                .cogroup(receiverSide, senderSide, collectiveSide, byLocation)
+                .cogroup(partners, collectiveSide, byLocation)
                 .map(e -> analyse(e._2(), shared.value(), timeMasks, init, fin, top))
                 .collect());
         outcomes.sort(Comparator.comparingInt(LocationOutcome::location));
@@ -243,16 +236,15 @@ public final class SparkAnalysis {
         return out.iterator();
     }
 
-    private static LocationOutcome analyse(Tuple4<Iterable<LocationData>, Iterable<Blocks.ReceiverPartners>,
-            Iterable<Blocks.SenderPartners>, Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks,
-                                           InitFinalize.Reference init, InitFinalize.Reference fin, int top) {
+    private static LocationOutcome analyse(Tuple3<Iterable<LocationData>, Iterable<Blocks.Partners>,
+            Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks, InitFinalize.Reference init,
+                                           InitFinalize.Reference fin, int top) {
         LocationData d = g._1().iterator().next();
         d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
         ArrayPartners partners = new ArrayPartners(d.receives().size(), d.sends().size());
         g._2().forEach(b -> b.into(partners));
-        g._3().forEach(b -> b.into(partners));
         CollectiveOutcomes coll = CollectiveOutcomes.forLocation(d.location(), d.collectives().size());
-        for (Blocks.OutcomeBlock o : g._4()) {
+        for (Blocks.OutcomeBlock o : g._3()) {
             for (int i = 0; i < o.row().length; i++) {
                 coll.set(o.row()[i], o.waitTime()[i], o.completion()[i], o.violation()[i], o.flags()[i],
                         o.reference()[i]);
