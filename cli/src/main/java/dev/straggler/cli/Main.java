@@ -35,8 +35,11 @@ public final class Main implements Runnable {
         int code;
         try {
             code = run(args);
-        } catch (OutOfMemoryError e) {
+        } catch (Error e) {
             // thrown on the main thread, outside picocli's handler (which sees only exceptions)
+            if (!isOutOfMemory(e)) {
+                throw e;
+            }
             System.err.println("straggler: " + outOfMemory());
             code = 1;
         }
@@ -68,6 +71,12 @@ public final class Main implements Runnable {
             // "requires sun.misc.Unsafe" message
             if (c instanceof UnsupportedOperationException && c.getStackTrace().length > 0
                     && c.getStackTrace()[0].getClassName().startsWith("io.netty.buffer.PooledByteBufAllocatorL")) {
+                return true;
+            }
+            // a class whose static initialiser ran out of memory fails on later use with "Could not initialize class
+            // X", caused by an ExceptionInInitializerError that names the OutOfMemoryError in its message
+            if ((c instanceof NoClassDefFoundError || c instanceof ExceptionInInitializerError)
+                    && String.valueOf(c.getMessage()).contains("java.lang.OutOfMemoryError")) {
                 return true;
             }
             if (c.getCause() == c) {

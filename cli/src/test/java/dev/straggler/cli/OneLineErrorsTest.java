@@ -85,4 +85,36 @@ class OneLineErrorsTest {
         assertTrue(r.err().strip().endsWith("a required field of TraceDefinitions is missing (misspelled or damaged?)"),
                 r.err());
     }
+
+    /** A class whose static initialiser failed; used twice, as the JVM reports it the second time. */
+    static final class FailsToInitialise {
+        static {
+            if (Boolean.TRUE) {
+                throw new OutOfMemoryError("Java heap space");
+            }
+        }
+
+        static void use() {
+        }
+    }
+
+    @Test
+    void aClassWhoseInitialiserRanOutOfMemoryCountsAsOutOfMemory() {
+        Throwable first = null;
+        Throwable second = null;
+        try {
+            FailsToInitialise.use();
+        } catch (Throwable t) {
+            first = t;
+        }
+        try {
+            FailsToInitialise.use();
+        } catch (Throwable t) {
+            second = t;
+        }
+        assertTrue(first instanceof OutOfMemoryError, String.valueOf(first));
+        assertTrue(second instanceof NoClassDefFoundError, String.valueOf(second));
+        assertTrue(Main.isOutOfMemory(second), String.valueOf(second));
+        assertTrue(!Main.isOutOfMemory(new NoClassDefFoundError("Could not initialize class X")));
+    }
 }
