@@ -31,6 +31,12 @@ public final class SparkEngine implements AnalysisEngine {
             conf.setMaster("local[*]");
         }
         conf.setIfMissing("spark.app.name", "straggler analyze " + trace.getFileName());
+        // executors on other machines need Straggler's classes: ship the jar this engine was loaded from (spark-submit
+        // has set spark.jars already)
+        String jar = ownJar();
+        if (jar != null && !conf.get("spark.master").startsWith("local")) {
+            conf.setIfMissing("spark.jars", jar);
+        }
         // Straggler shows its own progress; Spark's console bar would write over it
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
         // the record schemas have more fields than Spark prints by default, and it warns about that
@@ -49,6 +55,20 @@ public final class SparkEngine implements AnalysisEngine {
             if (own) {
                 spark.stop();
             }
+        }
+    }
+
+    /** The jar holding this class, or null when it was loaded from a directory (tests). */
+    private static String ownJar() {
+        try {
+            var src = SparkEngine.class.getProtectionDomain().getCodeSource();
+            if (src == null) {
+                return null;
+            }
+            Path p = Path.of(src.getLocation().toURI());
+            return p.toString().endsWith(".jar") ? p.toString() : null;
+        } catch (java.net.URISyntaxException | SecurityException e) {
+            return null;
         }
     }
 }
