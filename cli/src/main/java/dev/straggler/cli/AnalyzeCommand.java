@@ -90,11 +90,12 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
-                AnalysisResult result = distributed ? onEngine(src, nThreads)
-                        : analyse(src, nThreads, common.quiet, rootCauses);
+                AnalysisEngine.Outcome outcome = distributed ? onEngine(src, nThreads)
+                        : new AnalysisEngine.Outcome(analyse(src, nThreads, common.quiet, rootCauses), null);
+                AnalysisResult result = outcome.result();
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns));
-                writeOutputs(result, src, json, cube, html);
+                writeOutputs(result, outcome.matrix(), src, json, cube, html);
                 if (csv != null) {
                     dev.straggler.patterns.report.CubeCsv.write(result.cube(), csv);
                     System.out.println("wrote " + csv);
@@ -107,7 +108,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /** Runs the analysis on a distributed engine found on the class path ({@link AnalysisEngine}). */
-    private AnalysisResult onEngine(TraceSource src, int threads) throws IOException {
+    private AnalysisEngine.Outcome onEngine(TraceSource src, int threads) throws IOException {
         AnalysisEngine found = null;
         for (AnalysisEngine e : java.util.ServiceLoader.load(AnalysisEngine.class)) {
             if (e.name().equals(engine)) {
@@ -126,6 +127,10 @@ final class AnalyzeCommand implements Callable<Integer> {
             settings.put("partitions", Integer.toString(Ranges.between("--partitions", partitions, 1, 1 << 20)));
         }
         settings.put("quiet", Boolean.toString(common.quiet));
+        if (html != null) {
+            // counted by the engine's workers: the driver must not read every event again
+            settings.put(AnalysisEngine.COMMUNICATION_MATRIX, "true");
+        }
         try (Progress p = Progress.start("analyze on " + engine, src.definitions().locations().size(), "locations",
                 common.quiet)) {
             AnalysisOptions o = AnalysisOptions.defaults().withRootCauses(false).withProgress((phase, done, total) -> {
@@ -156,6 +161,12 @@ final class AnalyzeCommand implements Callable<Integer> {
     }
 
     static void writeOutputs(AnalysisResult result, TraceSource src, Path json, Path cube, Path html) throws IOException {
+        writeOutputs(result, null, src, json, cube, html);
+    }
+
+    /** As above; {@code matrix} is the communication matrix when already computed, else null (read from src). */
+    static void writeOutputs(AnalysisResult result, CommunicationMatrix matrix, TraceSource src, Path json, Path cube,
+                             Path html) throws IOException {
         if (json != null) {
             AnalysisJson.write(result, json);
             System.out.println("wrote " + json);
@@ -165,7 +176,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             System.out.println("wrote " + cube);
         }
         if (html != null) {
-            CommunicationMatrix m = CommunicationMatrix.compute(src);
+            CommunicationMatrix m = matrix != null ? matrix : CommunicationMatrix.compute(src);
             TraceSummary s = result.summary();
             Map<String, String> facts = new LinkedHashMap<>();
             facts.put("Trace", s.origin());

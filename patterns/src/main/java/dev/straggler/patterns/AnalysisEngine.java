@@ -1,5 +1,7 @@
 package dev.straggler.patterns;
 
+import dev.straggler.trace.CommunicationMatrix;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -10,6 +12,18 @@ import java.util.Map;
  * {@link Analysis#run}'s for the same trace, value for value, so that every report reads the same.
  */
 public interface AnalysisEngine {
+    /** Setting that asks for the communication matrix as well (value {@code true}); the HTML report shows it. */
+    String COMMUNICATION_MATRIX = "communication-matrix";
+
+    /**
+     * What the engine found.
+     *
+     * @param matrix the point-to-point traffic between ranks, computed by the engine's workers when asked for
+     *               ({@link #COMMUNICATION_MATRIX}), else null
+     */
+    record Outcome(AnalysisResult result, CommunicationMatrix matrix) {
+    }
+
     /** The name users select it by ({@code --engine NAME}). */
     String name();
 
@@ -19,6 +33,6 @@ public interface AnalysisEngine {
      * @param settings engine settings, e.g. {@code master} and {@code partitions} for Spark
      * @throws IOException when the trace cannot be read; the message names the trace and the location
      */
-    AnalysisResult analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
+    Outcome analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
             throws IOException;
 }

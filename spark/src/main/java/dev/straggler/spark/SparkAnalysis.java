@@ -15,6 +15,7 @@ import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.ReplayOptions;
+import dev.straggler.trace.CommunicationMatrix;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
@@ -210,6 +211,50 @@ public final class SparkAnalysis {
         locations.unpersist(false);
         chunks.unpersist(false);
         return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, null);
+    }
+
+    /**
+     * The point-to-point traffic between ranks ({@link CommunicationMatrix#compute}'s rule), each location's send
+     * records counted by a task; only one row per location reaches the driver.
+     */
+    public static CommunicationMatrix communicationMatrix(SparkSession spark, Path trace, boolean lenient,
+                                                          int partitions) throws IOException {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        TraceDefinitions defs;
+        try (TraceSource source = Traces.open(trace, lenient)) {
+            defs = source.definitions();
+        }
+        int n = defs.locations().size();
+        int ranks = CommunicationMatrix.ranks(defs);
+        int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : 3 * jsc.defaultParallelism()));
+        List<Integer> ids = new ArrayList<>(n);
+        for (int l = 0; l < n; l++) {
+            ids.add(l);
+        }
+        String path = trace.toAbsolutePath().toString();
+        try {
+            List<Tuple2<Integer, long[][]>> rows = jsc.parallelize(ids, parts).mapPartitions(it -> {
+                List<Tuple2<Integer, long[][]>> out = new ArrayList<>();
+                if (it.hasNext()) {
+                    try (TraceSource source = Traces.open(Path.of(path), lenient)) {
+                        while (it.hasNext()) {
+                            int l = it.next();
+                            out.add(new Tuple2<>(source.definitions().location(l).rank(),
+                                    CommunicationMatrix.senderRow(source, l, ranks)));
+                        }
+                    }
+                }
+                return out.iterator();
+            }).collect();
+            long[][] messages = new long[ranks][ranks];
+            long[][] bytes = new long[ranks][ranks];
+            for (Tuple2<Integer, long[][]> r : rows) {
+                CommunicationMatrix.add(messages, bytes, r._1(), r._2());
+            }
+            return new CommunicationMatrix(messages, bytes);
+        } catch (Exception e) {
+            throw unwrap(e);
+        }
     }
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(

@@ -21,7 +21,7 @@ public final class SparkEngine implements AnalysisEngine {
     }
 
     @Override
-    public AnalysisResult analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
+    public Outcome analyze(Path trace, boolean lenient, AnalysisOptions options, Map<String, String> settings)
             throws IOException {
         SparkConf conf = new SparkConf();
         String master = settings.get("master");
@@ -50,7 +50,10 @@ public final class SparkEngine implements AnalysisEngine {
                     + spark.sparkContext().defaultParallelism() + " cores");
         }
         try {
-            return SparkAnalysis.run(spark, trace, lenient, options, partitions);
+            AnalysisResult result = SparkAnalysis.run(spark, trace, lenient, options, partitions);
+            boolean matrix = Boolean.parseBoolean(settings.getOrDefault(COMMUNICATION_MATRIX, "false"));
+            return new Outcome(result, matrix ? SparkAnalysis.communicationMatrix(spark, trace, lenient, partitions)
+                    : null);
         } finally {
             if (own) {
                 spark.stop();

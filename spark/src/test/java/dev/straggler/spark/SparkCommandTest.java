@@ -41,14 +41,15 @@ class SparkCommandTest {
     }
 
     @Test
-    void terminalReportJsonCubeAndCsvEqualTheLocalEngines() throws IOException {
+    void terminalReportJsonCubeCsvAndHtmlEqualTheLocalEngines() throws IOException {
         LocalSpark.get(); // the engine uses the running session and leaves it running
-        Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("imbalance-at-allreduce"), 8);
+        Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("imbalance-delay-sends"), 8);
         Run local = run("analyze", trace.toString(), "--quiet", "--json", dir.resolve("l.json").toString(),
-                "--cube", dir.resolve("l.cubex").toString(), "--csv", dir.resolve("l.csv").toString());
+                "--cube", dir.resolve("l.cubex").toString(), "--csv", dir.resolve("l.csv").toString(),
+                "--html", dir.resolve("l.html").toString());
         Run spark = run("analyze", trace.toString(), "--quiet", "--engine", "spark", "--partitions", "3",
                 "--json", dir.resolve("s.json").toString(), "--cube", dir.resolve("s.cubex").toString(),
-                "--csv", dir.resolve("s.csv").toString());
+                "--csv", dir.resolve("s.csv").toString(), "--html", dir.resolve("s.html").toString());
         assertEquals(0, local.code(), local.err());
         assertEquals(0, spark.code(), spark.err());
         assertEquals(local.out().replace("l.", "s."), spark.out());
@@ -56,6 +57,8 @@ class SparkCommandTest {
         // the cube archives differ only in their tar headers' time of writing: compare what they hold
         assertEquals(tarMembers(dir.resolve("l.cubex")), tarMembers(dir.resolve("s.cubex")));
         assertArrayEquals(Files.readAllBytes(dir.resolve("l.csv")), Files.readAllBytes(dir.resolve("s.csv")));
+        // the HTML report, communication matrix included (counted by Spark tasks, not by the driver)
+        assertArrayEquals(Files.readAllBytes(dir.resolve("l.html")), Files.readAllBytes(dir.resolve("s.html")));
     }
 
     /** Each member of a tar archive, name and contents, without the headers' times. */

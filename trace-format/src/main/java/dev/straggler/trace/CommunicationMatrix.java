@@ -39,6 +39,20 @@ public record CommunicationMatrix(long[][] messages, long[][] bytes) {
     /** Scans all locations in parallel. @throws TraceFormatException for a send on an undefined communicator or peer */
     public static CommunicationMatrix compute(TraceSource trace) throws IOException {
         TraceDefinitions d = trace.definitions();
+        int n = ranks(d);
+        int locs = d.locations().size();
+        long[][][] rows = new long[locs][][];
+        ParallelLocations.forEach(locs, l -> rows[l] = senderRow(trace, l, n));
+        long[][] m = new long[n][n];
+        long[][] b = new long[n][n];
+        for (int l = 0; l < locs; l++) {
+            add(m, b, d.location(l).rank(), rows[l]);
+        }
+        return new CommunicationMatrix(m, b);
+    }
+
+    /** The matrix's size: every rank a location or a communicator names. */
+    public static int ranks(TraceDefinitions d) {
         int ranks = 0;
         for (Location l : d.locations()) {
             ranks = Math.max(ranks, l.rank() + 1);
@@ -48,46 +62,46 @@ public record CommunicationMatrix(long[][] messages, long[][] bytes) {
                 ranks = Math.max(ranks, m + 1);
             }
         }
-        int n = ranks;
-        int locs = d.locations().size();
-        long[][][] msg = new long[locs][][];
-        long[][][] by = new long[locs][][];
-        ParallelLocations.forEach(locs, l -> {
-                long[][] m = new long[n][n];
-                long[][] b = new long[n][n];
-                int src = d.location(l).rank();
-                EventBatch e = new EventBatch(8192);
-                try (LocationReader r = trace.openLocation(l)) {
-                    while (r.next(e)) {
-                        for (int i = 0; i < e.size; i++) {
-                            if (e.kind[i] == EventKind.MPI_SEND_CODE || e.kind[i] == EventKind.MPI_ISEND_CODE) {
-                                int c = e.comm[i];
-                                if (c < 0 || c >= d.communicators().size() || e.ref[i] < 0
-                                        || e.ref[i] >= d.communicator(c).size()) {
-                                    throw new TraceFormatException(trace.origin() + ": location " + l
-                                            + ", event " + (e.firstIndex + i) + ": send to rank " + e.ref[i]
-                                            + " of undefined or smaller communicator " + c);
-                                }
-                                int dst = d.communicator(c).members()[e.ref[i]];
-                                m[src][dst]++;
-                                b[src][dst] += e.bytes[i];
-                            }
+        return ranks;
+    }
+
+    /** Adds a location's {@link #senderRow} to the row of its rank. */
+    public static void add(long[][] messages, long[][] bytes, int rank, long[][] row) {
+        for (int j = 0; j < row[0].length; j++) {
+            if (row[0][j] != 0 || row[1][j] != 0) {
+                messages[rank][j] += row[0][j];
+                bytes[rank][j] += row[1][j];
+            }
+        }
+    }
+
+    /**
+     * One location's sends: {@code [0][dst]} messages and {@code [1][dst]} bytes to each global rank (the row of the
+     * location's rank). Engines that read locations elsewhere sum these rows with {@link #add}.
+     */
+    public static long[][] senderRow(TraceSource trace, int l, int ranks) throws IOException {
+        TraceDefinitions d = trace.definitions();
+        long[] m = new long[ranks];
+        long[] b = new long[ranks];
+        EventBatch e = new EventBatch(8192);
+        try (LocationReader r = trace.openLocation(l)) {
+            while (r.next(e)) {
+                for (int i = 0; i < e.size; i++) {
+                    if (e.kind[i] == EventKind.MPI_SEND_CODE || e.kind[i] == EventKind.MPI_ISEND_CODE) {
+                        int c = e.comm[i];
+                        if (c < 0 || c >= d.communicators().size() || e.ref[i] < 0
+                                || e.ref[i] >= d.communicator(c).size()) {
+                            throw new TraceFormatException(trace.origin() + ": location " + l
+                                    + ", event " + (e.firstIndex + i) + ": send to rank " + e.ref[i]
+                                    + " of undefined or smaller communicator " + c);
                         }
+                        int dst = d.communicator(c).members()[e.ref[i]];
+                        m[dst]++;
+                        b[dst] += e.bytes[i];
                     }
-                }
-                msg[l] = m;
-                by[l] = b;
-            });
-        long[][] m = new long[n][n];
-        long[][] b = new long[n][n];
-        for (int l = 0; l < locs; l++) {
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) {
-                    m[i][j] += msg[l][i][j];
-                    b[i][j] += by[l][i][j];
                 }
             }
         }
-        return new CommunicationMatrix(m, b);
+        return new long[][] {m, b};
     }
 }
