@@ -91,7 +91,9 @@ final class AnalyzeCommand implements Callable<Integer> {
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
                 AnalysisEngine.Outcome outcome = distributed ? onEngine(src, nThreads)
-                        : new AnalysisEngine.Outcome(analyse(src, nThreads, common.quiet, rootCauses), null);
+                        : new AnalysisEngine.Outcome(analyse(src, nThreads, common.quiet, rootCauses), null,
+                        java.util.List.of());
+                Inputs.noteSkipped(outcome.skipped());
                 AnalysisResult result = outcome.result();
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns));

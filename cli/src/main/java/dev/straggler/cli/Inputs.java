@@ -66,6 +66,13 @@ final class Inputs {
         }
     }
 
+    /** Notes skip lines an engine's workers reported (their reads happened elsewhere than in {@code src}). */
+    static void noteSkipped(List<String> lines) {
+        synchronized (SKIPPED) {
+            SKIPPED.addAll(lines);
+        }
+    }
+
     /** Prints the noted skips to stderr when {@code succeeded}, and forgets them either way. */
     static void flushSkipped(boolean succeeded) {
         synchronized (SKIPPED) {

@@ -18,10 +18,15 @@ public interface AnalysisEngine {
     /**
      * What the engine found.
      *
-     * @param matrix the point-to-point traffic between ranks, computed by the engine's workers when asked for
-     *               ({@link #COMMUNICATION_MATRIX}), else null
+     * @param matrix  the point-to-point traffic between ranks, computed by the engine's workers when asked for
+     *                ({@link #COMMUNICATION_MATRIX}), else null
+     * @param skipped what a lenient read skipped on the workers, as lines to print after the report (empty when
+     *                nothing was)
      */
-    record Outcome(AnalysisResult result, CommunicationMatrix matrix) {
+    record Outcome(AnalysisResult result, CommunicationMatrix matrix, java.util.List<String> skipped) {
+        public Outcome {
+            skipped = java.util.List.copyOf(skipped);
+        }
     }
 
     /** The name users select it by ({@code --engine NAME}). */

@@ -77,12 +77,30 @@ public final class SparkAnalysis {
      */
     public static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                                      int partitions) throws IOException {
-        return run(spark, trace, lenient, options, partitions, Blocks.SIZE);
+        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE).result();
+    }
+
+    /**
+     * An analysis and, for a lenient read, what the executors skipped: the lines the command prints after the report,
+     * as it does for a trace read on one machine (parts of the archive skipped, implausible parts dropped).
+     */
+    public record Detailed(AnalysisResult result, List<String> skipped) {
+    }
+
+    /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)}, with what a lenient read skipped. */
+    public static Detailed runDetailed(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
+                                       int partitions) throws IOException {
+        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE);
     }
 
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
     static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                               int partitions, int blockSize) throws IOException {
+        return runDetailed(spark, trace, lenient, options, partitions, blockSize).result();
+    }
+
+    private static Detailed runDetailed(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
+                                        int partitions, int blockSize) throws IOException {
         if (options.rootCauses()) {
             throw new UnsupportedOperationException("root causes (--root-causes) are not computed on Spark yet; "
                     + "analyse without them, or on one machine");
@@ -101,8 +119,11 @@ public final class SparkAnalysis {
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         CollectionAccumulator<String> partial = spark.sparkContext().collectionAccumulator("partial reads");
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
+        Skips skips = new Skips(spark);
         try {
-            return run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read, blockSize);
+            AnalysisResult r = run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read,
+                    blockSize, skips);
+            return new Detailed(r, skips.lines(origin));
         } catch (IOException | UnsupportedOperationException e) {
             throw e;
         } catch (Exception e) {
@@ -114,8 +135,8 @@ public final class SparkAnalysis {
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
                                       String origin, LocationPartitioner byLocation,
-                                      CollectionAccumulator<String> partial, LongAccumulator read, int blockSize)
-            throws IOException {
+                                      CollectionAccumulator<String> partial, LongAccumulator read, int blockSize,
+                                      Skips skips) throws IOException {
         int n = defs.locations().size();
         List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
         for (int l = 0; l < n; l++) {
@@ -125,7 +146,7 @@ public final class SparkAnalysis {
         // 1. read: location ranges as tasks, the records kept partitioned by location
         JavaPairRDD<Integer, LocationData> locations = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids, byLocation.numPartitions()))
                 .partitionBy(byLocation)
-                .mapPartitionsToPair(it -> readLocations(path, lenient, it, partial, read), true)
+                .mapPartitionsToPair(it -> readLocations(path, lenient, it, partial, read, skips), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
 
         // 2. facts to the driver: trees merged, collective instances formed
@@ -259,7 +280,7 @@ public final class SparkAnalysis {
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
             String path, boolean lenient, java.util.Iterator<Tuple2<Integer, Integer>> ids,
-            CollectionAccumulator<String> partial, LongAccumulator read) throws IOException {
+            CollectionAccumulator<String> partial, LongAccumulator read, Skips skips) throws IOException {
         List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
         if (!ids.hasNext()) {
             return out.iterator();
@@ -277,6 +298,7 @@ public final class SparkAnalysis {
                 read.add(1);
             }
             source.partialReasons().forEach(partial::add);
+            skips.note(source);
         }
         return out.iterator();
     }
@@ -352,6 +374,55 @@ public final class SparkAnalysis {
         return new ReplayFacts(events, first, last, mpi, anyInit, anyFinalize, receivesInMpi - unmatchedReceives,
                 unmatchedSends, unmatchedReceives, collectives.total, collectives.unmatchedRecords,
                 collectives.incompleteCommunicators, bytes, byKind);
+    }
+
+    /**
+     * What lenient reads skipped on the executors, gathered in accumulators (a task retried may add its lines twice:
+     * they are de-duplicated).
+     */
+    static final class Skips implements java.io.Serializable {
+        private final LongAccumulator droppedCount;
+        private final CollectionAccumulator<String> dropped;
+        private final CollectionAccumulator<String> archive;
+
+        Skips(SparkSession spark) {
+            droppedCount = spark.sparkContext().longAccumulator("implausible parts dropped");
+            dropped = spark.sparkContext().collectionAccumulator("implausible parts");
+            archive = spark.sparkContext().collectionAccumulator("archive parts skipped");
+        }
+
+        void note(TraceSource source) {
+            if (source instanceof dev.straggler.trace.PlausibleTrace p && p.droppedCount() > 0) {
+                droppedCount.add(p.droppedCount());
+                p.dropped().forEach(d -> dropped.add(d.toString()));
+            }
+            if (dev.straggler.trace.PlausibleTrace.unwrap(source) instanceof dev.straggler.trace.otf2.Otf2Archive a) {
+                a.warnings().forEach(w -> archive.add(w.toString()));
+            }
+        }
+
+        /** The lines a single-machine run prints for the same skips. */
+        List<String> lines(String origin) {
+            List<String> out = new ArrayList<>();
+            List<String> d = sortedUnique(dropped.value());
+            if (droppedCount.value() > 0) {
+                out.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or "
+                        + "unreadable part(s) of %s%s:", droppedCount.value(), origin, droppedCount.value() > d.size()
+                        ? " (the first " + d.size() + " listed)" : ""));
+                d.forEach(x -> out.add("  " + x));
+            }
+            List<String> a = sortedUnique(archive.value());
+            if (!a.isEmpty()) {
+                out.add("straggler: " + a.size() + " part(s) of " + origin + " were skipped:");
+                a.forEach(x -> out.add("  " + x));
+            }
+            return out;
+        }
+
+        private static List<String> sortedUnique(List<String> values) {
+            List<String> out = new ArrayList<>(new java.util.TreeSet<>(values));
+            return out;
+        }
     }
 
     /** A task's failure as the single-machine engine reports it: the trace, location and what is wrong. */

@@ -50,10 +50,11 @@ public final class SparkEngine implements AnalysisEngine {
                     + spark.sparkContext().defaultParallelism() + " cores");
         }
         try {
-            AnalysisResult result = SparkAnalysis.run(spark, trace, lenient, options, partitions);
+            SparkAnalysis.Detailed detailed = SparkAnalysis.runDetailed(spark, trace, lenient, options, partitions);
+            AnalysisResult result = detailed.result();
             boolean matrix = Boolean.parseBoolean(settings.getOrDefault(COMMUNICATION_MATRIX, "false"));
             return new Outcome(result, matrix ? SparkAnalysis.communicationMatrix(spark, trace, lenient, partitions)
-                    : null);
+                    : null, detailed.skipped());
         } finally {
             if (own) {
                 spark.stop();

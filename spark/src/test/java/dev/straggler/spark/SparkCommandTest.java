@@ -74,6 +74,57 @@ class SparkCommandTest {
         return out;
     }
 
+    /** A copy of a shared trace with one location's event file cut in half. */
+    private Path damagedTrace() throws IOException {
+        Path src = SparkAnalysisTest.sharedTraces().stream().filter(p -> p.toString().contains("npb-mg.S-4"))
+                .findFirst().orElseThrow().getParent();
+        Path copy = dir.resolve("damaged");
+        try (java.util.stream.Stream<Path> files = Files.walk(src)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path to = copy.resolve(src.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to);
+                }
+            }
+        }
+        Path evt = copy.resolve("traces/1.evt");
+        byte[] b = Files.readAllBytes(evt);
+        Files.write(evt, java.util.Arrays.copyOf(b, b.length / 2));
+        return copy.resolve("traces.otf2");
+    }
+
+    private static String stragglerLines(String err) {
+        return err.lines().filter(l -> l.startsWith("straggler:") || l.startsWith("  "))
+                .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    @Test
+    void aDamagedTraceFailsWithTheLocalEnginesOneLine() throws IOException {
+        LocalSpark.get();
+        Path trace = damagedTrace();
+        Run local = run("analyze", trace.toString(), "--quiet");
+        Run spark = run("analyze", trace.toString(), "--quiet", "--engine", "spark");
+        assertEquals(1, local.code());
+        assertEquals(1, spark.code());
+        assertEquals(stragglerLines(local.err()), stragglerLines(spark.err()));
+        assertTrue(spark.err().contains("location 1 (rank 1)"), spark.err());
+    }
+
+    @Test
+    void aLenientSparkRunSaysWhatItSkippedAsTheLocalOneDoes() throws IOException {
+        LocalSpark.get();
+        Path trace = damagedTrace();
+        Run local = run("analyze", trace.toString(), "--quiet", "--lenient");
+        Run spark = run("analyze", trace.toString(), "--quiet", "--lenient", "--engine", "spark");
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertEquals(local.out(), spark.out());
+        assertTrue(local.err().contains("were skipped:"), local.err());
+        assertEquals(stragglerLines(local.err()), stragglerLines(spark.err()));
+    }
+
     @Test
     void rootCausesWithSparkAreAUsageError() throws IOException {
         Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("late-sender"), 4);
