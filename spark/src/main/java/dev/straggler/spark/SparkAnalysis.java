@@ -205,11 +205,21 @@ public final class SparkAnalysis {
         InitFinalize.Reference init = reference(plan, facts, true);
         InitFinalize.Reference fin = reference(plan, facts, false);
         long[] timeMasks = WaitStates.timeMasks(regions);
-        List<LocationOutcome> outcomes = new ArrayList<>(locations
+        // the outcomes are computed by all executors at once and kept; the driver then fetches them one partition at
+        // a time, in location order (the partitions are location ranges), so it never holds more than one partition
+        // of them beside the cube it books them into
+        JavaRDD<LocationOutcome> outcomes = locations
                 .cogroup(partners, collectiveSide, byLocation)
-                .map(e -> analyse(e._2(), shared.value(), timeMasks, init, fin, top))
-                .collect());
-        outcomes.sort(Comparator.comparingInt(LocationOutcome::location));
+                .mapPartitions(it -> {
+                    List<LocationOutcome> out = new ArrayList<>();
+                    while (it.hasNext()) {
+                        out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top));
+                    }
+                    out.sort(Comparator.comparingInt(LocationOutcome::location));
+                    return out.iterator();
+                }, true)
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        outcomes.count();
         options.progress().update("patterns", n, n);
 
         // booked on the driver in the single-machine engine's order
@@ -218,15 +228,19 @@ public final class SparkAnalysis {
         for (ChunkResult.Found f : found) {
             merge.addCollectiveChunk(f.occurrences());
         }
-        long unmatchedSends = 0;
-        long unmatchedReceives = 0;
-        for (LocationOutcome o : outcomes) {
+        int expected = 0;
+        for (java.util.Iterator<LocationOutcome> it = outcomes.toLocalIterator(); it.hasNext(); ) {
+            LocationOutcome o = it.next();
+            if (o.location() != expected) {
+                throw new IllegalStateException("location outcomes out of order: " + o.location() + " after "
+                        + (expected - 1));
+            }
+            expected++;
             merge.add(o);
         }
+        outcomes.unpersist(false);
         WaitStates.Result ws = merge.finish(null, init, fin);
-        unmatchedSends = ws.unmatchedSends();
-        unmatchedReceives = ws.unmatchedReceives();
-        ReplayFacts replayFacts = facts(facts, collectives, unmatchedSends, unmatchedReceives);
+        ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
         List<String> reasons = new ArrayList<>(new LinkedHashSet<>(partial.value()));
         java.util.Collections.sort(reasons);
         locations.unpersist(false);
