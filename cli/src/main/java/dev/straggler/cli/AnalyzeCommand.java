@@ -133,11 +133,15 @@ final class AnalyzeCommand implements Callable<Integer> {
             // counted by the engine's workers: the driver must not read every event again
             settings.put(AnalysisEngine.COMMUNICATION_MATRIX, "true");
         }
-        try (Progress p = Progress.start("analyze on " + engine, src.definitions().locations().size(), "locations",
+        int n = src.definitions().locations().size();
+        // each location is read, then analysed: two steps per location
+        try (Progress p = Progress.start("analyze (" + engine + ")", 2L * n, "location steps",
                 common.quiet)) {
             AnalysisOptions o = AnalysisOptions.defaults().withRootCauses(false).withProgress((phase, done, total) -> {
                 if ("read".equals(phase)) {
                     p.stepTo(done);
+                } else if ("patterns".equals(phase)) {
+                    p.stepTo(n + done);
                 }
             });
             return found.analyze(trace, common.lenient, threads > 0 ? o.withThreads(threads) : o, settings);

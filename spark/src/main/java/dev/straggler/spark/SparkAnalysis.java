@@ -152,18 +152,7 @@ public final class SparkAnalysis {
         // 2. facts to the driver: trees merged, collective instances formed
         List<LocationFacts> facts;
         // the driver learns of read locations as tasks finish: show them while the read stage runs
-        Thread watch = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    options.progress().update("read", read.value(), n);
-                    Thread.sleep(250);
-                }
-            } catch (InterruptedException done) {
-                Thread.currentThread().interrupt();
-            }
-        }, "straggler-read-progress");
-        watch.setDaemon(true);
-        watch.start();
+        Thread watch = watch(options, "read", read, n);
         try {
             facts = new ArrayList<>(locations.values().map(LocationFacts::of).collect());
         } finally {
@@ -208,18 +197,25 @@ public final class SparkAnalysis {
         // the outcomes are computed by all executors at once and kept; the driver then fetches them one partition at
         // a time, in location order (the partitions are location ranges), so it never holds more than one partition
         // of them beside the cube it books them into
+        LongAccumulator analysed = spark.sparkContext().longAccumulator("locations analysed");
         JavaRDD<LocationOutcome> outcomes = locations
                 .cogroup(partners, collectiveSide, byLocation)
                 .mapPartitions(it -> {
                     List<LocationOutcome> out = new ArrayList<>();
                     while (it.hasNext()) {
                         out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top));
+                        analysed.add(1);
                     }
                     out.sort(Comparator.comparingInt(LocationOutcome::location));
                     return out.iterator();
                 }, true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
-        outcomes.count();
+        Thread patterns = watch(options, "patterns", analysed, n);
+        try {
+            outcomes.count();
+        } finally {
+            patterns.interrupt();
+        }
         options.progress().update("patterns", n, n);
 
         // booked on the driver in the single-machine engine's order
@@ -290,6 +286,23 @@ public final class SparkAnalysis {
         } catch (Exception e) {
             throw unwrap(e);
         }
+    }
+
+    /** Reports an accumulator's value as the progress of a phase, four times a second, until interrupted. */
+    private static Thread watch(AnalysisOptions options, String phase, LongAccumulator done, int total) {
+        Thread t = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    options.progress().update(phase, done.value(), total);
+                    Thread.sleep(250);
+                }
+            } catch (InterruptedException stop) {
+                Thread.currentThread().interrupt();
+            }
+        }, "straggler-" + phase + "-progress");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
