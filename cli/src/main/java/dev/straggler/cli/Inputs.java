@@ -50,16 +50,14 @@ final class Inputs {
             lines.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or unreadable "
                     + "part(s) of %s%s:", p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
                     ? " (the first " + p.dropped().size() + " listed)" : ""));
-            for (PlausibleTrace.Dropped d : p.dropped()) {
-                lines.add("  " + d);
-            }
+            // sorted: locations are read in parallel, so the order of discovery varies from run to run
+            p.dropped().stream().map(String::valueOf).sorted().forEach(d -> lines.add("  " + d));
         }
         src = PlausibleTrace.unwrap(src);
         if (src instanceof Otf2Archive a && !a.warnings().isEmpty()) {
             lines.add("straggler: " + a.warnings().size() + " part(s) of " + a.origin() + " were skipped:");
-            for (Otf2Warning w : a.warnings()) {
-                lines.add("  " + w);
-            }
+            a.warnings().stream().sorted(java.util.Comparator.comparingLong(Otf2Warning::location)
+                    .thenComparingLong(Otf2Warning::byteOffset)).forEach(w -> lines.add("  " + w));
         }
         synchronized (SKIPPED) {
             SKIPPED.addAll(lines);

@@ -117,11 +117,10 @@ public final class SparkAnalysis {
         int n = defs.locations().size();
         int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : 3 * jsc.defaultParallelism()));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
-        CollectionAccumulator<String> partial = spark.sparkContext().collectionAccumulator("partial reads");
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
         Skips skips = new Skips(spark);
         try {
-            AnalysisResult r = run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, partial, read,
+            AnalysisResult r = run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, read,
                     blockSize, skips);
             return new Detailed(r, skips.lines(origin));
         } catch (IOException | UnsupportedOperationException e) {
@@ -134,9 +133,8 @@ public final class SparkAnalysis {
 
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
-                                      String origin, LocationPartitioner byLocation,
-                                      CollectionAccumulator<String> partial, LongAccumulator read, int blockSize,
-                                      Skips skips) throws IOException {
+                                      String origin, LocationPartitioner byLocation, LongAccumulator read,
+                                      int blockSize, Skips skips) throws IOException {
         int n = defs.locations().size();
         List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
         for (int l = 0; l < n; l++) {
@@ -146,7 +144,7 @@ public final class SparkAnalysis {
         // 1. read: location ranges as tasks, the records kept partitioned by location
         JavaPairRDD<Integer, LocationData> locations = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids, byLocation.numPartitions()))
                 .partitionBy(byLocation)
-                .mapPartitionsToPair(it -> readLocations(path, lenient, it, partial, read, skips), true)
+                .mapPartitionsToPair(it -> readLocations(path, lenient, it, read, skips), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
 
         // 2. facts to the driver: trees merged, collective instances formed
@@ -237,8 +235,7 @@ public final class SparkAnalysis {
         outcomes.unpersist(false);
         WaitStates.Result ws = merge.finish(null, init, fin);
         ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
-        List<String> reasons = new ArrayList<>(new LinkedHashSet<>(partial.value()));
-        java.util.Collections.sort(reasons);
+        List<String> reasons = skips.reasons();
         locations.unpersist(false);
         chunks.unpersist(false);
         return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, null);
@@ -307,7 +304,7 @@ public final class SparkAnalysis {
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
             String path, boolean lenient, java.util.Iterator<Tuple2<Integer, Integer>> ids,
-            CollectionAccumulator<String> partial, LongAccumulator read, Skips skips) throws IOException {
+            LongAccumulator read, Skips skips) throws IOException {
         List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
         if (!ids.hasNext()) {
             return out.iterator();
@@ -324,7 +321,6 @@ public final class SparkAnalysis {
                 out.add(new Tuple2<>(l, d));
                 read.add(1);
             }
-            source.partialReasons().forEach(partial::add);
             skips.note(source);
         }
         return out.iterator();
@@ -404,50 +400,80 @@ public final class SparkAnalysis {
     }
 
     /**
-     * What lenient reads skipped on the executors, gathered in accumulators (a task retried may add its lines twice:
-     * they are de-duplicated).
+     * What lenient reads skipped on the executors, gathered in accumulators and combined on the driver into the
+     * single-machine engine's sentences and lists. A retried task reports the same again: counts are kept per
+     * partition and lines are de-duplicated, so retries are not counted twice.
      */
     static final class Skips implements java.io.Serializable {
-        private final LongAccumulator droppedCount;
+        /** Per partition: {partition, implausible records dropped, locations left out}. */
+        private final CollectionAccumulator<long[]> counts;
         private final CollectionAccumulator<String> dropped;
-        private final CollectionAccumulator<String> archive;
+        private final CollectionAccumulator<dev.straggler.trace.otf2.Otf2Warning> archive;
 
         Skips(SparkSession spark) {
-            droppedCount = spark.sparkContext().longAccumulator("implausible parts dropped");
+            counts = spark.sparkContext().collectionAccumulator("implausible parts dropped");
             dropped = spark.sparkContext().collectionAccumulator("implausible parts");
             archive = spark.sparkContext().collectionAccumulator("archive parts skipped");
         }
 
         void note(TraceSource source) {
             if (source instanceof dev.straggler.trace.PlausibleTrace p && p.droppedCount() > 0) {
-                droppedCount.add(p.droppedCount());
+                counts.add(new long[] {org.apache.spark.TaskContext.getPartitionId(), p.droppedCount(),
+                        p.lostStreams()});
                 p.dropped().forEach(d -> dropped.add(d.toString()));
             }
             if (dev.straggler.trace.PlausibleTrace.unwrap(source) instanceof dev.straggler.trace.otf2.Otf2Archive a) {
-                a.warnings().forEach(w -> archive.add(w.toString()));
+                a.warnings().forEach(archive::add);
             }
+        }
+
+        private long[] totals() {
+            java.util.Map<Long, long[]> byPartition = new java.util.TreeMap<>();
+            for (long[] c : counts.value()) {
+                byPartition.put(c[0], c);
+            }
+            long[] t = new long[2];
+            for (long[] c : byPartition.values()) {
+                t[0] += c[1];
+                t[1] += c[2];
+            }
+            return t;
+        }
+
+        private List<dev.straggler.trace.otf2.Otf2Warning> warnings() {
+            List<dev.straggler.trace.otf2.Otf2Warning> w = new ArrayList<>(new LinkedHashSet<>(archive.value()));
+            w.sort(Comparator.comparingLong(dev.straggler.trace.otf2.Otf2Warning::location)
+                    .thenComparingLong(dev.straggler.trace.otf2.Otf2Warning::byteOffset));
+            return w;
+        }
+
+        /** Why the result is partial, in the words and order of a read on one machine. */
+        List<String> reasons() {
+            List<String> r = new ArrayList<>(dev.straggler.trace.otf2.Otf2Archive.partialReasons(warnings()));
+            long[] t = totals();
+            r.addAll(dev.straggler.trace.PlausibleTrace.partialReasons(t[0], t[1]));
+            return r;
         }
 
         /** The lines a single-machine run prints for the same skips. */
         List<String> lines(String origin) {
             List<String> out = new ArrayList<>();
-            List<String> d = sortedUnique(dropped.value());
-            if (droppedCount.value() > 0) {
+            List<String> d = new ArrayList<>(new java.util.TreeSet<>(dropped.value()));
+            if (d.size() > dev.straggler.trace.PlausibleTrace.LISTED) {
+                d = d.subList(0, dev.straggler.trace.PlausibleTrace.LISTED);
+            }
+            long count = totals()[0];
+            if (count > 0) {
                 out.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or "
-                        + "unreadable part(s) of %s%s:", droppedCount.value(), origin, droppedCount.value() > d.size()
+                        + "unreadable part(s) of %s%s:", count, origin, count > d.size()
                         ? " (the first " + d.size() + " listed)" : ""));
                 d.forEach(x -> out.add("  " + x));
             }
-            List<String> a = sortedUnique(archive.value());
+            List<dev.straggler.trace.otf2.Otf2Warning> a = warnings();
             if (!a.isEmpty()) {
                 out.add("straggler: " + a.size() + " part(s) of " + origin + " were skipped:");
                 a.forEach(x -> out.add("  " + x));
             }
-            return out;
-        }
-
-        private static List<String> sortedUnique(List<String> values) {
-            List<String> out = new ArrayList<>(new java.util.TreeSet<>(values));
             return out;
         }
     }

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class PlausibleTrace implements TraceSource {
     /** Records listed individually; the count is always exact. */
-    static final int LISTED = 50;
+    public static final int LISTED = 50;
 
     /** One dropped record. {@code eventIndex} is its position in the location's stream as read. */
     public record Dropped(int location, int rank, long eventIndex, long time, String why) {
@@ -88,8 +88,22 @@ public final class PlausibleTrace implements TraceSource {
     @Override
     public List<String> partialReasons() {
         List<String> r = new ArrayList<>(delegate.partialReasons());
-        long lost = lostStreams.get();
-        long n = droppedCount.get() - lost;
+        r.addAll(partialReasons(droppedCount.get(), lostStreams.get()));
+        return r;
+    }
+
+    /** Locations whose stream (or its rest) could not be read at all, among {@link #droppedCount}. */
+    public long lostStreams() {
+        return lostStreams.get();
+    }
+
+    /**
+     * Why the checks made a read partial, from the counts (also summed over reads on several machines): records
+     * dropped, of which {@code lost} are locations left out.
+     */
+    public static List<String> partialReasons(long dropped, long lost) {
+        List<String> r = new ArrayList<>();
+        long n = dropped - lost;
         if (n > 0) {
             r.add(String.format(Locale.ROOT, "--lenient dropped %,d implausible record(s) (listed on stderr)", n));
         }

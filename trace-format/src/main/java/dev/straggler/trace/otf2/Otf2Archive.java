@@ -165,7 +165,14 @@ public final class Otf2Archive implements TraceSource {
 
     @Override
     public List<String> partialReasons() {
-        List<Otf2Warning> w = warnings();
+        return partialReasons(warnings());
+    }
+
+    /**
+     * Why a lenient read of an archive is partial, from its warnings (distinct), also for an engine that gathered them
+     * from reads on several machines.
+     */
+    public static List<String> partialReasons(List<Otf2Warning> w) {
         if (w.isEmpty()) {
             return List.of();
         }

@@ -8,7 +8,8 @@ package dev.straggler.trace.otf2;
  * @param byteOffset where in the file, -1 when not tied to a position
  * @param eventsLost event records (of any type, as OTF2 counts them) that were not delivered because of it
  */
-public record Otf2Warning(String file, long location, long byteOffset, long eventsLost, String message) {
+public record Otf2Warning(String file, long location, long byteOffset, long eventsLost, String message)
+        implements java.io.Serializable {
 
     @Override
     public String toString() {
