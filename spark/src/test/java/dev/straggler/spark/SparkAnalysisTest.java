@@ -95,6 +95,19 @@ class SparkAnalysisTest {
     }
 
     @Test
+    void collectivesMatchAcrossChunkEdges() throws IOException {
+        // 9,000 Allreduce instances on 16 ranks: chunks of 4,096 instances, the last one partly filled
+        Path out = dir.resolve("allreduce-9000x16");
+        if (!Files.exists(out)) {
+            try (StoreWriter w = StoreWriter.create(out, StoreOptions.defaults())) {
+                Scenarios.byName("imbalance-at-allreduce").generate(ScenarioParams.of(16).with("reps", "9000"), w);
+            }
+        }
+        assertTrue(9000 > 2 * dev.straggler.patterns.waitstate.CollectiveChunk.instancesPerChunk(16));
+        Results.assertSame(local(out), spark(out, 5));
+    }
+
+    @Test
     void aScalingFamilyAtManyRanksGivesTheSingleMachineResult() throws IOException {
         Path store = generate(Scenarios.byName("gyro-like"), 64);
         Results.assertSame(local(store), spark(store, 7));
