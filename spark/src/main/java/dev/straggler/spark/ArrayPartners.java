@@ -2,7 +2,6 @@ package dev.straggler.spark;
 
 import dev.straggler.patterns.waitstate.MessagePartners;
 
-import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -10,14 +9,14 @@ import java.util.Arrays;
  * row: for a receive its send's Enter, record time, size and rank; for a send its receive's request Enter and rank.
  * Rank -1 marks a record without partner.
  */
-final class ArrayPartners implements MessagePartners, Serializable {
+final class ArrayPartners implements MessagePartners {
     final long[] sendEnter;
     final long[] sendTime;
     final long[] sendBytes;
     final int[] sendRank;
     final long[] recvRequestEnter;
     final int[] recvRank;
-    private transient int current;
+    private int current;
 
     ArrayPartners(int receives, int sends) {
         sendEnter = new long[receives];

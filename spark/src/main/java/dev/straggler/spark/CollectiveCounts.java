@@ -1,5 +1,7 @@
 package dev.straggler.spark;
 
+import dev.straggler.trace.TraceDefinitions;
+
 import java.util.List;
 
 /**
@@ -18,10 +20,12 @@ final class CollectiveCounts {
         instances = new int[comms];
     }
 
-    static CollectiveCounts form(Plan plan, List<LocationFacts> facts) {
-        CollectiveCounts out = new CollectiveCounts(plan.members.length);
-        for (int c = 0; c < plan.members.length; c++) {
-            int[] members = plan.members[c];
+    static CollectiveCounts form(TraceDefinitions defs, List<LocationFacts> facts) {
+        int[] locationOfRank = defs.masterLocationByRank();
+        int comms = defs.communicators().size();
+        CollectiveCounts out = new CollectiveCounts(comms);
+        for (int c = 0; c < comms; c++) {
+            int[] members = defs.communicator(c).members();
             int min = Integer.MAX_VALUE;
             int max = 0;
             boolean complete = true;
@@ -29,7 +33,7 @@ final class CollectiveCounts {
             boolean[] present = new boolean[members.length];
             for (int j = 0; j < members.length; j++) {
                 int rank = members[j];
-                int l = rank >= 0 && rank < plan.locationOfRank.length ? plan.locationOfRank[rank] : -1;
+                int l = rank >= 0 && rank < locationOfRank.length ? locationOfRank[rank] : -1;
                 if (l < 0) {
                     complete = false;
                 } else {

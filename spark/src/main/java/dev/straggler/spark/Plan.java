@@ -44,10 +44,6 @@ final class Plan implements Serializable {
         this.localToGlobal = localToGlobal;
     }
 
-    Plan withInstancesAndTree(int[] instances, List<int[]> localToGlobal, TraceDefinitions defs) {
-        return new Plan(trace, lenient, defs, instances, localToGlobal, blockSize);
-    }
-
     /** True when location {@code l} of rank {@code rank} is that rank's master location (the one MPI matching uses). */
     boolean master(int rank, int l) {
         return rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == l;

@@ -163,10 +163,8 @@ public final class SparkAnalysis {
             trees.add(f.tree());
         }
         CallTree.Merged merged = CallTree.mergeTrees(trees);
-        Plan plan = new Plan(path, lenient, defs, new int[defs.communicators().size()], merged.localToGlobal(),
-                blockSize);
-        CollectiveCounts collectives = CollectiveCounts.form(plan, facts);
-        plan = plan.withInstancesAndTree(collectives.instances, merged.localToGlobal(), defs);
+        CollectiveCounts collectives = CollectiveCounts.form(defs, facts);
+        Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize);
         Broadcast<Plan> shared = jsc.broadcast(plan);
 
         // 3. message matching: a keyed join of send blocks with receive blocks, partners grouped back by location
