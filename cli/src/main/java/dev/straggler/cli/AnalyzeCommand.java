@@ -60,8 +60,8 @@ final class AnalyzeCommand implements Callable<Integer> {
     String engine;
 
     @Option(names = "--master", paramLabel = "URL", description = "Spark master for --engine spark: local[N], "
-            + "spark://HOST:PORT, yarn, k8s://... (default: spark.master when run by spark-submit, else local[*]). "
-            + "Every executor must read TRACE at the same path.")
+            + "spark://HOST:PORT, and under a cluster's spark-submit also yarn and k8s://... (default: spark.master "
+            + "when run by spark-submit, else local[*]). Every executor must read TRACE at the same path.")
     String master;
 
     @Option(names = "--partitions", paramLabel = "N", description = "Location partitions for --engine spark "

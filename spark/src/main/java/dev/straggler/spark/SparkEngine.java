@@ -30,6 +30,7 @@ public final class SparkEngine implements AnalysisEngine {
         } else if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
         }
+        requireClusterManager(conf.get("spark.master"));
         conf.setIfMissing("spark.app.name", "straggler analyze " + trace.getFileName());
         // executors on other machines need Straggler's classes: ship the jar this engine was loaded from (spark-submit
         // has set spark.jars already)
@@ -59,6 +60,27 @@ public final class SparkEngine implements AnalysisEngine {
             if (own) {
                 spark.stop();
             }
+        }
+    }
+
+    /**
+     * YARN and Kubernetes masters need Spark modules that only a cluster's Spark distribution brings; say so instead
+     * of Spark's "Could not parse Master URL".
+     */
+    static void requireClusterManager(String master) throws IOException {
+        String needed = master.startsWith("yarn") ? "org.apache.spark.scheduler.cluster.YarnClusterManager"
+                : master.startsWith("k8s://") ? "org.apache.spark.scheduler.cluster.k8s.KubernetesClusterManager"
+                : null;
+        if (needed == null) {
+            return;
+        }
+        try {
+            Class.forName(needed, false, SparkEngine.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            String kind = master.startsWith("yarn") ? "YARN" : "Kubernetes";
+            throw new IOException("--master " + master + " needs Spark's " + kind + " support, which is not on this "
+                    + "class path: submit straggler-spark.jar with your cluster's spark-submit --master " + master
+                    + " --class dev.straggler.spark.SubmitMain");
         }
     }
 

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@code straggler analyze --engine spark}: the same outputs as the single-machine command, byte for byte. */
@@ -150,6 +151,19 @@ class SparkCommandTest {
         Run r = run("analyze", trace.toString(), "--master", "local[2]");
         assertEquals(2, r.code());
         assertTrue(r.err().contains("--engine spark"), r.err());
+    }
+
+    @Test
+    void aYarnMasterWithoutSparksYarnSupportSaysToUseSparkSubmit() {
+        IOException e = assertThrows(IOException.class, () -> SparkEngine.requireClusterManager("yarn"));
+        assertTrue(e.getMessage().contains("spark-submit --master yarn"), e.getMessage());
+        assertThrows(IOException.class, () -> SparkEngine.requireClusterManager("k8s://https://api:6443"));
+    }
+
+    @Test
+    void localAndStandaloneMastersNeedNothingMore() throws IOException {
+        SparkEngine.requireClusterManager("local[2]");
+        SparkEngine.requireClusterManager("spark://head:7077");
     }
 
     @Test
