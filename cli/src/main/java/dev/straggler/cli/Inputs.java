@@ -1,6 +1,7 @@
 package dev.straggler.cli;
 
 import dev.straggler.trace.PlausibleTrace;
+import dev.straggler.trace.SkipReport;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
 import dev.straggler.trace.otf2.Otf2Archive;
@@ -45,23 +46,14 @@ final class Inputs {
      * command succeeds ({@link #flushSkipped}); a failed command reports its error alone.
      */
     static void reportSkipped(TraceSource src) {
-        List<String> lines = new java.util.ArrayList<>();
-        if (src instanceof PlausibleTrace p && p.droppedCount() > 0) {
-            lines.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or unreadable "
-                    + "part(s) of %s%s:", p.droppedCount(), p.origin(), p.droppedCount() > p.dropped().size()
-                    ? " (the first " + p.dropped().size() + " listed)" : ""));
-            // sorted: locations are read in parallel, so the order of discovery varies from run to run
-            p.dropped().stream().map(String::valueOf).sorted().forEach(d -> lines.add("  " + d));
+        long dropped = 0;
+        List<String> listed = List.of();
+        if (src instanceof PlausibleTrace p) {
+            dropped = p.droppedCount();
+            listed = p.dropped().stream().map(String::valueOf).toList();
         }
-        src = PlausibleTrace.unwrap(src);
-        if (src instanceof Otf2Archive a && !a.warnings().isEmpty()) {
-            lines.add("straggler: " + a.warnings().size() + " part(s) of " + a.origin() + " were skipped:");
-            a.warnings().stream().sorted(java.util.Comparator.comparingLong(Otf2Warning::location)
-                    .thenComparingLong(Otf2Warning::byteOffset)).forEach(w -> lines.add("  " + w));
-        }
-        synchronized (SKIPPED) {
-            SKIPPED.addAll(lines);
-        }
+        List<Otf2Warning> skipped = PlausibleTrace.unwrap(src) instanceof Otf2Archive a ? a.warnings() : List.of();
+        noteSkipped(SkipReport.lines(src.origin(), dropped, listed, skipped));
     }
 
     /** Notes skip lines an engine's workers reported (their reads happened elsewhere than in {@code src}). */

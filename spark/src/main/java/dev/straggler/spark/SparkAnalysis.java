@@ -16,6 +16,7 @@ import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.ReplayOptions;
 import dev.straggler.trace.CommunicationMatrix;
+import dev.straggler.trace.SkipReport;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
@@ -36,7 +37,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -438,16 +438,10 @@ public final class SparkAnalysis {
             return t;
         }
 
-        private List<dev.straggler.trace.otf2.Otf2Warning> warnings() {
-            List<dev.straggler.trace.otf2.Otf2Warning> w = new ArrayList<>(new LinkedHashSet<>(archive.value()));
-            w.sort(Comparator.comparingLong(dev.straggler.trace.otf2.Otf2Warning::location)
-                    .thenComparingLong(dev.straggler.trace.otf2.Otf2Warning::byteOffset));
-            return w;
-        }
-
         /** Why the result is partial, in the words and order of a read on one machine. */
         List<String> reasons() {
-            List<String> r = new ArrayList<>(dev.straggler.trace.otf2.Otf2Archive.partialReasons(warnings()));
+            List<String> r = new ArrayList<>(dev.straggler.trace.otf2.Otf2Archive.partialReasons(
+                    SkipReport.distinct(archive.value())));
             long[] t = totals();
             r.addAll(dev.straggler.trace.PlausibleTrace.partialReasons(t[0], t[1]));
             return r;
@@ -455,24 +449,7 @@ public final class SparkAnalysis {
 
         /** The lines a single-machine run prints for the same skips. */
         List<String> lines(String origin) {
-            List<String> out = new ArrayList<>();
-            List<String> d = new ArrayList<>(new java.util.TreeSet<>(dropped.value()));
-            if (d.size() > dev.straggler.trace.PlausibleTrace.LISTED) {
-                d = d.subList(0, dev.straggler.trace.PlausibleTrace.LISTED);
-            }
-            long count = totals()[0];
-            if (count > 0) {
-                out.add(String.format(java.util.Locale.ROOT, "straggler: --lenient dropped %,d implausible or "
-                        + "unreadable part(s) of %s%s:", count, origin, count > d.size()
-                        ? " (the first " + d.size() + " listed)" : ""));
-                d.forEach(x -> out.add("  " + x));
-            }
-            List<dev.straggler.trace.otf2.Otf2Warning> a = warnings();
-            if (!a.isEmpty()) {
-                out.add("straggler: " + a.size() + " part(s) of " + origin + " were skipped:");
-                a.forEach(x -> out.add("  " + x));
-            }
-            return out;
+            return SkipReport.lines(origin, totals()[0], dropped.value(), archive.value());
         }
     }
 
