@@ -84,7 +84,7 @@ final class ChunkResult implements Serializable {
         }
         CollectiveChunk.Members m = new CollectiveChunk.Members(size, instances, begin, end, sent, received, op,
                 root, loc, rec, path, rank, thread);
-        // outcomes arrive per instance, member by member: member j of instance k is element k of j's block
+        // member j's outcome of instance k is element k of j's block (instances that are not evaluated keep the defaults)
         long[][] wait = new long[size][instances];
         long[][] completion = new long[size][instances];
         byte[][] violation = new byte[size][instances];
@@ -93,14 +93,7 @@ final class ChunkResult implements Serializable {
         for (int[] r : reference) {
             java.util.Arrays.fill(r, -1);
         }
-        java.util.Map<Integer, Integer> jOf = new java.util.HashMap<>();
-        for (int j = 0; j < size; j++) {
-            jOf.put(members.get(j).location(), j);
-        }
-        // instances without a pattern (or inconsistent ones) report nothing: find the instance by the record's row
-        InstanceCollector found = CollectiveChunk.evaluate(m, top, (l, r, w, c, v, f, ref) -> {
-            int j = jOf.get(l);
-            int k = java.util.Arrays.binarySearch(members.get(j).row(), r);
+        InstanceCollector found = CollectiveChunk.evaluate(m, top, (k, j, w, c, v, f, ref) -> {
             wait[j][k] = w;
             completion[j][k] = c;
             violation[j][k] = v;

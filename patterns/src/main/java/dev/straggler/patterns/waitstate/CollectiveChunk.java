@@ -30,10 +30,12 @@ public final class CollectiveChunk {
                          int[] root, int[] location, int[] record, int[] path, int[] rank, int[] thread) {
     }
 
-    /** Receives each member's outcome of an evaluated instance. */
+    /**
+     * Receives each member's outcome of an evaluated instance: instance {@code k} of the chunk, member (communicator
+     * rank) {@code j}, whose record is row {@code k * size + j} of the {@link Members}.
+     */
     public interface Sink {
-        void outcome(int location, int record, long waitTime, long completion, byte violation, byte flags,
-                     int reference);
+        void outcome(int k, int j, long waitTime, long completion, byte violation, byte flags, int reference);
     }
 
     /**
@@ -44,10 +46,10 @@ public final class CollectiveChunk {
         InstanceCollector found = new InstanceCollector(topInstances);
         CollectiveInstance inst = new CollectiveInstance();
         for (int k = 0; k < m.instances(); k++) {
+            int instance = k;
             inst.load(m, k);
-            CollectiveReplay.evaluate(inst, found, (in, j) -> sink.outcome(in.location[j], in.record[j],
-                    in.waitTime[j], in.completion[j], in.violation[j], CollectiveOutcomes.flagsOf(in, j),
-                    in.reference));
+            CollectiveReplay.evaluate(inst, found, (in, j) -> sink.outcome(instance, j, in.waitTime[j],
+                    in.completion[j], in.violation[j], CollectiveOutcomes.flagsOf(in, j), in.reference));
         }
         return found;
     }
