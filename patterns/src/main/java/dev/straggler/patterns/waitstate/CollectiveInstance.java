@@ -52,9 +52,7 @@ final class CollectiveInstance {
     void load(Replay replay, int comm, int k) {
         CollectiveMatching cm = replay.collectives();
         int n = cm.size(comm);
-        ensure(n);
-        size = n;
-        consistent = true;
+        start(n);
         for (int j = 0; j < n; j++) {
             int loc = cm.memberLocation(comm, j);
             int rec = cm.record(comm, k, j);
@@ -68,12 +66,7 @@ final class CollectiveInstance {
             end[j] = t.end(rec);
             sent[j] = t.sent(rec);
             received[j] = t.received(rec);
-            if (j == 0) {
-                op = CollectiveOp.isValidCode(t.op(rec)) ? CollectiveOp.of(t.op(rec)) : null;
-                root = t.root(rec);
-            } else if (op == null || t.op(rec) != op.code() || t.root(rec) != root) {
-                consistent = false;
-            }
+            operation(j, t.op(rec), t.root(rec));
         }
         clearOutcomes(n);
     }
@@ -81,9 +74,7 @@ final class CollectiveInstance {
     /** Loads instance {@code k} of the columns (members of consecutive instances, communicator-rank order). */
     void load(CollectiveChunk.Members m, int k) {
         int n = m.size();
-        ensure(n);
-        size = n;
-        consistent = true;
+        start(n);
         int base = k * n;
         for (int j = 0; j < n; j++) {
             int x = base + j;
@@ -96,15 +87,25 @@ final class CollectiveInstance {
             end[j] = m.end()[x];
             sent[j] = m.sent()[x];
             received[j] = m.received()[x];
-            byte code = m.op()[x];
-            if (j == 0) {
-                op = CollectiveOp.isValidCode(code) ? CollectiveOp.of(code) : null;
-                root = m.root()[x];
-            } else if (op == null || code != op.code() || m.root()[x] != root) {
-                consistent = false;
-            }
+            operation(j, m.op()[x], m.root()[x]);
         }
         clearOutcomes(n);
+    }
+
+    private void start(int n) {
+        ensure(n);
+        size = n;
+        consistent = true;
+    }
+
+    /** The operation and root member j names: member 0's are the instance's, any other must agree. */
+    private void operation(int j, byte code, int memberRoot) {
+        if (j == 0) {
+            op = CollectiveOp.isValidCode(code) ? CollectiveOp.of(code) : null;
+            root = memberRoot;
+        } else if (op == null || code != op.code() || memberRoot != root) {
+            consistent = false;
+        }
     }
 
     private void clearOutcomes(int n) {
