@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * The communication records as the Spark stages move them: column blocks of up to {@value #SIZE} records of one
@@ -100,63 +102,62 @@ final class Blocks {
     /** A location's shipped sends, by envelope and block. */
     static Iterator<Tuple2<Key, SendBlock>> sends(LocationData d, Plan plan) {
         SendTable s = d.sends();
-        Object2ObjectLinkedOpenHashMap<Key, IntArrayList> byEnvelope = new Object2ObjectLinkedOpenHashMap<>();
-        for (int i = 0; i < s.size(); i++) {
-            if (s.shipped(i)) {
-                Key k = new Key(s.comm(i), d.rank(), plan.globalRank(s.comm(i), s.peer(i)), s.tag(i), 0);
-                byEnvelope.computeIfAbsent(k, x -> new IntArrayList()).add(i);
-            }
-        }
         boolean master = plan.master(d.rank(), d.location());
         List<Tuple2<Key, SendBlock>> out = new ArrayList<>();
-        byEnvelope.forEach((k, rows) -> {
-            for (int from = 0, b = 0; from < rows.size(); from += plan.blockSize, b++) {
-                int n = Math.min(plan.blockSize, rows.size() - from);
-                int[] row = new int[n];
-                long[] enter = new long[n];
-                long[] time = new long[n];
-                long[] bytes = new long[n];
-                for (int i = 0; i < n; i++) {
-                    int x = rows.getInt(from + i);
-                    row[i] = x;
-                    enter[i] = s.enter(x);
-                    time[i] = s.time(x);
-                    bytes[i] = s.bytes(x);
-                }
-                out.add(new Tuple2<>(new Key(k.comm(), k.src(), k.dst(), k.tag(), b),
-                        new SendBlock(d.location(), master, row, enter, time, bytes)));
+        for (Tuple2<Key, int[]> b : byEnvelope(s.size(), s::shipped,
+                i -> new Key(s.comm(i), d.rank(), plan.globalRank(s.comm(i), s.peer(i)), s.tag(i), 0), plan.blockSize)) {
+            int[] row = b._2();
+            long[] enter = new long[row.length];
+            long[] time = new long[row.length];
+            long[] bytes = new long[row.length];
+            for (int i = 0; i < row.length; i++) {
+                enter[i] = s.enter(row[i]);
+                time[i] = s.time(row[i]);
+                bytes[i] = s.bytes(row[i]);
             }
-        });
+            out.add(new Tuple2<>(b._1(), new SendBlock(d.location(), master, row, enter, time, bytes)));
+        }
         return out.iterator();
     }
 
     /** A location's receives in MPI, by envelope and block. */
     static Iterator<Tuple2<Key, ReceiveBlock>> receives(LocationData d, Plan plan) {
         RecvTable r = d.receives();
-        Object2ObjectLinkedOpenHashMap<Key, IntArrayList> byEnvelope = new Object2ObjectLinkedOpenHashMap<>();
-        for (int i = 0; i < r.size(); i++) {
-            if (r.inMpi(i)) {
-                Key k = new Key(r.comm(i), plan.globalRank(r.comm(i), r.peer(i)), d.rank(), r.tag(i), 0);
-                byEnvelope.computeIfAbsent(k, x -> new IntArrayList()).add(i);
-            }
-        }
         boolean master = plan.master(d.rank(), d.location());
         List<Tuple2<Key, ReceiveBlock>> out = new ArrayList<>();
-        byEnvelope.forEach((k, rows) -> {
-            for (int from = 0, b = 0; from < rows.size(); from += plan.blockSize, b++) {
-                int n = Math.min(plan.blockSize, rows.size() - from);
-                int[] row = new int[n];
-                long[] req = new long[n];
-                for (int i = 0; i < n; i++) {
-                    int x = rows.getInt(from + i);
-                    row[i] = x;
-                    req[i] = r.reqEnter(x);
-                }
-                out.add(new Tuple2<>(new Key(k.comm(), k.src(), k.dst(), k.tag(), b),
-                        new ReceiveBlock(d.location(), master, row, req)));
+        for (Tuple2<Key, int[]> b : byEnvelope(r.size(), r::inMpi,
+                i -> new Key(r.comm(i), plan.globalRank(r.comm(i), r.peer(i)), d.rank(), r.tag(i), 0), plan.blockSize)) {
+            int[] row = b._2();
+            long[] req = new long[row.length];
+            for (int i = 0; i < row.length; i++) {
+                req[i] = r.reqEnter(row[i]);
+            }
+            out.add(new Tuple2<>(b._1(), new ReceiveBlock(d.location(), master, row, req)));
+        }
+        return out.iterator();
+    }
+
+    /**
+     * The rows {@code included} of a table grouped by envelope, each envelope's rows in stream order cut into blocks
+     * of {@code blockSize}: block b holds the envelope's ordinals {@code [b·blockSize, (b+1)·blockSize)} and is keyed
+     * by the envelope with block number b.
+     */
+    private static List<Tuple2<Key, int[]>> byEnvelope(int size, IntPredicate included, IntFunction<Key> envelope,
+                                                       int blockSize) {
+        Object2ObjectLinkedOpenHashMap<Key, IntArrayList> rows = new Object2ObjectLinkedOpenHashMap<>();
+        for (int i = 0; i < size; i++) {
+            if (included.test(i)) {
+                rows.computeIfAbsent(envelope.apply(i), x -> new IntArrayList()).add(i);
+            }
+        }
+        List<Tuple2<Key, int[]>> out = new ArrayList<>();
+        rows.forEach((k, all) -> {
+            for (int from = 0, b = 0; from < all.size(); from += blockSize, b++) {
+                int[] block = all.subList(from, Math.min(all.size(), from + blockSize)).toIntArray();
+                out.add(new Tuple2<>(new Key(k.comm(), k.src(), k.dst(), k.tag(), b), block));
             }
         });
-        return out.iterator();
+        return out;
     }
 
     /** Key of a collective chunk: communicator and chunk number. */
