@@ -99,7 +99,7 @@ final class DbCommand implements Runnable {
                         : "trace";
                 trials.add(new ExperimentDatabase.NewTrial(application, experiment, r.label(), r.tasks(), r.cube(),
                         r.callsites(), parameters, r.path().toAbsolutePath().normalize().toString(), kind, h.bytes(),
-                        h.hex(), Analysis.rootCausesAnalysed(r.cube()), "straggler 0.1.0",
+                        h.hex(), Analysis.rootCausesAnalysed(r.cube()), Main.VERSION,
                         "straggler db add " + String.join(" ", runs.stream().map(Path::toString).toList())));
             }
             long t1 = System.nanoTime();

@@ -9,13 +9,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
 
 /** The {@code straggler} command. */
-@Command(name = "straggler", mixinStandardHelpOptions = true, version = "straggler 0.1.0",
+@Command(name = "straggler", mixinStandardHelpOptions = true, version = Main.VERSION,
         description = "Finds out why a parallel program is slow from its event traces.",
         subcommands = {AnalyzeCommand.class, DemoCommand.class, GenerateCommand.class, ImportCommand.class, InfoCommand.class, ValidateCommand.class,
                 DumpCommand.class, CommMatrixCommand.class, IncludeListCommand.class, FilterCommand.class, DiffCommand.class, MergeCommand.class,
                 MeanCommand.class, CallsitesCommand.class, ScalingCommand.class, ModelCommand.class, StudyCommand.class, PopCommand.class, DbCommand.class, BandwidthCommand.class, PhasesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** What --version prints, and what the experiment database records as the tool that stored a trial. */
+    static final String VERSION = "straggler 0.1.0";
+
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
