@@ -130,7 +130,7 @@ final class DbCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            try (ExperimentDatabase d = ExperimentDatabase.open(db)) {
+            try (ExperimentDatabase d = ExperimentDatabase.openExisting(db)) {
                 List<ExperimentDatabase.TrialInfo> trials = d.list(new Selection(db, app, null, null, null, Map.of()));
                 System.out.printf(Locale.ROOT, "%5s  %-16s %-12s %-28s %6s  %-19s  %s%n", "trial", "application",
                         "experiment", "name", "p", "added", "parameters");
@@ -161,7 +161,7 @@ final class DbCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            try (ExperimentDatabase d = ExperimentDatabase.open(db)) {
+            try (ExperimentDatabase d = ExperimentDatabase.openExisting(db)) {
                 if (output != null) {
                     try (Writer w = Files.newBufferedWriter(output, StandardCharsets.UTF_8)) {
                         long n = d.queryCsv(sql, w);
@@ -194,7 +194,7 @@ final class DbCommand implements Runnable {
             if (trials.isEmpty() == (app == null)) {
                 throw new IllegalArgumentException("give trial ids or --app NAME (one of them)");
             }
-            try (ExperimentDatabase d = ExperimentDatabase.open(db)) {
+            try (ExperimentDatabase d = ExperimentDatabase.openExisting(db)) {
                 List<Integer> ids = new ArrayList<>(trials);
                 if (app != null) {
                     for (ExperimentDatabase.TrialInfo t : d.list(new Selection(db, app, null, null, null, Map.of()))) {

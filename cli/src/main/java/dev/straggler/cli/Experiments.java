@@ -112,7 +112,7 @@ final class Experiments {
     static List<Run> fromDatabase(String spec) throws IOException {
         Selection s = Selection.parse(spec);
         List<Run> out = new ArrayList<>();
-        try (ExperimentDatabase db = ExperimentDatabase.open(s.database())) {
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(s.database())) {
             List<ExperimentDatabase.TrialInfo> trials = db.list(s);
             if (trials.isEmpty()) {
                 throw new IllegalArgumentException(spec + " matches no trial (straggler db list --db " + s.database()

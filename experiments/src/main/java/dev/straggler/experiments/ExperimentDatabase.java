@@ -73,6 +73,18 @@ public final class ExperimentDatabase implements AutoCloseable {
      * @throws IOException naming the database when it cannot be opened or has another schema version
      */
     public static ExperimentDatabase open(String spec) throws IOException {
+        return open(spec, true);
+    }
+
+    /**
+     * Opens a database that must exist already (to list, query, remove or read trials): a DuckDB file that is not
+     * there is an error naming it, not a new empty database.
+     */
+    public static ExperimentDatabase openExisting(String spec) throws IOException {
+        return open(spec, false);
+    }
+
+    private static ExperimentDatabase open(String spec, boolean create) throws IOException {
         String url;
         if (spec.startsWith("postgresql://") || spec.startsWith("postgres://")) {
             url = "jdbc:" + (spec.startsWith("postgres://") ? "postgresql://" + spec.substring("postgres://".length()) : spec);
@@ -82,6 +94,10 @@ public final class ExperimentDatabase implements AutoCloseable {
             throw new IOException(spec + ": only DuckDB files and PostgreSQL URLs are supported");
         } else {
             Path file = Path.of(spec).toAbsolutePath();
+            if (!create && !java.nio.file.Files.exists(file)) {
+                throw new IOException(spec + ": no such experiment database (straggler db add --db " + spec
+                        + " creates it)");
+            }
             url = "jdbc:duckdb:" + file;
         }
         Connection c;
@@ -616,6 +632,21 @@ public final class ExperimentDatabase implements AutoCloseable {
      * quote or line break); returns the number of rows.
      */
     public long queryCsv(String sql, Writer out) throws IOException {
+        // a query never changes the database: whatever the statement does is rolled back
+        try {
+            connection.setAutoCommit(false);
+            try {
+                return writeCsv(sql, out);
+            } finally {
+                connection.rollback();
+                connection.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new IOException(where + ": " + oneLine(e), e);
+        }
+    }
+
+    private long writeCsv(String sql, Writer out) throws IOException {
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();

@@ -224,6 +224,26 @@ class ExperimentDatabaseTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void aQueryNeverChangesTheDatabase(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(32, "q1")), false);
+            assertThrows(IOException.class, () -> query(db, "DROP TABLE severities CASCADE"));
+            assertThrows(IOException.class, () -> query(db, "DELETE FROM trials"));
+            assertEquals("n\n1\n", query(db, "SELECT count(*) AS n FROM trials"));
+            assertTrue(query(db, "SELECT count(*) AS n FROM severities").matches("n\n[1-9][0-9]*\n"));
+        }
+    }
+
+    @Test
+    void aMissingDatabaseFileIsNamedNotCreated() {
+        Path missing = tmp.resolve("absent.duckdb");
+        IOException e = assertThrows(IOException.class, () -> ExperimentDatabase.openExisting(missing.toString()));
+        assertTrue(e.getMessage().startsWith(missing + ": no such experiment database"), e.getMessage());
+        assertTrue(!Files.exists(missing));
+    }
+
     @Test
     void selectionsNameTheirDatabaseAndKeys() {
         Selection s = Selection.parse("db:runs.duckdb?app=cg&processes=16&param.class=W");
