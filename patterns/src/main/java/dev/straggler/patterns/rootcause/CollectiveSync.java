@@ -52,20 +52,7 @@ final class CollectiveSync {
         int l0 = cm.memberLocation(comm, 0);
         int r0 = cm.record(comm, k, 0);
         var t0 = replay.location(l0).collectives();
-        kind = kindOf(CollectiveOp.isValidCode(t0.op(r0)) ? CollectiveOp.of(t0.op(r0)) : null);
-        if (kind == Kind.NONE) {
-            return false;
-        }
-        size = n;
-        root = t0.root(r0);
-        reference = out.reference(l0, r0);
-        if (participates.length < n) {
-            participates = new boolean[n];
-            sync = new boolean[n];
-            wait = new long[n];
-            completion = new long[n];
-        }
-        boolean anySync = false;
+        ensure(n);
         for (int j = 0; j < n; j++) {
             int l = cm.memberLocation(comm, j);
             int r = cm.record(comm, k, j);
@@ -73,9 +60,84 @@ final class CollectiveSync {
             sync[j] = out.syncPoint(l, r);
             wait[j] = out.waitTime(l, r);
             completion[j] = out.completion(l, r);
+        }
+        return define(n, t0.op(r0), t0.root(r0), out.reference(l0, r0));
+    }
+
+    /**
+     * Loads an instance whose members' outcomes are already in {@link #participates}, {@link #sync}, {@link #wait}
+     * and {@link #completion} (sized by {@link #ensure}): operation code, root and reference of member 0. Same
+     * answer as {@link #load}; used where an instance's members are gathered in one place (a distributed engine).
+     */
+    boolean define(int n, byte opCode, int rootRank, int referenceRank) {
+        kind = kindOf(CollectiveOp.isValidCode(opCode) ? CollectiveOp.of(opCode) : null);
+        size = n;
+        root = rootRank;
+        reference = referenceRank;
+        if (kind == Kind.NONE) {
+            return false;
+        }
+        boolean anySync = false;
+        for (int j = 0; j < n; j++) {
             anySync |= sync[j];
         }
         return anySync && reference >= 0;
+    }
+
+    /** Makes room for {@code n} members. */
+    void ensure(int n) {
+        if (participates.length < n) {
+            participates = new boolean[n];
+            sync = new boolean[n];
+            wait = new long[n];
+            completion = new long[n];
+        }
+    }
+
+    /**
+     * Writes the part every member plays in instance {@code k} into its location's roles; {@code loaded} is what
+     * {@link #load} or {@link #define} answered, {@code members} the communicator's global ranks, {@code world} the
+     * number of ranks.
+     */
+    void roles(boolean loaded, int k, int[] members, int world, MemberRoles target) {
+        int participants = 0;
+        for (int j = 0; j < size; j++) {
+            if (participates[j]) {
+                participants++;
+            }
+        }
+        for (int j = 0; j < size; j++) {
+            boolean registers = loaded && sync[j];
+            int[] ranks = null;
+            boolean all = false;
+            if (registers) {
+                int[] partners = syncPartners(j);
+                if (partners == null) {
+                    all = members.length == world;
+                    ranks = all ? null : sortedCopy(members);
+                } else {
+                    ranks = new int[partners.length];
+                    for (int x = 0; x < partners.length; x++) {
+                        ranks[x] = members[partners[x]];
+                    }
+                    Arrays.sort(ranks);
+                }
+            }
+            target.role(j, k, participants, participates[j], loaded ? kind.ordinal() : -1, reference, registers,
+                    wait[j], completion[j], ranks, all);
+        }
+    }
+
+    /** Receives each member's role in an instance ({@link #roles}). */
+    interface MemberRoles {
+        void role(int j, int instance, int participants, boolean participates, int kind, int reference,
+                  boolean syncPoint, long wait, long completion, int[] ranks, boolean allRanks);
+    }
+
+    private static int[] sortedCopy(int[] a) {
+        int[] r = a.clone();
+        Arrays.sort(r);
+        return r;
     }
 
     /**

@@ -1,19 +1,21 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.replay.CallPathIntervals;
-import dev.straggler.replay.CollectiveMatching;
-import dev.straggler.replay.Replay;
+import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
+import java.io.Serializable;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 
 /**
  * Scalasca's backward cost-accounting replay ({@code bwc}: delay costs and the critical path) and its forward
@@ -22,32 +24,83 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>Each location is replayed from its last mark to its first. Data flows exactly where Scalasca's replay sends
  * it: from a Late Sender receive to its send, from a Late Receiver send completion to its receive request, and
- * among the members of a collective. A location blocks only where it needs such data; since the values every
- * location computes depend only on its own marks and the data it receives, the result does not depend on the order
- * in which locations advance (a Kahn network), and equals Scalasca's.
+ * among the members of a collective, each of which contributes its part ({@link Arrival}) and, once all are in,
+ * takes what concerns it from the instance's delay computation. A location blocks only where it needs such data;
+ * since the values every location computes depend only on its own marks and the data it receives, the result does
+ * not depend on the order in which locations advance (a Kahn network), and equals Scalasca's. That also holds when
+ * the locations are spread over several replays that hand each other the data for locations they do not hold
+ * ({@link Exchange}).
  */
 final class CostReplay {
     /** Data a wait state ships to the location that caused it. */
-    private record Shipment(double waitTime, TimeMap times, double[] costs, boolean criticalPath) {
+    record Shipment(double waitTime, TimeMap times, double[] costs, boolean criticalPath) implements Serializable {
     }
 
-    private final Replay replay;
+    /**
+     * What the reference member of a collective contributes besides its own part: its previous synchronisation
+     * with the whole group ({@code prevSp}), the later points where some members synchronised with it
+     * ({@code prevSps}: communicator rank → point), and the time maps from those points to this one.
+     */
+    record RootPart(int prevSp, TreeMap<Integer, Integer> prevSps, TimeMap group, TimeMap[] prevSpTimes)
+            implements Serializable {
+    }
+
+    /**
+     * One member's arrival at a collective instance: what the instance's delay computation reads of it, taken when
+     * it arrives (it is parked, and nothing changes it, until all have arrived). {@code kind} -1: the instance has
+     * no delay semantics and only the arrival counts.
+     */
+    record Arrival(int comm, int instance, int member, int location, int row, int participants, byte kind,
+                   int size, int reference, int sp, double waitTime, double[] costs, boolean criticalPath,
+                   boolean waitState, TimeMap delay, RootPart root) implements Serializable {
+        long key() {
+            return ((long) comm << 32) | instance;
+        }
+    }
+
+    /** Where data for locations held by another replay goes (a distributed engine); null on one machine. */
+    interface Exchange {
+        /** A shipment for a location held elsewhere; {@code lateSender} names the channel. */
+        void ship(boolean lateSender, long key, Shipment shipment);
+
+        /** An arrival at an instance of {@code comm}, when that communicator has members held elsewhere. */
+        void publish(Arrival arrival);
+
+        /** True when communicator {@code comm} has members held by another replay. */
+        boolean spans(int comm);
+    }
+
     private final LocationState[] states;
-    private final Matches matches;
+    private final PartnerFacts[] partners;
+    private final CollectiveRoles[] roles;
+    /** Per communicator: the location of each member (communicator rank), and its global rank. */
+    private final int[][] memberLocations;
+    private final int[][] globalRanks;
+    private final IntFunction<String> regionOfPath;
+    private final Exchange exchange;
+    /** Per communicator: location → communicator rank. */
+    private final Int2IntOpenHashMap[] memberIndex;
+
     /**
      * Shipments in one direction, keyed by their destination (location, row), and the locations blocked on one.
      * Taking and delivering are atomic, so a location is released exactly once, by whoever delivers what it waits
      * for; the lock also hands the shipment and the blocked location's state over between threads.
      */
     private final class Channel {
+        private final boolean lateSender;
         private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>();
         private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap();
 
-        Channel() {
+        Channel(boolean lateSender) {
+            this.lateSender = lateSender;
             waiting.defaultReturnValue(-1);
         }
 
         void deliver(long key, Shipment sh) {
+            if (states[(int) (key >>> 32)] == null) {
+                exchange.ship(lateSender, key, sh);
+                return;
+            }
             int l;
             synchronized (this) {
                 shipped.put(key, sh);
@@ -69,29 +122,57 @@ final class CostReplay {
     }
 
     /** Late Sender shipments, keyed by the receiving send (location, send row). */
-    private final Channel toSend = new Channel();
+    private final Channel toSend = new Channel(true);
     /** Late Receiver shipments, keyed by the receive whose request gets them (location, receive row). */
-    private final Channel toRequest = new Channel();
-    /** Participants still to arrive per collective instance, keyed by (communicator, instance). */
-    private final Long2IntOpenHashMap pending = new Long2IntOpenHashMap();
-    private final int[][] instanceOf;
-    /** Per worker thread: the interval accumulator and the collective being processed. */
+    private final Channel toRequest = new Channel(false);
+
+    /** The members' arrivals at an instance until all participants are in. */
+    private static final class Pending {
+        final Arrival[] byMember;
+        final int expected;
+        int count;
+
+        Pending(int size, int expected) {
+            byMember = new Arrival[size];
+            this.expected = expected;
+        }
+    }
+
+    /** Instances with some but not all participants arrived, keyed by (communicator, instance). */
+    private final Long2ObjectOpenHashMap<Pending> pending = new Long2ObjectOpenHashMap<>();
+    /** Per worker thread: the interval accumulator. */
     private final ThreadLocal<IntervalTimes> times;
-    private final ThreadLocal<CollectiveSync> sync = ThreadLocal.withInitial(CollectiveSync::new);
     private Scheduler scheduler;
 
-    private final CollectiveOutcomes outcomes;
-
-    CostReplay(Replay replay, CollectiveOutcomes outcomes, LocationState[] states, Matches matches,
-               int[][] instanceOf) {
-        this.replay = replay;
-        this.outcomes = outcomes;
+    /**
+     * @param states          the locations this replay holds (null elsewhere), synchronisation points prepared
+     * @param partners        per held location, its records' partners
+     * @param roles           per held location, its collective records' roles
+     * @param memberLocations per communicator, each member's location
+     * @param globalRanks     per communicator, each member's global rank
+     * @param callPaths       size of the unified call tree
+     * @param regionOfPath    region name of a unified call path (for messages)
+     * @param exchange        where data for locations held elsewhere goes; null when all are held here
+     */
+    CostReplay(LocationState[] states, PartnerFacts[] partners, CollectiveRoles[] roles, int[][] memberLocations,
+               int[][] globalRanks, int callPaths, IntFunction<String> regionOfPath, Exchange exchange) {
         this.states = states;
-        this.matches = matches;
-        int paths = replay.callTree().size();
-        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(paths));
-        this.instanceOf = instanceOf;
-        pending.defaultReturnValue(-1);
+        this.partners = partners;
+        this.roles = roles;
+        this.memberLocations = memberLocations;
+        this.globalRanks = globalRanks;
+        this.regionOfPath = regionOfPath;
+        this.exchange = exchange;
+        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(callPaths));
+        this.memberIndex = new Int2IntOpenHashMap[memberLocations.length];
+        for (int c = 0; c < memberLocations.length; c++) {
+            int[] locs = memberLocations[c];
+            memberIndex[c] = new Int2IntOpenHashMap(locs == null ? 0 : locs.length);
+            memberIndex[c].defaultReturnValue(-1);
+            for (int j = 0; locs != null && j < locs.length; j++) {
+                memberIndex[c].putIfAbsent(locs[j], j);
+            }
+        }
     }
 
     private IntervalTimes times() {
@@ -102,33 +183,79 @@ final class CostReplay {
         return ((long) location << 32) | (row & 0xffffffffL);
     }
 
+    /** Rank that entered MPI_Finalize last (ties: the lowest rank); -1 when Finalize is incomplete. */
+    int finalizeLatest = -1;
+
     /**
-     * Runs the backward replay on every location, then the forward classification. With a pool, locations advance
-     * on its threads, each on one thread at a time; the result is the same for any number of threads.
+     * Runs the backward replay on every held location, then the forward classification. With a pool, locations
+     * advance on its threads, each on one thread at a time; the result is the same for any number of threads.
      */
     void run(ExecutorService pool, int threads) {
-        scheduler = threads > 1 && pool != null ? new PoolScheduler(pool) : new QueueScheduler();
+        start(threads > 1 && pool != null ? new PoolScheduler(pool) : new QueueScheduler());
+        scheduler.await();
+        List<String> blocked = blocked(3);
+        if (!blocked.isEmpty()) {
+            throw impossible(blockedCount(), blocked);
+        }
+    }
+
+    /** Releases every held location (a distributed replay then alternates {@link #drain} and receiving). */
+    void start() {
+        start(new QueueScheduler());
+    }
+
+    private void start(Scheduler s) {
+        scheduler = s;
         for (LocationState st : states) {
             if (st != null) {
                 scheduler.release(st.location);
             }
         }
+    }
+
+    /** Advances held locations until each has finished or waits for data. */
+    void drain() {
         scheduler.await();
-        StringBuilder blocked = new StringBuilder();
+    }
+
+    /** A shipment from another replay for a location held here. */
+    void receive(boolean lateSender, long key, Shipment sh) {
+        (lateSender ? toSend : toRequest).deliver(key, sh);
+    }
+
+    /** An arrival from another replay at an instance of a communicator with members held here. */
+    void receive(Arrival a) {
+        Pending p = arrive(a);
+        if (p != null) {
+            process(p, -1);
+        }
+    }
+
+    int blockedCount() {
         int count = 0;
         for (LocationState st : states) {
             if (st != null && st.cursor >= 0) {
-                if (count++ < 3) {
-                    blocked.append(count > 1 ? ", " : "").append("rank ").append(st.rank).append(" at ")
-                            .append(describe(st, st.cursor));
-                }
+                count++;
             }
         }
-        if (count > 0) {
-            throw new RootCauses.ImpossibleOrder(count + " rank(s) cannot be replayed backwards (" + blocked
-                    + (count > 3 ? ", ..." : "") + "): the recorded communication order cannot have happened");
+        return count;
+    }
+
+    /** The first {@code max} held locations (in location order) that could not finish, described. */
+    List<String> blocked(int max) {
+        List<String> out = new ArrayList<>();
+        for (LocationState st : states) {
+            if (st != null && st.cursor >= 0 && out.size() < max) {
+                out.add("rank " + st.rank + " at " + describe(st, st.cursor));
+            }
         }
-        forwardClassification();
+        return out;
+    }
+
+    /** The error for locations that cannot be replayed backwards, from their count and the first described. */
+    static RootCauses.ImpossibleOrder impossible(int count, List<String> first) {
+        return new RootCauses.ImpossibleOrder(count + " rank(s) cannot be replayed backwards (" + String.join(", ", first)
+                + (count > 3 ? ", ..." : "") + "): the recorded communication order cannot have happened");
     }
 
     // --- backward replay -----------------------------------------------------------------------------------
@@ -170,7 +297,7 @@ final class CostReplay {
                     }
                 }
                 case CallPathIntervals.FINALIZE -> {
-                    if (replay.definitions().masterLocationByRank().length > 0 && st.rank == finalizeLatest) {
+                    if (st.rank == finalizeLatest) {
                         st.onCriticalPath = true;
                         st.criticalPathEnd = m;
                     }
@@ -189,13 +316,9 @@ final class CostReplay {
             case CallPathIntervals.COLLECTIVE_END -> "a collective";
             default -> "an MPI call";
         };
-        int region = replay.callTree().region(st.callPath(m));
-        return what + " in " + replay.regions().regions().get(region).name() + " (entered at tick "
-                + st.intervals.enter(m) + ")";
+        return what + " in " + regionOfPath.apply(st.callPath(m)) + " (entered at tick " + st.intervals.enter(m)
+                + ")";
     }
-
-    /** Rank that entered MPI_Finalize last (ties: the lowest rank); -1 when Finalize is incomplete. */
-    int finalizeLatest = -1;
 
     /**
      * Backward replay at a receive: Scalasca's PRE_RECV of the delay, long-term cost and critical-path patterns
@@ -205,65 +328,62 @@ final class CostReplay {
      */
     private void preRecv(LocationState st, int m, int recv) {
         int s = st.spAt(m);
-        int sl = matches.recvPartnerLocation(st.location, recv);
+        PartnerFacts f = partners[st.location];
+        int sl = f.sendLocation[recv];
         if (!st.sp.isWaitState(s) || sl < 0) {
             return; // only a Late Sender wait state makes the send a synchronisation point
         }
-        toSend.deliver(key(sl, matches.recvPartner(st.location, recv)), shipment(st, s, states[sl].rank));
+        toSend.deliver(key(sl, f.sendRow[recv]), shipment(st, s, f.sendRank[recv]));
     }
 
     /** Backward replay at a send: receives the Late Sender shipment (blocking), then POST_SEND. */
     private boolean postSend(LocationState st, int m, int send) {
         int s = st.spAt(m);
-        int rl = matches.sendPartnerLocation(st.location, send);
-        if (s < 0 || rl < 0) {
+        PartnerFacts f = partners[st.location];
+        if (s < 0 || f.recvLocation[send] < 0) {
             return true; // not a Late Sender synchronisation point: nothing to receive that matters
         }
-        LocationState receiver = states[rl];
-        if (!receiver.sp.isWaitState(receiver.spAt(receiver.links.recvMark[matches.sendPartner(st.location, send)]))) {
+        if (!f.recvIsWait[send]) {
             return true; // the receive waited for nothing: its message carries no wait, cost or path
         }
         Shipment sh = toSend.take(key(st.location, send), st.location);
         if (sh == null) {
             return false;
         }
-        arrived(st, m, s, sh, receiver.rank, WaitType.LATE_SENDER);
+        arrived(st, m, s, sh, f.recvRank[send], WaitType.LATE_SENDER);
         return true;
     }
 
     /** Backward replay at a send completion that is a Late Receiver wait state: PRE_INV_SENDCMP. */
     private void preSendComplete(LocationState st, int m, int send) {
         int s = st.spAt(m);
-        int rl = matches.sendPartnerLocation(st.location, send);
+        PartnerFacts f = partners[st.location];
+        int rl = f.recvLocation[send];
         if (!st.sp.isWaitState(s) || rl < 0) {
             return;
         }
-        LocationState receiver = states[rl];
-        int ri = matches.sendPartner(st.location, send);
         // built (and the critical path leaves) even when the request does not take it
-        Shipment sh = shipment(st, s, receiver.rank);
-        int q = receiver.spAt(receiver.links.requestMark[ri]);
-        if (q >= 0 && !receiver.sp.isWaitState(q)) {
-            toRequest.deliver(key(rl, ri), sh);
+        Shipment sh = shipment(st, s, f.recvRank[send]);
+        if (f.requestTakes[send]) {
+            toRequest.deliver(key(rl, f.recvRow[send]), sh);
         }
     }
 
     /** Backward replay at a receive request that is a Late Receiver synchronisation point: POST_INV_RECVREQ. */
     private boolean postRequest(LocationState st, int m, int recv) {
         int q = st.spAt(m);
-        int sl = matches.recvPartnerLocation(st.location, recv);
-        if (q < 0 || st.sp.isWaitState(q) || sl < 0) {
+        PartnerFacts f = partners[st.location];
+        if (q < 0 || st.sp.isWaitState(q) || f.sendLocation[recv] < 0) {
             return true;
         }
-        LocationState sender = states[sl];
-        if (!sender.sp.isWaitState(sender.spAt(sender.links.sendCompleteMark[matches.recvPartner(st.location, recv)]))) {
+        if (!f.sendCompleteIsWait[recv]) {
             return true;
         }
         Shipment sh = toRequest.take(key(st.location, recv), st.location);
         if (sh == null) {
             return false;
         }
-        arrived(st, m, q, sh, sender.rank, WaitType.LATE_RECEIVER);
+        arrived(st, m, q, sh, f.sendRank[recv], WaitType.LATE_RECEIVER);
         return true;
     }
 
@@ -303,7 +423,6 @@ final class CostReplay {
      * propagating patterns). {@code s} is the synchronisation point here, {@code partner} the waiting rank.
      */
     private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type) {
-        DBGCTX = "p2p type " + type + " sp " + s + " mark " + st.sp.mark(s) + " partner " + partner + " rwait " + sh.waitTime() + " costs " + java.util.Arrays.toString(sh.costs());
         int prev = st.sp.previous(s, partner);
         TimeMap w = IntervalTimes.waitMap(st, prev, s);
         TimeMap pruned = times().pruned(st, prev, s, w);
@@ -350,12 +469,10 @@ final class CostReplay {
         }
     }
 
-    static String DBGCTX = "";
     private static void addScaled(LocationState st, RootCauseMetric metric, TimeMap d, double scale) {
         int[] p = d.paths();
         double[] v = d.seconds();
         for (int i = 0; i < p.length; i++) {
-            if (System.getProperty("dbg5") != null && st.rank == 1 && p[i] == 32) System.err.println("DBG5 " + DBGCTX + " " + metric + " scale " + scale + " v " + v[i] + " add " + (scale * v[i]));
             st.add(metric, p[i], scale * v[i]);
         }
     }
@@ -414,80 +531,136 @@ final class CostReplay {
      * at it, are released. Members that take no part (no payload in an N x N operation, skipped operations) pass.
      */
     private boolean collective(LocationState st, int m, int row) {
-        int k = instanceOf[st.location][row];
-        if (k < 0 || !outcomes.participates(st.location, row)) {
+        CollectiveRoles r = roles[st.location];
+        int k = r.instance[row];
+        if (k < 0 || !r.participates[row]) {
             return true;
         }
-        int comm = st.loc.collectives().comm(row);
-        CollectiveMatching cm = replay.collectives();
-        long key = ((long) comm << 32) | k;
-        // the last participant to arrive processes the instance; the others are parked and untouched meanwhile
-        synchronized (pending) {
-            int missing = pending.get(key);
-            if (missing < 0) {
-                missing = 0;
-                for (int j = 0; j < cm.size(comm); j++) {
-                    if (outcomes.participates(cm.memberLocation(comm, j), cm.record(comm, k, j))) {
-                        missing++;
-                    }
-                }
-            }
-            missing--;
-            if (missing > 0) {
-                pending.put(key, missing);
-                return false;
-            }
-            pending.remove(key);
+        Arrival a = arrival(st, m, row);
+        Pending p = arrive(a);
+        if (exchange != null && exchange.spans(a.comm())) {
+            exchange.publish(a);
         }
-        CollectiveSync c = sync.get();
-        if (c.load(replay, outcomes, comm, k)) {
-            collectiveDelay(c, comm, k);
+        if (p == null) {
+            return false;
         }
-        for (int j = 0; j < cm.size(comm); j++) {
-            int l = cm.memberLocation(comm, j);
-            if (l != st.location && outcomes.participates(l, cm.record(comm, k, j))) {
-                states[l].cursor--;
-                scheduler.release(l);
-            }
-        }
+        process(p, st.location);
         return true;
     }
 
-    /** Scalasca's {@code CalculateCollectiveDelay} and the collective delay / critical-path handlers. */
-    private void collectiveDelay(CollectiveSync sync, int comm, int k) {
-        CollectiveMatching cm = replay.collectives();
-        int n = sync.size;
-        int ref = sync.reference;
-        int type = switch (sync.kind) {
+    /** Records an arrival; the instance when it is complete now (then it is no longer pending). */
+    private Pending arrive(Arrival a) {
+        long key = a.key();
+        synchronized (pending) {
+            Pending p = pending.get(key);
+            if (p == null) {
+                p = new Pending(a.size(), a.participants());
+                pending.put(key, p);
+            }
+            p.byMember[a.member()] = a;
+            p.count++;
+            if (p.count < p.expected) {
+                return null;
+            }
+            pending.remove(key);
+            return p;
+        }
+    }
+
+    /** What member {@code st} contributes to the instance of its collective record {@code row} (mark {@code m}). */
+    private Arrival arrival(LocationState st, int m, int row) {
+        CollectiveRoles r = roles[st.location];
+        int comm = st.loc.collectives().comm(row);
+        int[] global = globalRanks[comm];
+        int j = memberIndex(comm, st.location);
+        int kind = r.kind[row];
+        if (kind < 0) {
+            return new Arrival(comm, r.instance[row], j, st.location, row, r.participants[row], (byte) -1,
+                    global.length, r.reference[row], -1, 0, null, false, false, null, null);
+        }
+        int ref = r.reference[row];
+        int s = st.spAt(st.links.collectiveMark[row]);
+        double[] costs = new double[WaitType.COUNT];
+        for (int t = 0; t < WaitType.COUNT; t++) {
+            costs[t] = s >= 0 ? st.cost[t][s] : 0;
+        }
+        TimeMap delay = s >= 0 && j != ref ? times().delayTimemap(st, s, global[ref]) : TimeMap.EMPTY;
+        RootPart root = null;
+        if (j == ref && s >= 0) {
+            TreeMap<Integer, Integer> prevSps = new TreeMap<>(); // communicator rank -> sp on the reference rank
+            int prevSp = previousGroupSync(st, s, global, ref, prevSps);
+            TimeMap group = times().synchpointTimes(st, prevSp, s);
+            TimeMap[] prevSpTimes = new TimeMap[global.length];
+            for (var e : prevSps.entrySet()) {
+                prevSpTimes[e.getKey()] = times().synchpointTimes(st, e.getValue(), s);
+            }
+            root = new RootPart(prevSp, prevSps, group, prevSpTimes);
+        }
+        return new Arrival(comm, r.instance[row], j, st.location, row, r.participants[row], (byte) kind,
+                global.length, ref, s, Math.max(st.sp.waitTime(s), 0.0), costs, st.onCriticalPath,
+                st.sp.isWaitState(s), delay, root);
+    }
+
+    /** Communicator rank of a location in {@code comm}. */
+    private int memberIndex(int comm, int location) {
+        int j = memberIndex[comm].get(location);
+        if (j < 0) {
+            throw new IllegalStateException("location " + location + " is no member of communicator " + comm);
+        }
+        return j;
+    }
+
+    /**
+     * Processes a complete instance: its delay (Scalasca's {@code CalculateCollectiveDelay} and the collective delay
+     * and critical-path handlers) booked at the held members it concerns, then releases the held members parked at
+     * it other than {@code trigger}, which continues by itself.
+     */
+    private void process(Pending p, int trigger) {
+        Arrival any = null;
+        for (Arrival a : p.byMember) {
+            if (a != null) {
+                any = a;
+                break;
+            }
+        }
+        if (any != null && any.kind() >= 0) {
+            collectiveDelay(p.byMember, any);
+        }
+        for (Arrival a : p.byMember) {
+            if (a != null && a.location() != trigger && states[a.location()] != null) {
+                states[a.location()].cursor--;
+                scheduler.release(a.location());
+            }
+        }
+    }
+
+    /** The instance's delay from its members' arrivals; only held locations are written. */
+    private void collectiveDelay(Arrival[] member, Arrival any) {
+        int n = any.size();
+        int ref = any.reference();
+        int type = switch (CollectiveSync.Kind.values()[any.kind()]) {
             case BARRIER -> WaitType.BARRIER;
             case N_TO_N -> WaitType.N_TO_N;
             case ONE_TO_N -> WaitType.ONE_TO_N;
             default -> WaitType.N_TO_ONE;
         };
-        LocationState[] member = new LocationState[n];
-        int[] spOf = new int[n];
-        for (int j = 0; j < n; j++) {
-            int l = cm.memberLocation(comm, j);
-            member[j] = states[l];
-            int row = cm.record(comm, k, j);
-            spOf[j] = member[j].spAt(member[j].links.collectiveMark[row]);
-        }
-        int[] globalRank = replay.definitions().communicator(comm).members();
-        LocationState root = member[ref];
-        int rootSp = spOf[ref];
+        Arrival rootArrival = member[ref];
+        int rootLocation = memberLocations[any.comm()][ref];
+        LocationState root = states[rootLocation];
+        int rootSp = rootArrival == null ? -1 : rootArrival.sp();
         boolean rootSync = rootSp >= 0;
 
         // --- the reference rank's interval and the intermediate synchronisation points of the others
         int prevSp = -1;
-        TreeMap<Integer, Integer> prevSps = new TreeMap<>(); // communicator rank -> sp on the reference rank
+        TreeMap<Integer, Integer> prevSps = new TreeMap<>();
         TimeMap groupTmap = TimeMap.EMPTY;
         TimeMap[] prevSpTmaps = new TimeMap[n];
         if (rootSync) {
-            prevSp = previousGroupSync(root, rootSp, globalRank, ref, prevSps);
-            groupTmap = times().synchpointTimes(root, prevSp, rootSp);
-            for (var e : prevSps.entrySet()) {
-                prevSpTmaps[e.getKey()] = times().synchpointTimes(root, e.getValue(), rootSp);
-            }
+            RootPart rp = rootArrival.root();
+            prevSp = rp.prevSp();
+            prevSps = rp.prevSps();
+            groupTmap = rp.group();
+            prevSpTmaps = rp.prevSpTimes();
         }
         int[] cp = groupTmap.paths();
         int cpn = cp.length;
@@ -498,11 +671,11 @@ final class CostReplay {
         double[][] reduced = new double[inputs][cpn];
         double[][] scaleOf = new double[n][inputs];
         for (int j = 0; j < n; j++) {
-            if (!sync.participates[j]) {
+            Arrival a = member[j];
+            if (a == null) {
                 continue;
             }
-            LocationState st = member[j];
-            int s = spOf[j];
+            int s = a.sp();
             double[] timesJ = new double[cpn];
             double propWait;
             if (prevSpTmaps[j] != null) {
@@ -517,7 +690,7 @@ final class CostReplay {
             double dsum = 0;
             double[] diff = new double[cpn];
             if (s >= 0) {
-                TimeMap local = j == ref ? TimeMap.EMPTY : times().delayTimemap(st, s, globalRank[ref]);
+                TimeMap local = a.delay();
                 for (int i = 0; i < cpn; i++) {
                     double dd = Math.max(timesJ[i] - local.get(cp[i]), 0.0);
                     diff[i] = dd;
@@ -525,9 +698,9 @@ final class CostReplay {
                 }
             }
             double[] in = new double[inputs];
-            in[0] = Math.max(st.sp.waitTime(s), 0.0);
+            in[0] = a.waitTime();
             for (int t = 0; t < WaitType.COUNT; t++) {
-                in[1 + t] = s >= 0 ? st.cost[t][s] : 0;
+                in[1 + t] = a.costs()[t];
             }
             for (int x = 0; x < inputs; x++) {
                 double scale = dsum;
@@ -541,11 +714,9 @@ final class CostReplay {
             }
         }
 
-        // --- scales for the long-term costs of the reference's wait states (CalculateScales)
-        TreeMap<Integer, Double>[] sumScales = sumScales(n, inputs, scaleOf, prevSp, prevSps);
-
-        // --- severities and long-term costs at the reference rank
-        if (rootSync) {
+        // --- severities and long-term costs at the reference rank (CalculateScales for its wait states)
+        if (rootSync && root != null) {
+            TreeMap<Integer, Double>[] sumScales = sumScales(n, inputs, scaleOf, prevSp, prevSps);
             addReduced(root, WaitType.shortTerm(type), cp, reduced[0]);
             for (int t = 0; t < WaitType.COUNT; t++) {
                 addReduced(root, WaitType.longTerm(t), cp, reduced[1 + t]);
@@ -559,17 +730,34 @@ final class CostReplay {
         // --- critical path: it moves to the reference rank if it was waiting here
         boolean moved = false;
         for (int j = 0; j < n; j++) {
-            LocationState st = member[j];
-            if (sync.participates[j] && st.onCriticalPath && st.sp.isWaitState(spOf[j])) {
-                updatePath(st, spOf[j]);
-                st.onCriticalPath = false;
+            Arrival a = member[j];
+            if (a != null && a.criticalPath() && a.waitState()) {
+                LocationState st = states[a.location()];
+                if (st != null) {
+                    updatePath(st, a.sp());
+                    st.onCriticalPath = false;
+                }
                 moved = true;
             }
         }
-        if (moved) {
+        if (moved && root != null) {
             root.onCriticalPath = true;
-            root.criticalPathEnd = root.links.collectiveMark[cm.record(comm, k, ref)];
+            int row = rootArrival != null ? rootArrival.row() : rowOf(rootLocation, any.comm(), any.instance());
+            root.criticalPathEnd = root.links.collectiveMark[row];
         }
+    }
+
+    /** The collective record of a held location that belongs to instance {@code k} of {@code comm}. */
+    private int rowOf(int location, int comm, int k) {
+        var t = states[location].loc.collectives();
+        CollectiveRoles r = roles[location];
+        for (int row = 0; row < t.size(); row++) {
+            if (t.comm(row) == comm && r.instance[row] == k) {
+                return row;
+            }
+        }
+        throw new IllegalStateException("location " + location + " has no record of instance " + k
+                + " of communicator " + comm);
     }
 
     private static void addReduced(LocationState st, RootCauseMetric metric, int[] cp, double[] v) {
@@ -733,16 +921,28 @@ final class CostReplay {
 
     // --- forward classification (fwc) -------------------------------------------------------------------------
 
+    /** Receives indirect waiting a held location found for the partner of one of its records. */
+    interface IndirectSink {
+        /**
+         * {@code lateSender}: for receive row {@code row} of {@code target} (the partner of a send); otherwise for
+         * the completion of send row {@code row} (the partner of a receive request). {@code source} and
+         * {@code sp} name where it was found, which orders these additions.
+         */
+        void indirect(int target, int row, boolean lateSender, int source, int sp, double seconds);
+    }
+
     /**
      * Indirect wait states: a receive (request) gets the indirect waiting its partner recorded; propagating wait
      * states: a Late Sender receive or Late Receiver send completion gets the largest share of later waiting it
-     * propagated to.
+     * propagated to. Held locations in location order, each point in stream order; what belongs to a partner goes to
+     * {@code sink}.
      */
-    private void forwardClassification() {
+    void forwardClassification(IndirectSink sink) {
         for (LocationState st : states) {
             if (st == null) {
                 continue;
             }
+            PartnerFacts f = partners[st.location];
             for (int s = 0; s < st.sp.size(); s++) {
                 int m = st.sp.mark(s);
                 byte kind = st.intervals.kind(m);
@@ -759,23 +959,28 @@ final class CostReplay {
                 if (pw > 0) {
                     int ref = st.intervals.ref(m);
                     if (kind == CallPathIntervals.SEND) {
-                        int rl = matches.sendPartnerLocation(st.location, ref);
-                        if (rl >= 0) {
-                            LocationState r = states[rl];
-                            int rm = r.links.recvMark[matches.sendPartner(st.location, ref)];
-                            r.add(RootCauseMetric.MPI_WAIT_INDIRECT_LATESENDER, r.callPath(rm), pw);
+                        if (f.recvLocation[ref] >= 0) {
+                            sink.indirect(f.recvLocation[ref], f.recvRow[ref], true, st.location, s, pw);
                         }
                     } else if (ref >= 0 && (kind == CallPathIntervals.RECV_REQUEST
                             || kind == CallPathIntervals.RECV)) {
-                        int sl = matches.recvPartnerLocation(st.location, ref);
-                        if (sl >= 0) {
-                            LocationState snd = states[sl];
-                            int cm = snd.links.sendCompleteMark[matches.recvPartner(st.location, ref)];
-                            snd.add(RootCauseMetric.MPI_WAIT_INDIRECT_LATERECEIVER, snd.callPath(cm), pw);
+                        if (f.sendLocation[ref] >= 0) {
+                            sink.indirect(f.sendLocation[ref], f.sendRow[ref], false, st.location, s, pw);
                         }
                     }
                 }
             }
+        }
+    }
+
+    /** Books indirect waiting at the partner record it belongs to ({@link IndirectSink}). */
+    static void addIndirect(LocationState target, int row, boolean lateSender, double seconds) {
+        if (lateSender) {
+            target.add(RootCauseMetric.MPI_WAIT_INDIRECT_LATESENDER, target.callPath(target.links.recvMark[row]),
+                    seconds);
+        } else {
+            target.add(RootCauseMetric.MPI_WAIT_INDIRECT_LATERECEIVER,
+                    target.callPath(target.links.sendCompleteMark[row]), seconds);
         }
     }
 

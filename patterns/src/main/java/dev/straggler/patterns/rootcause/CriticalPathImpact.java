@@ -1,6 +1,7 @@
 package dev.straggler.patterns.rootcause;
 
 import it.unimi.dsi.fastutil.ints.Int2DoubleMap;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
 import java.util.Arrays;
 
@@ -17,11 +18,37 @@ final class CriticalPathImpact {
     private CriticalPathImpact() {
     }
 
-    static void compute(LocationState[] states, IntervalTimes times, int callPaths) {
+    /**
+     * A location's local non-waiting time per call path (dense over the unified call tree): its run time minus the
+     * waiting of its synchronisation points, only on call paths with waiting, as Scalasca's lookup does.
+     */
+    static double[] localTimes(LocationState st, IntervalTimes times, int callPaths) {
+        double[] lt = new double[callPaths];
+        TimeMap all = times.runtimes(st, -1, st.intervals.size());
+        TimeMap waits = IntervalTimes.waitMap(st, -1, st.sp.size());
+        for (int i = 0; i < all.size(); i++) {
+            int c = all.paths()[i];
+            double t = all.seconds()[i];
+            lt[c] += t;
+            int wi = Arrays.binarySearch(waits.paths(), c);
+            if (wi >= 0) {
+                lt[c] -= Math.min(t, waits.seconds()[wi]);
+            }
+        }
+        return lt;
+    }
+
+    /**
+     * Books the impact metrics of every location into its severities ({@code severity[l]}, null for locations
+     * without the stage), from the critical path found in them and each location's {@link #localTimes}
+     * ({@code ltimes[l]}). Locations are summed in location order.
+     */
+    static void compute(Int2DoubleOpenHashMap[][] severity, double[][] ltimes, int callPaths) {
+        int n = severity.length;
         double[] gcpath = new double[callPaths];
-        for (LocationState st : states) {
-            if (st != null) {
-                for (Int2DoubleMap.Entry e : st.severity[RootCauseMetric.CRITICAL_PATH.ordinal()].int2DoubleEntrySet()) {
+        for (int l = 0; l < n; l++) {
+            if (severity[l] != null) {
+                for (Int2DoubleMap.Entry e : severity[l][RootCauseMetric.CRITICAL_PATH.ordinal()].int2DoubleEntrySet()) {
                     gcpath[e.getIntKey()] += e.getDoubleValue();
                 }
             }
@@ -30,29 +57,13 @@ final class CriticalPathImpact {
         for (double v : gcpath) {
             gcplen += v;
         }
-        // local non-waiting time per location (dense, one location at a time)
-        int n = states.length;
-        double[][] ltimes = new double[n][];
         double[] globalImbalance = new double[callPaths];
         double[] phr = new double[callPaths];
-        for (LocationState st : states) {
-            if (st == null) {
+        for (int l = 0; l < n; l++) {
+            if (severity[l] == null) {
                 continue;
             }
-            double[] lt = new double[callPaths];
-            TimeMap all = times.runtimes(st, -1, st.intervals.size());
-            TimeMap waits = IntervalTimes.waitMap(st, -1, st.sp.size());
-            for (int i = 0; i < all.size(); i++) {
-                int c = all.paths()[i];
-                double t = all.seconds()[i];
-                lt[c] += t;
-                int wi = Arrays.binarySearch(waits.paths(), c);
-                if (wi >= 0) {
-                    // only call paths with waiting are reduced, as Scalasca's lookup does
-                    lt[c] -= Math.min(t, waits.seconds()[wi]);
-                }
-            }
-            ltimes[st.location] = lt;
+            double[] lt = ltimes[l];
             // critical-path imbalance impact (Boehme's thesis, p. 83 f.)
             double lplen = 0;
             for (double v : lt) {
@@ -87,30 +98,31 @@ final class CriticalPathImpact {
                 phr[c] += hr[c] * hrf;
             }
         }
-        for (LocationState st : states) {
-            if (st == null) {
+        for (int l = 0; l < n; l++) {
+            Int2DoubleOpenHashMap[] sev = severity[l];
+            if (sev == null) {
                 continue;
             }
-            double[] lt = ltimes[st.location];
-            var lcpath = st.severity[RootCauseMetric.CRITICAL_PATH.ordinal()];
+            double[] lt = ltimes[l];
+            var lcpath = sev[RootCauseMetric.CRITICAL_PATH.ordinal()];
             for (int c = 0; c < callPaths; c++) {
                 if (gcpath[c] > 0) {
-                    st.severity[RootCauseMetric.CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, Math.min(gcpath[c], lt[c]));
+                    sev[RootCauseMetric.CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, Math.min(gcpath[c], lt[c]));
                 }
                 double lc = lcpath.get(c);
                 if (lc > 0) {
                     double costs = (lc / gcpath[c]) * globalImbalance[c];
                     if (costs > 0) {
-                        st.severity[RootCauseMetric.CRITICAL_IMBALANCE_IMPACT.ordinal()].put(c, costs);
+                        sev[RootCauseMetric.CRITICAL_IMBALANCE_IMPACT.ordinal()].put(c, costs);
                     }
-                    double sev = (lc / gcpath[c]) * phr[c];
-                    if (sev > 0.0) {
-                        st.severity[RootCauseMetric.INTER_PARTITION_IMBALANCE.ordinal()].addTo(c, sev);
+                    double sev2 = (lc / gcpath[c]) * phr[c];
+                    if (sev2 > 0.0) {
+                        sev[RootCauseMetric.INTER_PARTITION_IMBALANCE.ordinal()].addTo(c, sev2);
                     }
                 }
                 double impact = lt[c] - gcpath[c];
                 if (impact > 0) {
-                    st.severity[RootCauseMetric.NON_CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, impact);
+                    sev[RootCauseMetric.NON_CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, impact);
                 }
             }
         }

@@ -2,12 +2,27 @@ package dev.straggler.patterns.rootcause;
 
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
+import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CollectiveMatching;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
+import dev.straggler.trace.Clock;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 /**
  * The root-cause stage (reference §1.6): why the wait states happened. From the wait states of the
@@ -15,6 +30,11 @@ import java.util.concurrent.ExecutorService;
  * critical path, classifies point-to-point wait states as propagating/terminal and direct/indirect, and derives
  * the critical-path impact metrics, all with Scalasca 2.6's rules. Only the marks and call-path intervals of each
  * location are used, never its ENTER/LEAVE events.
+ *
+ * <p>Each location needs to know only its own records and what travels along its messages and collectives: its
+ * partners' facts ({@link PartnerFacts}), its collective records' roles ({@link CollectiveRoles}), and during the
+ * backward replay the costs its partners ship. {@link #run} does it all on one machine; {@link Partition} is the
+ * same stage for a share of the locations, for an engine that spreads them over machines.
  */
 public final class RootCauses {
     private RootCauses() {
@@ -49,46 +69,400 @@ public final class RootCauses {
                              ExecutorService pool, int threads) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
+        PartnerFacts[] partners = new PartnerFacts[n];
+        CollectiveRoles[] roles = new CollectiveRoles[n];
         int[] masters = replay.definitions().masterLocationByRank();
         for (int rank = 0; rank < masters.length; rank++) {
             int l = replay.locationOfRank(rank);
             if (l >= 0 && replay.location(l).intervals() != null) {
-                states[l] = new LocationState(replay.location(l));
+                LocationData d = replay.location(l);
+                states[l] = new LocationState(d);
+                partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
+                roles[l] = new CollectiveRoles(d.collectives().size());
             }
         }
-        IntervalTimes times = new IntervalTimes(replay.callTree().size());
         Matches matches = new Matches(replay);
-        new SyncPointDetection(replay, collectives, states, matches, lateSenderWaits, lateReceiverWaits)
-                .run(init, fin, threads > 1 ? pool : null);
-        CostReplay cost = new CostReplay(replay, collectives, states, matches, instances(replay));
+        PartnerFacts.Sink facts = factsInto(partners);
+        for (LocationState st : states) {
+            if (st != null) {
+                int l = st.location;
+                PartnerFacts.emitFacts(st, lateSenderWaits[l], lateReceiverWaits[l], matching(matches, l), facts);
+            }
+        }
+        roles(replay, collectives, roles);
+        Clock clock = replay.definitions().clock();
+        Parallel.Task<Void> register = l -> {
+            registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
+                    roles[l], init, fin);
+            return null;
+        };
+        if (threads > 1 && pool != null) {
+            Parallel.map(pool, n, register);
+        } else {
+            for (int l = 0; l < n; l++) {
+                registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
+                        roles[l], init, fin);
+            }
+        }
+        PartnerFacts.FlagSink flags = flagsInto(partners);
+        for (LocationState st : states) {
+            if (st != null) {
+                PartnerFacts.emitFlags(st, partners[st.location], flags);
+            }
+        }
+        CollectiveMatching cm = replay.collectives();
+        int comms = replay.definitions().communicators().size();
+        int[][] memberLocations = new int[comms][];
+        int[][] globalRanks = new int[comms][];
+        for (int c = 0; c < comms; c++) {
+            globalRanks[c] = replay.definitions().communicator(c).members();
+            if (cm.instances(c) > 0) {
+                memberLocations[c] = new int[cm.size(c)];
+                for (int j = 0; j < cm.size(c); j++) {
+                    memberLocations[c][j] = cm.memberLocation(c, j);
+                }
+            }
+        }
+        int paths = replay.callTree().size();
+        CostReplay cost = new CostReplay(states, partners, roles, memberLocations, globalRanks, paths,
+                path -> replay.regions().regions().get(replay.callTree().region(path)).name(), null);
         cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;
         cost.run(pool, threads);
-        CriticalPathImpact.compute(states, times, replay.callTree().size());
+        cost.forwardClassification((target, row, lateSender, source, sp, v) ->
+                CostReplay.addIndirect(states[target], row, lateSender, v));
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
+        double[][] ltimes = new double[n][];
+        IntervalTimes times = new IntervalTimes(paths);
         for (LocationState st : states) {
             if (st != null) {
                 out[st.location] = st.severity;
+                ltimes[st.location] = CriticalPathImpact.localTimes(st, times, paths);
             }
         }
+        CriticalPathImpact.compute(out, ltimes, paths);
         return new Result(out);
     }
 
-    /** Per location and collective row, its instance number on its communicator, -1 when unmatched. */
-    private static int[][] instances(Replay replay) {
+    private static void registerAndRead(Replay replay, LocationState st, Clock clock, long[] lateSenderWaits,
+                                        long[] lateReceiverWaits, PartnerFacts partners, CollectiveRoles roles,
+                                        InitFinalize.Reference init, InitFinalize.Reference fin) throws IOException {
+        if (st != null) {
+            SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
+            // the second pass over the location's events: interval times between its synchronisation points
+            st.times = replay.intervalTimes(st.location, st.syncMarks());
+        }
+    }
+
+    private static PartnerFacts.Sink factsInto(PartnerFacts[] partners) {
+        return new PartnerFacts.Sink() {
+            @Override
+            public void toSend(int sendLocation, int sendRow, int recvLocation, int recvRow, int rank,
+                               boolean lateSender, long recvLeave, long requestLeave) {
+                if (partners[sendLocation] != null) {
+                    partners[sendLocation].setReceive(sendRow, recvLocation, recvRow, rank, lateSender, recvLeave,
+                            requestLeave);
+                }
+            }
+
+            @Override
+            public void toReceive(int recvLocation, int recvRow, int sendLocation, int sendRow, int rank,
+                                  boolean lateReceiver, long sendLeave, long completeLeave) {
+                if (partners[recvLocation] != null) {
+                    partners[recvLocation].setSend(recvRow, sendLocation, sendRow, rank, lateReceiver, sendLeave,
+                            completeLeave);
+                }
+            }
+        };
+    }
+
+    private static PartnerFacts.FlagSink flagsInto(PartnerFacts[] partners) {
+        return new PartnerFacts.FlagSink() {
+            @Override
+            public void toSend(int sendLocation, int sendRow, boolean recvIsWait, boolean requestTakes) {
+                partners[sendLocation].setReceiveFlags(sendRow, recvIsWait, requestTakes);
+            }
+
+            @Override
+            public void toReceive(int recvLocation, int recvRow, boolean completeIsWait) {
+                partners[recvLocation].setSendFlags(recvRow, completeIsWait);
+            }
+        };
+    }
+
+    private static PartnerFacts.Matching matching(Matches m, int l) {
+        return new PartnerFacts.Matching() {
+            @Override
+            public int receivePartnerLocation(int i) {
+                return m.recvPartnerLocation(l, i);
+            }
+
+            @Override
+            public int receivePartnerRow(int i) {
+                return m.recvPartner(l, i);
+            }
+
+            @Override
+            public int sendPartnerLocation(int j) {
+                return m.sendPartnerLocation(l, j);
+            }
+
+            @Override
+            public int sendPartnerRow(int j) {
+                return m.sendPartner(l, j);
+            }
+        };
+    }
+
+    /** Every matched collective instance's roles, written into its members' locations (those with a state). */
+    private static void roles(Replay replay, CollectiveOutcomes outcomes, CollectiveRoles[] roles) {
         CollectiveMatching cm = replay.collectives();
-        int n = replay.locations().size();
+        CollectiveSync sync = new CollectiveSync();
         int comms = replay.definitions().communicators().size();
-        int[][] out = new int[n][];
-        for (int l = 0; l < n; l++) {
-            var t = replay.location(l).collectives();
-            out[l] = new int[t.size()];
-            int[] seen = new int[comms];
-            for (int i = 0; i < t.size(); i++) {
-                int c = t.comm(i);
-                int k = seen[c]++;
-                out[l][i] = k < cm.instances(c) && cm.size(c) > 0 ? k : -1;
+        int world = replay.definitions().masterLocationByRank().length;
+        for (int c = 0; c < comms; c++) {
+            if (cm.size(c) == 0) {
+                continue;
+            }
+            int[] members = replay.definitions().communicator(c).members();
+            for (int k = 0; k < cm.instances(c); k++) {
+                boolean loaded = sync.load(replay, outcomes, c, k);
+                int comm = c;
+                int instance = k;
+                sync.roles(loaded, k, members, world, (j, inst, parts, takes, kind, ref, sp, w, done, ranks, all) -> {
+                    CollectiveRoles r = roles[cm.memberLocation(comm, j)];
+                    if (r != null) {
+                        r.set(cm.record(comm, instance, j), inst, parts, takes, kind, ref, sp, w, done, ranks, all);
+                    }
+                });
             }
         }
-        return out;
+    }
+
+    // --- a share of the locations, for a distributed engine ------------------------------------------------------
+
+    /**
+     * What a location tells its partners before the stage can start (the first exchange): {@code matching} names
+     * each record's partner as the message matching found it.
+     */
+    public static void emitFacts(LocationData d, long[] lateSenderWaits, long[] lateReceiverWaits,
+                                 PartnerFacts.Matching matching, PartnerFacts.Sink sink) {
+        PartnerFacts.emitFacts(new LocationState(d), lateSenderWaits, lateReceiverWaits, matching, sink);
+    }
+
+    /**
+     * What a location tells its partners once it knows its synchronisation points (the second exchange), from what
+     * they told it in the first.
+     */
+    public static void emitFlags(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
+                                 PartnerFacts partners, CollectiveRoles roles, InitFinalize.Reference init,
+                                 InitFinalize.Reference fin, PartnerFacts.FlagSink sink) {
+        LocationState st = new LocationState(d);
+        SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
+        PartnerFacts.emitFlags(st, partners, sink);
+    }
+
+    /** Reads a location's interval times between the given marks (the second pass over its events). */
+    public interface IntervalReader {
+        CallPathIntervals read(int location, BitSet closingMarks) throws IOException;
+    }
+
+    /**
+     * The backward replay and what follows it for the locations one task holds. Locations are added with what the two
+     * exchanges brought them; then {@link #step} runs until no task has anything left to hand over, each step's
+     * output going to every other task and their outputs coming back through {@link #receive}. Afterwards
+     * {@link #forward} finds the indirect waiting (for partners, possibly held elsewhere) and each location's
+     * severities and local times are read for the critical-path impact ({@link #impact}), which needs all locations.
+     */
+    public static final class Partition implements CostReplay.Exchange {
+        private final LocationState[] states;
+        private final PartnerFacts[] partners;
+        private final CollectiveRoles[] roles;
+        private final int[][] memberLocations;
+        private final int[][] globalRanks;
+        private final int paths;
+        private final IntFunction<String> regionOfPath;
+        private final IntPredicate held;
+        private final boolean[] spans;
+        private final int finalizeLatest;
+        private CostReplay replay;
+        private final List<Serializable> outbox = new ArrayList<>();
+
+        /**
+         * @param locations       all locations of the trace
+         * @param memberLocations per communicator, each member's location (null for communicators without instances)
+         * @param globalRanks     per communicator, each member's global rank
+         * @param held            which locations this task holds
+         * @param finalizeLatest  the rank that entered MPI_Finalize last, -1 when Finalize is incomplete
+         */
+        public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int callPaths,
+                         IntFunction<String> regionOfPath, IntPredicate held, int finalizeLatest) {
+            this.states = new LocationState[locations];
+            this.partners = new PartnerFacts[locations];
+            this.roles = new CollectiveRoles[locations];
+            this.memberLocations = memberLocations;
+            this.globalRanks = globalRanks;
+            this.paths = callPaths;
+            this.regionOfPath = regionOfPath;
+            this.held = held;
+            this.finalizeLatest = finalizeLatest;
+            this.spans = new boolean[memberLocations.length];
+            for (int c = 0; c < spans.length; c++) {
+                int[] locs = memberLocations[c];
+                boolean here = false;
+                boolean elsewhere = false;
+                for (int j = 0; locs != null && j < locs.length; j++) {
+                    if (held.test(locs[j])) {
+                        here = true;
+                    } else {
+                        elsewhere = true;
+                    }
+                }
+                spans[c] = here && elsewhere;
+            }
+        }
+
+        /** Adds a held location with what the exchanges brought it; reads its interval times through {@code reader}. */
+        public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
+                        PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
+                        InitFinalize.Reference fin, IntervalReader reader) throws IOException {
+            LocationState st = new LocationState(d);
+            SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init,
+                    fin);
+            st.times = reader.read(d.location(), st.syncMarks());
+            states[d.location()] = st;
+            partners[d.location()] = facts;
+            roles[d.location()] = collectiveRoles;
+        }
+
+        /**
+         * Advances the held locations as far as they can go with what has arrived; returns what this step hands to
+         * other tasks (serialized), null when nothing.
+         */
+        public byte[] step() {
+            if (replay == null) {
+                replay = new CostReplay(states, partners, roles, memberLocations, globalRanks, paths, regionOfPath,
+                        this);
+                replay.finalizeLatest = finalizeLatest;
+                replay.start();
+            }
+            replay.drain();
+            if (outbox.isEmpty()) {
+                return null;
+            }
+            byte[] out = serialize(new ArrayList<>(outbox));
+            outbox.clear();
+            return out;
+        }
+
+        /** What another task's {@link #step} handed over; the parts for locations held here are taken. */
+        @SuppressWarnings("unchecked")
+        public void receive(byte[] message) {
+            for (Serializable s : (List<Serializable>) deserialize(message)) {
+                if (s instanceof Shipped sh) {
+                    if (held.test((int) (sh.key() >>> 32))) {
+                        replay.receive(sh.lateSender(), sh.key(), sh.shipment());
+                    }
+                } else if (s instanceof CostReplay.Arrival a) {
+                    if (heldMember(a.comm())) {
+                        replay.receive(a);
+                    }
+                }
+            }
+        }
+
+        private boolean heldMember(int comm) {
+            int[] locs = memberLocations[comm];
+            for (int j = 0; locs != null && j < locs.length; j++) {
+                if (held.test(locs[j])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Held locations that could not finish, and the first three described (location order). */
+        public int blockedCount() {
+            return replay.blockedCount();
+        }
+
+        public List<String> blocked() {
+            return replay.blocked(3);
+        }
+
+        /** The error for ranks that cannot be replayed backwards, from all tasks' counts and first descriptions. */
+        public static ImpossibleOrder impossible(int count, List<String> first) {
+            return CostReplay.impossible(count, first.subList(0, Math.min(3, first.size())));
+        }
+
+        /** Indirect waiting found at held locations for partner records ({@link #addIndirect}). */
+        public void forward(Indirect sink) {
+            replay.forwardClassification(sink::indirect);
+        }
+
+        /** Books indirect waiting at a held location; call in (source location, point) order. */
+        public void addIndirect(int target, int row, boolean lateSender, double seconds) {
+            CostReplay.addIndirect(states[target], row, lateSender, seconds);
+        }
+
+        /** A held location's severities so far, per {@link RootCauseMetric}. */
+        public Int2DoubleOpenHashMap[] severities(int location) {
+            return states[location].severity;
+        }
+
+        /** A held location's local non-waiting time per unified call path (for {@link #impact}). */
+        public double[] localTimes(int location) {
+            return CriticalPathImpact.localTimes(states[location], new IntervalTimes(paths), paths);
+        }
+
+        @Override
+        public void ship(boolean lateSender, long key, CostReplay.Shipment shipment) {
+            outbox.add(new Shipped(lateSender, key, shipment));
+        }
+
+        @Override
+        public void publish(CostReplay.Arrival arrival) {
+            outbox.add(arrival);
+        }
+
+        @Override
+        public boolean spans(int comm) {
+            return spans[comm];
+        }
+    }
+
+    /** Receives indirect waiting for a partner record (see {@link Partition#forward}). */
+    public interface Indirect {
+        void indirect(int target, int row, boolean lateSender, int source, int sp, double seconds);
+    }
+
+    /**
+     * The critical-path impact metrics of all locations, booked into their severities (null for locations without
+     * the stage), from each location's {@link Partition#localTimes}; locations are summed in location order.
+     */
+    public static void impact(Int2DoubleOpenHashMap[][] severities, double[][] localTimes, int callPaths) {
+        CriticalPathImpact.compute(severities, localTimes, callPaths);
+    }
+
+    private record Shipped(boolean lateSender, long key, CostReplay.Shipment shipment) implements Serializable {
+    }
+
+    private static byte[] serialize(Object o) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(b)) {
+            out.writeObject(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return b.toByteArray();
+    }
+
+    private static Object deserialize(byte[] bytes) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            return in.readObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -10,9 +10,11 @@ import java.util.Arrays;
  * MPI call holding it ({@code totalTime}), the call's completion time and the global ranks it synchronised with.
  * Built once by {@link SyncPointDetection}; the first registration of an event wins, as in Scalasca's map.
  */
-final class SyncPoints {
-    /** Marker for "every rank of MPI_COMM_WORLD". */
-    static final int[] ALL_RANKS = new int[0];
+final class SyncPoints implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Marker for "every rank of MPI_COMM_WORLD" (null, so that it survives serialization). */
+    static final int[] ALL_RANKS = null;
 
     // building
     private int size;
