@@ -84,10 +84,6 @@ final class AnalyzeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
                     "--master and --partitions need --engine spark");
         }
-        if (distributed && rootCauses) {
-            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(this),
-                    "--root-causes is not available with --engine spark yet; analyse root causes with --engine local");
-        }
         try (TraceSource src = Inputs.open(trace, common)) {
             try {
                 AnalysisEngine.Outcome outcome = distributed ? onEngine(src, nThreads)
@@ -134,14 +130,16 @@ final class AnalyzeCommand implements Callable<Integer> {
             settings.put(AnalysisEngine.COMMUNICATION_MATRIX, "true");
         }
         int n = src.definitions().locations().size();
-        // each location is read, then analysed: two steps per location
-        try (Progress p = Progress.start("analyze (" + engine + ")", 2L * n, "location steps",
+        // each location is read, then analysed, then (with root causes) replayed backwards: a step per location each
+        try (Progress p = Progress.start("analyze (" + engine + ")", (rootCauses ? 3L : 2L) * n, "location steps",
                 common.quiet)) {
-            AnalysisOptions o = AnalysisOptions.defaults().withRootCauses(false).withProgress((phase, done, total) -> {
+            AnalysisOptions o = AnalysisOptions.defaults().withRootCauses(rootCauses).withProgress((phase, done, total) -> {
                 if ("read".equals(phase)) {
                     p.stepTo(done);
                 } else if ("patterns".equals(phase)) {
                     p.stepTo(n + done);
+                } else if ("root causes".equals(phase)) {
+                    p.stepTo(2L * n + done);
                 }
             });
             return found.analyze(trace, common.lenient, threads > 0 ? o.withThreads(threads) : o, settings);

@@ -135,6 +135,15 @@ public final class Replay {
      * those of {@link LocationData#intervals()}, found again in the same order.
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
+        return intervalTimes(source, defs, regions, location, closingMarks);
+    }
+
+    /**
+     * As {@link #intervalTimes(int, BitSet)}, for a location read from {@code source} outside a replay (a
+     * distributed engine's task).
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  int location, BitSet closingMarks) throws IOException {
         CallPathIntervals iv = new CallPathIntervals(defs.clock(), closingMarks);
         LocationPass pass = new LocationPass(defs, regions, location, true, iv);
         ReplayOptions direct = ReplayOptions.defaults().withThreads(1);

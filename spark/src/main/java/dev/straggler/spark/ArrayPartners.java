@@ -1,5 +1,6 @@
 package dev.straggler.spark;
 
+import dev.straggler.patterns.rootcause.PartnerFacts;
 import dev.straggler.patterns.waitstate.MessagePartners;
 
 import java.util.Arrays;
@@ -7,15 +8,19 @@ import java.util.Arrays;
 /**
  * The partners of one location's point-to-point records as the keyed join found them, one array slot per record
  * row: for a receive its send's Enter, record time, size and rank; for a send its receive's request Enter and rank.
- * Rank -1 marks a record without partner.
+ * Rank -1 marks a record without partner. Each partner's location and row are kept for the root-cause stage.
  */
-final class ArrayPartners implements MessagePartners {
+final class ArrayPartners implements MessagePartners, PartnerFacts.Matching, java.io.Serializable {
     final long[] sendEnter;
     final long[] sendTime;
     final long[] sendBytes;
     final int[] sendRank;
     final long[] recvRequestEnter;
     final int[] recvRank;
+    final int[] sendLocation;
+    final int[] sendRow;
+    final int[] recvLocation;
+    final int[] recvRow;
     private int current;
 
     ArrayPartners(int receives, int sends) {
@@ -27,16 +32,30 @@ final class ArrayPartners implements MessagePartners {
         recvRequestEnter = new long[sends];
         recvRank = new int[sends];
         Arrays.fill(recvRank, -1);
+        sendLocation = filled(receives);
+        sendRow = filled(receives);
+        recvLocation = filled(sends);
+        recvRow = filled(sends);
     }
 
-    void receive(int row, long enter, long time, long bytes, int rank) {
+    private static int[] filled(int n) {
+        int[] a = new int[n];
+        Arrays.fill(a, -1);
+        return a;
+    }
+
+    void receive(int row, long enter, long time, long bytes, int rank, int location, int partnerRow) {
+        sendLocation[row] = location;
+        sendRow[row] = partnerRow;
         sendEnter[row] = enter;
         sendTime[row] = time;
         sendBytes[row] = bytes;
         sendRank[row] = rank;
     }
 
-    void send(int row, long requestEnter, int rank) {
+    void send(int row, long requestEnter, int rank, int location, int partnerRow) {
+        recvLocation[row] = location;
+        recvRow[row] = partnerRow;
         recvRequestEnter[row] = requestEnter;
         recvRank[row] = rank;
     }
@@ -81,5 +100,25 @@ final class ArrayPartners implements MessagePartners {
     @Override
     public int receiveRank() {
         return recvRank[current];
+    }
+
+    @Override
+    public int receivePartnerLocation(int i) {
+        return sendLocation[i];
+    }
+
+    @Override
+    public int receivePartnerRow(int i) {
+        return sendRow[i];
+    }
+
+    @Override
+    public int sendPartnerLocation(int j) {
+        return recvLocation[j];
+    }
+
+    @Override
+    public int sendPartnerRow(int j) {
+        return recvRow[j];
     }
 }

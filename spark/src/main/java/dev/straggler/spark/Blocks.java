@@ -48,22 +48,26 @@ final class Blocks {
         void into(ArrayPartners p);
     }
 
-    /** For the receiving location: its rows and their sends' Enter, time, bytes and sender rank. */
-    record ReceiverPartners(int[] row, long[] enter, long[] time, long[] bytes, int rank) implements Partners {
+    /**
+     * For the receiving location: its rows and their sends' Enter, time, bytes and sender rank, and where the sends
+     * are (location and send row, which the root-cause stage addresses).
+     */
+    record ReceiverPartners(int[] row, long[] enter, long[] time, long[] bytes, int rank, int from, int[] sendRow)
+            implements Partners {
         @Override
         public void into(ArrayPartners p) {
             for (int i = 0; i < row.length; i++) {
-                p.receive(row[i], enter[i], time[i], bytes[i], rank);
+                p.receive(row[i], enter[i], time[i], bytes[i], rank, from, sendRow[i]);
             }
         }
     }
 
-    /** For the sending location: its rows and their receives' request Enter and receiver rank. */
-    record SenderPartners(int[] row, long[] requestEnter, int rank) implements Partners {
+    /** For the sending location: its rows and their receives' request Enter and receiver rank, location and row. */
+    record SenderPartners(int[] row, long[] requestEnter, int rank, int to, int[] recvRow) implements Partners {
         @Override
         public void into(ArrayPartners p) {
             for (int i = 0; i < row.length; i++) {
-                p.send(row[i], requestEnter[i], rank);
+                p.send(row[i], requestEnter[i], rank, to, recvRow[i]);
             }
         }
     }
@@ -91,12 +95,14 @@ final class Blocks {
     static ReceiverPartners receiverSide(Key k, SendBlock s, ReceiveBlock r) {
         int m = matched(s, r);
         return new ReceiverPartners(Arrays.copyOf(r.row(), m), Arrays.copyOf(s.enter(), m),
-                Arrays.copyOf(s.time(), m), Arrays.copyOf(s.bytes(), m), k.src());
+                Arrays.copyOf(s.time(), m), Arrays.copyOf(s.bytes(), m), k.src(), s.location(),
+                Arrays.copyOf(s.row(), m));
     }
 
     static SenderPartners senderSide(Key k, SendBlock s, ReceiveBlock r) {
         int m = matched(s, r);
-        return new SenderPartners(Arrays.copyOf(s.row(), m), Arrays.copyOf(r.requestEnter(), m), k.dst());
+        return new SenderPartners(Arrays.copyOf(s.row(), m), Arrays.copyOf(r.requestEnter(), m), k.dst(),
+                r.location(), Arrays.copyOf(r.row(), m));
     }
 
     /** A location's shipped sends, by envelope and block. */

@@ -1,6 +1,8 @@
 package dev.straggler.spark;
 
+import dev.straggler.patterns.rootcause.CollectiveRoles;
 import dev.straggler.patterns.waitstate.CollectiveChunk;
+import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InstanceCollector;
 import scala.Tuple2;
 
@@ -19,14 +21,36 @@ final class ChunkResult implements Serializable {
     record Found(int comm, int chunk, InstanceCollector occurrences) implements Serializable {
     }
 
+    /** One member's roles in the root-cause stage for its records of a chunk: role k belongs to row {@code row[k]}. */
+    record RoleBlock(int[] row, CollectiveRoles roles) implements Serializable {
+        /** Copies the roles into the location's own. */
+        void into(CollectiveRoles target) {
+            for (int k = 0; k < row.length; k++) {
+                roles.copyTo(k, target, row[k]);
+            }
+        }
+    }
+
     private final Found found;
     private final int[] location;
     private final Blocks.OutcomeBlock[] outcomes;
+    /** Per member, null unless the root causes are asked for. */
+    private final RoleBlock[] roles;
 
-    private ChunkResult(Found found, int[] location, Blocks.OutcomeBlock[] outcomes) {
+    private ChunkResult(Found found, int[] location, Blocks.OutcomeBlock[] outcomes, RoleBlock[] roles) {
         this.found = found;
         this.location = location;
         this.outcomes = outcomes;
+        this.roles = roles;
+    }
+
+    /** Each member's roles for the root-cause stage, keyed by its location (none unless asked for). */
+    Iterator<Tuple2<Integer, RoleBlock>> roles() {
+        List<Tuple2<Integer, RoleBlock>> out = new ArrayList<>();
+        for (int j = 0; roles != null && j < location.length; j++) {
+            out.add(new Tuple2<>(location[j], roles[j]));
+        }
+        return out.iterator();
     }
 
     Found found() {
@@ -108,6 +132,53 @@ final class ChunkResult implements Serializable {
             outcomes[j] = new Blocks.OutcomeBlock(b.row(), wait[j], completion[j], violation[j], flags[j],
                     reference[j]);
         }
-        return new ChunkResult(new Found(key.comm(), key.chunk(), found), location, outcomes);
+        RoleBlock[] roles = plan.rootCauses ? roles(key, members, plan, instances, op, root, wait, completion,
+                flags, reference) : null;
+        return new ChunkResult(new Found(key.comm(), key.chunk(), found), location, outcomes, roles);
+    }
+
+    /** Every member's roles in the chunk's instances, as the single-machine stage decides them per instance. */
+    private static RoleBlock[] roles(Blocks.ChunkKey key, List<Blocks.MemberBlock> members, Plan plan, int instances,
+                                     byte[] op, int[] root, long[][] wait, long[][] completion, byte[][] flags,
+                                     int[][] reference) {
+        int size = members.size();
+        int[] global = plan.members[key.comm()];
+        int world = plan.locationOfRank.length;
+        CollectiveRoles[] byMember = new CollectiveRoles[size];
+        for (int j = 0; j < size; j++) {
+            byMember[j] = new CollectiveRoles(instances);
+        }
+        boolean[] participates = new boolean[size];
+        boolean[] sync = new boolean[size];
+        long[] w = new long[size];
+        long[] c = new long[size];
+        int first = key.chunk() * plan.instancesPerChunk[key.comm()];
+        for (int k = 0; k < instances; k++) {
+            for (int j = 0; j < size; j++) {
+                participates[j] = CollectiveOutcomes.participates(flags[j][k]);
+                sync[j] = CollectiveOutcomes.syncPoint(flags[j][k]);
+                w[j] = wait[j][k];
+                c[j] = completion[j][k];
+            }
+            int x = k * size;
+            int row = k;
+            CollectiveRoles.ofInstance(first + k, global, world, op[x], root[x], reference[0][k], participates, sync,
+                    w, c, new CollectiveRoles.Target() {
+                        @Override
+                        public CollectiveRoles role(int j) {
+                            return byMember[j];
+                        }
+
+                        @Override
+                        public int row(int j) {
+                            return row;
+                        }
+                    });
+        }
+        RoleBlock[] out = new RoleBlock[size];
+        for (int j = 0; j < size; j++) {
+            out[j] = new RoleBlock(members.get(j).row(), byMember[j]);
+        }
+        return out;
     }
 }

@@ -25,11 +25,14 @@ final class Plan implements Serializable {
     final List<int[]> localToGlobal;
     /** Records per block of the message matching ({@link Blocks#SIZE}; smaller in tests, to cross block edges). */
     final int blockSize;
+    /** Whether the root-cause stage runs (the chunks then also give each member's collective roles). */
+    final boolean rootCauses;
     private transient Int2IntOpenHashMap[] memberIndex;
 
     Plan(String trace, boolean lenient, TraceDefinitions defs, int[] instances, List<int[]> localToGlobal,
-         int blockSize) {
+         int blockSize, boolean rootCauses) {
         this.blockSize = blockSize;
+        this.rootCauses = rootCauses;
         this.trace = trace;
         this.lenient = lenient;
         this.locations = defs.locations().size();

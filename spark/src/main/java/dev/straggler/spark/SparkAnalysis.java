@@ -4,6 +4,7 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.rootcause.RootCauseMetrics;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.patterns.waitstate.LocationOutcome;
@@ -63,7 +64,8 @@ import java.util.Map;
  *   only those move) and each location is analysed as on one machine; only its severities (metric × call path, the
  *   cube's slice) reach the driver, where they are booked in location order.</li>
  * </ol>
- * Root causes (delay costs, propagation, critical path) are not computed by this engine yet.
+ * With root causes asked for, the delay costs, their propagation and the critical path follow as
+ * {@link RootCauseStage} describes.
  */
 public final class SparkAnalysis {
     private SparkAnalysis() {
@@ -101,10 +103,6 @@ public final class SparkAnalysis {
 
     private static Detailed runDetailed(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                                         int partitions, int blockSize) throws IOException {
-        if (options.rootCauses()) {
-            throw new UnsupportedOperationException("root causes (--root-causes) are not computed on Spark yet; "
-                    + "analyse without them, or on one machine");
-        }
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         String path = trace.toAbsolutePath().toString();
         TraceDefinitions defs;
@@ -141,10 +139,11 @@ public final class SparkAnalysis {
             ids.add(new Tuple2<>(l, l));
         }
         options.progress().update("read", 0, n);
+        boolean intervals = options.rootCauses();
         // 1. read: location ranges as tasks, the records kept partitioned by location
         JavaPairRDD<Integer, LocationData> locations = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids, byLocation.numPartitions()))
                 .partitionBy(byLocation)
-                .mapPartitionsToPair(it -> readLocations(path, lenient, it, read, skips), true)
+                .mapPartitionsToPair(it -> readLocations(path, lenient, intervals, it, read, skips), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
 
         // 2. facts to the driver: trees merged, collective instances formed
@@ -164,7 +163,9 @@ public final class SparkAnalysis {
         }
         CallTree.Merged merged = CallTree.mergeTrees(trees);
         CollectiveCounts collectives = CollectiveCounts.form(defs, facts);
-        Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize);
+        boolean rootCauses = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
+        Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
+                rootCauses);
         Broadcast<Plan> shared = jsc.broadcast(plan);
 
         // 3. message matching: a keyed join of send blocks with receive blocks, partners grouped back by location
@@ -194,28 +195,29 @@ public final class SparkAnalysis {
         // a time, in location order (the partitions are location ranges), so it never holds more than one partition
         // of them beside the cube it books them into
         LongAccumulator analysed = spark.sparkContext().longAccumulator("locations analysed");
-        JavaRDD<LocationOutcome> outcomes = locations
+        JavaRDD<Analysed> analysedLocations = locations
                 .cogroup(partners, collectiveSide, byLocation)
                 .mapPartitions(it -> {
-                    List<LocationOutcome> out = new ArrayList<>();
+                    List<Analysed> out = new ArrayList<>();
                     while (it.hasNext()) {
                         out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top));
                         analysed.add(1);
                     }
-                    out.sort(Comparator.comparingInt(LocationOutcome::location));
+                    out.sort(Comparator.comparingInt(Analysed::location));
                     return out.iterator();
                 }, true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         Thread patterns = watch(options, "patterns", analysed, n);
         try {
-            outcomes.count();
+            analysedLocations.count();
         } finally {
             patterns.interrupt();
         }
         options.progress().update("patterns", n, n);
+        JavaRDD<LocationOutcome> outcomes = analysedLocations.map(Analysed::outcome);
 
         // booked on the driver in the single-machine engine's order
-        SeverityCube cube = Analysis.emptyCube(defs, regions, merged.tree(), origin, false);
+        SeverityCube cube = Analysis.emptyCube(defs, regions, merged.tree(), origin, rootCauses);
         WaitStates.Merge merge = new WaitStates.Merge(cube, defs, timeMasks, top);
         for (ChunkResult.Found f : found) {
             merge.addCollectiveChunk(f.occurrences());
@@ -230,13 +232,69 @@ public final class SparkAnalysis {
             expected++;
             merge.add(o);
         }
-        outcomes.unpersist(false);
         WaitStates.Result ws = merge.finish(null, init, fin);
+        String rootCauseProblem = null;
+        if (rootCauses) {
+            rootCauseProblem = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init,
+                    fin, merged.tree(), regions, cube, options, n);
+        }
+        analysedLocations.unpersist(false);
         ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
         List<String> reasons = skips.reasons();
         locations.unpersist(false);
         chunks.unpersist(false);
-        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, null);
+        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, rootCauseProblem);
+    }
+
+    /**
+     * The root-cause stage ({@link RootCauseStage}) on the analysed locations; its severities are booked into the
+     * cube. Returns why there are none (an impossible communication order), or null.
+     */
+    private static String rootCauses(SparkSession spark, JavaSparkContext jsc,
+                                     JavaPairRDD<Integer, LocationData> locations, JavaRDD<Analysed> analysedLocations,
+                                     JavaRDD<ChunkResult> chunks, Broadcast<Plan> shared,
+                                     LocationPartitioner byLocation, InitFinalize.Reference init,
+                                     InitFinalize.Reference fin, CallTree tree, RegionTable regions,
+                                     SeverityCube cube, AnalysisOptions options, int n) {
+        options.progress().update("root causes", 0, n);
+        JavaPairRDD<Integer, RootCauseStage.Input> inputs = analysedLocations.mapPartitionsToPair(it -> {
+            List<Tuple2<Integer, RootCauseStage.Input>> out = new ArrayList<>();
+            it.forEachRemaining(a -> {
+                if (a.input() != null) {
+                    out.add(new Tuple2<>(a.location(), a.input()));
+                }
+            });
+            return out.iterator();
+        }, true);
+        JavaPairRDD<Integer, RootCauseStage.FactBlock> facts = analysedLocations.flatMapToPair(a ->
+                a.facts().iterator());
+        JavaPairRDD<Integer, ChunkResult.RoleBlock> roles = chunks.flatMapToPair(ChunkResult::roles);
+        String[] regionOfPath = new String[tree.size()];
+        for (int p = 0; p < regionOfPath.length; p++) {
+            regionOfPath[p] = regions.regions().get(tree.region(p)).name();
+        }
+        LongAccumulator replayed = spark.sparkContext().longAccumulator("locations replayed backwards");
+        Thread watch = watch(options, "root causes", replayed, n);
+        RootCauseStage.Result r;
+        try {
+            r = RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation, jsc.defaultParallelism(),
+                    init, fin, tree.size(), regionOfPath, options, replayed);
+        } finally {
+            watch.interrupt();
+        }
+        options.progress().update("root causes", n, n);
+        if (r.result() != null) {
+            RootCauseMetrics.addTo(cube, r.result(), tree);
+        }
+        return r.problem();
+    }
+
+    /**
+     * A location as the wait-state stage leaves it: its outcome for the driver and, with root causes, what the
+     * root-cause stage keeps of it and the facts it sends its partners.
+     */
+    record Analysed(int location, LocationOutcome outcome, RootCauseStage.Input input,
+                    List<Tuple2<Integer, RootCauseStage.FactBlock>> facts) implements java.io.Serializable {
     }
 
     /**
@@ -301,7 +359,7 @@ public final class SparkAnalysis {
     }
 
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
-            String path, boolean lenient, java.util.Iterator<Tuple2<Integer, Integer>> ids,
+            String path, boolean lenient, boolean intervals, java.util.Iterator<Tuple2<Integer, Integer>> ids,
             LongAccumulator read, Skips skips) throws IOException {
         List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
         if (!ids.hasNext()) {
@@ -311,7 +369,8 @@ public final class SparkAnalysis {
             TraceDefinitions defs = source.definitions();
             RegionTable regions = RegionTable.of(defs);
             int[] locationOfRank = defs.masterLocationByRank();
-            ReplayOptions one = ReplayOptions.defaults().withThreads(1);
+            // the root-cause stage needs each location's marks (call-path intervals)
+            ReplayOptions one = ReplayOptions.defaults().withThreads(1).withIntervals(intervals);
             while (ids.hasNext()) {
                 int l = ids.next()._1();
                 LocationData d = Replay.readLocation(source, defs, regions, l,
@@ -324,9 +383,9 @@ public final class SparkAnalysis {
         return out.iterator();
     }
 
-    private static LocationOutcome analyse(Tuple3<Iterable<LocationData>, Iterable<Blocks.Partners>,
+    private static Analysed analyse(Tuple3<Iterable<LocationData>, Iterable<Blocks.Partners>,
             Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks, InitFinalize.Reference init,
-                                           InitFinalize.Reference fin, int top) {
+                                    InitFinalize.Reference fin, int top) {
         LocationData d = g._1().iterator().next();
         d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
         ArrayPartners partners = new ArrayPartners(d.receives().size(), d.sends().size());
@@ -338,7 +397,14 @@ public final class SparkAnalysis {
                         o.reference()[i]);
             }
         }
-        return WaitStates.analyse(defsOf(plan), d, partners, timeMasks, coll, init, fin, top);
+        // the root-cause stage covers each rank's master location (as on one machine)
+        boolean stage = plan.rootCauses && plan.master(d.rank(), d.location()) && d.intervals() != null;
+        LocationOutcome o = WaitStates.analyse(defsOf(plan), d, partners, timeMasks, coll, init, fin, top, stage);
+        if (!stage) {
+            return new Analysed(d.location(), o, null, List.of());
+        }
+        RootCauseStage.Input in = new RootCauseStage.Input(o.lateSenderWaits(), o.lateReceiverWaits(), partners);
+        return new Analysed(d.location(), o.withoutWaits(), in, RootCauseStage.facts(d, in));
     }
 
     /** The definitions on an executor: read once per JVM and trace (they are immutable). */

@@ -120,14 +120,6 @@ class SparkAnalysisTest {
     }
 
     @Test
-    void rootCausesAreRefusedRatherThanLeftOut() throws IOException {
-        Path trace = generate(Scenarios.byName("late-sender"), 4);
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> SparkAnalysis.run(LocalSpark.get(), trace, false, AnalysisOptions.defaults().withRootCauses(true), 2));
-        assertTrue(e.getMessage().contains("root causes"), e.getMessage());
-    }
-
-    @Test
     void aTraceWithoutMpiSaysSoAsOnOneMachine() throws IOException {
         Path trace = generate(Scenarios.byName("deep-calltree"), 3);
         AnalysisResult r = spark(trace, 2);

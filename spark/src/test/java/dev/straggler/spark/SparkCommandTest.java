@@ -130,11 +130,22 @@ class SparkCommandTest {
     }
 
     @Test
-    void rootCausesWithSparkAreAUsageError() throws IOException {
-        Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("late-sender"), 4);
-        Run r = run("analyze", trace.toString(), "--engine", "spark", "--root-causes");
-        assertEquals(2, r.code());
-        assertTrue(r.err().contains("--root-causes"), r.err());
+    void rootCauseReportsJsonCubeAndHtmlEqualTheLocalEngines() throws IOException {
+        LocalSpark.get();
+        Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("late-sender-chain"), 6);
+        Run local = run("analyze", trace.toString(), "--quiet", "--root-causes", "--json",
+                dir.resolve("rl.json").toString(), "--cube", dir.resolve("rl.cubex").toString(), "--html",
+                dir.resolve("rl.html").toString());
+        Run spark = run("analyze", trace.toString(), "--quiet", "--root-causes", "--engine", "spark",
+                "--partitions", "2", "--json", dir.resolve("rs.json").toString(), "--cube",
+                dir.resolve("rs.cubex").toString(), "--html", dir.resolve("rs.html").toString());
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertTrue(local.out().contains("Root causes") && local.out().contains("Critical path"), local.out());
+        assertEquals(local.out().replace("rl.", "rs."), spark.out());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("rl.json")), Files.readAllBytes(dir.resolve("rs.json")));
+        assertEquals(tarMembers(dir.resolve("rl.cubex")), tarMembers(dir.resolve("rs.cubex")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("rl.html")), Files.readAllBytes(dir.resolve("rs.html")));
     }
 
     @Test

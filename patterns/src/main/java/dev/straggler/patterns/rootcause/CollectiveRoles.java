@@ -61,6 +61,12 @@ public final class CollectiveRoles implements Serializable {
         allRanks[row] = all;
     }
 
+    /** Copies the role of record {@code from} to record {@code to} of another location's (or chunk's) roles. */
+    public void copyTo(int from, CollectiveRoles target, int to) {
+        target.set(to, instance[from], participants[from], participates[from], kind[from], reference[from],
+                syncPoint[from], wait[from], completion[from], ranks[from], allRanks[from]);
+    }
+
     public int size() {
         return instance.length;
     }

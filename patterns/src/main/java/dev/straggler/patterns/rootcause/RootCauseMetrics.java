@@ -20,6 +20,11 @@ public final class RootCauseMetrics {
     }
 
     public static void addTo(SeverityCube cube, RootCauses.Result rc, Replay replay) {
+        addTo(cube, rc, replay.callTree());
+    }
+
+    /** As above, with the unified call tree the cube was built on. */
+    public static void addTo(SeverityCube cube, RootCauses.Result rc, CallTree tree) {
         Int2DoubleOpenHashMap[][] sev = rc.severities();
         for (int l = 0; l < sev.length; l++) {
             if (sev[l] == null) {
@@ -34,7 +39,7 @@ public final class RootCauseMetrics {
                 }
             }
         }
-        derive(cube, replay.callTree());
+        derive(cube, tree);
     }
 
     /** The derived members of the hierarchy, from the stored ones. */

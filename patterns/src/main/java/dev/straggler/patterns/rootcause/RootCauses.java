@@ -22,7 +22,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.function.IntFunction;
-import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The root-cause stage (reference §1.6): why the wait states happened. From the wait states of the
@@ -269,7 +269,7 @@ public final class RootCauses {
     /**
      * The backward replay and what follows it for the locations one task holds. Locations are added with what the two
      * exchanges brought them; then {@link #step} runs until no task has anything left to hand over, each step's
-     * output going to every other task and their outputs coming back through {@link #receive}. Afterwards
+     * output going to the tasks it names and theirs coming back through {@link #receive}. Afterwards
      * {@link #forward} finds the indirect waiting (for partners, possibly held elsewhere) and each location's
      * severities and local times are read for the critical-path impact ({@link #impact}), which needs all locations.
      */
@@ -281,21 +281,25 @@ public final class RootCauses {
         private final int[][] globalRanks;
         private final int paths;
         private final IntFunction<String> regionOfPath;
-        private final IntPredicate held;
-        private final boolean[] spans;
+        private final IntUnaryOperator taskOf;
+        private final int self;
+        /** Per communicator: the other tasks holding members, empty when all members are held here. */
+        private final int[][] otherTasks;
         private final int finalizeLatest;
         private CostReplay replay;
-        private final List<Serializable> outbox = new ArrayList<>();
+        /** Per task: what this step hands it. */
+        private final List<List<Serializable>> outbox = new ArrayList<>();
 
         /**
          * @param locations       all locations of the trace
          * @param memberLocations per communicator, each member's location (null for communicators without instances)
          * @param globalRanks     per communicator, each member's global rank
-         * @param held            which locations this task holds
+         * @param taskOf          which task holds a location; this one is {@code self} of {@code tasks}
          * @param finalizeLatest  the rank that entered MPI_Finalize last, -1 when Finalize is incomplete
          */
         public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int callPaths,
-                         IntFunction<String> regionOfPath, IntPredicate held, int finalizeLatest) {
+                         IntFunction<String> regionOfPath, IntUnaryOperator taskOf, int self, int tasks,
+                         int finalizeLatest) {
             this.states = new LocationState[locations];
             this.partners = new PartnerFacts[locations];
             this.roles = new CollectiveRoles[locations];
@@ -303,21 +307,26 @@ public final class RootCauses {
             this.globalRanks = globalRanks;
             this.paths = callPaths;
             this.regionOfPath = regionOfPath;
-            this.held = held;
+            this.taskOf = taskOf;
+            this.self = self;
             this.finalizeLatest = finalizeLatest;
-            this.spans = new boolean[memberLocations.length];
-            for (int c = 0; c < spans.length; c++) {
+            for (int t = 0; t < tasks; t++) {
+                outbox.add(new ArrayList<>());
+            }
+            this.otherTasks = new int[memberLocations.length][];
+            for (int c = 0; c < otherTasks.length; c++) {
                 int[] locs = memberLocations[c];
                 boolean here = false;
-                boolean elsewhere = false;
+                java.util.BitSet others = new java.util.BitSet(tasks);
                 for (int j = 0; locs != null && j < locs.length; j++) {
-                    if (held.test(locs[j])) {
+                    int t = taskOf.applyAsInt(locs[j]);
+                    if (t == self) {
                         here = true;
                     } else {
-                        elsewhere = true;
+                        others.set(t);
                     }
                 }
-                spans[c] = here && elsewhere;
+                otherTasks[c] = here ? others.stream().toArray() : new int[0];
             }
         }
 
@@ -335,10 +344,10 @@ public final class RootCauses {
         }
 
         /**
-         * Advances the held locations as far as they can go with what has arrived; returns what this step hands to
-         * other tasks (serialized), null when nothing.
+         * Advances the held locations as far as they can go with what has arrived; returns, per task, what this step
+         * hands it (serialized), null where nothing.
          */
-        public byte[] step() {
+        public byte[][] step() {
             if (replay == null) {
                 replay = new CostReplay(states, partners, roles, memberLocations, globalRanks, paths, regionOfPath,
                         this);
@@ -346,11 +355,14 @@ public final class RootCauses {
                 replay.start();
             }
             replay.drain();
-            if (outbox.isEmpty()) {
-                return null;
+            byte[][] out = new byte[outbox.size()][];
+            for (int t = 0; t < out.length; t++) {
+                List<Serializable> items = outbox.get(t);
+                if (!items.isEmpty()) {
+                    out[t] = serialize(new ArrayList<>(items));
+                    items.clear();
+                }
             }
-            byte[] out = serialize(new ArrayList<>(outbox));
-            outbox.clear();
             return out;
         }
 
@@ -359,25 +371,11 @@ public final class RootCauses {
         public void receive(byte[] message) {
             for (Serializable s : (List<Serializable>) deserialize(message)) {
                 if (s instanceof Shipped sh) {
-                    if (held.test((int) (sh.key() >>> 32))) {
-                        replay.receive(sh.lateSender(), sh.key(), sh.shipment());
-                    }
+                    replay.receive(sh.lateSender(), sh.key(), sh.shipment());
                 } else if (s instanceof CostReplay.Arrival a) {
-                    if (heldMember(a.comm())) {
-                        replay.receive(a);
-                    }
+                    replay.receive(a);
                 }
             }
-        }
-
-        private boolean heldMember(int comm) {
-            int[] locs = memberLocations[comm];
-            for (int j = 0; locs != null && j < locs.length; j++) {
-                if (held.test(locs[j])) {
-                    return true;
-                }
-            }
-            return false;
         }
 
         /** Held locations that could not finish, and the first three described (location order). */
@@ -399,9 +397,39 @@ public final class RootCauses {
             replay.forwardClassification(sink::indirect);
         }
 
-        /** Books indirect waiting at a held location; call in (source location, point) order. */
-        public void addIndirect(int target, int row, boolean lateSender, double seconds) {
-            CostReplay.addIndirect(states[target], row, lateSender, seconds);
+        /**
+         * Per receive row of a held location, the unified call path of its receive: where Late Sender indirect
+         * waiting found at the partner is booked ({@link #addIndirect}); -1 where the receive has no mark.
+         */
+        public int[] receivePaths(int location) {
+            LocationState st = states[location];
+            return paths(st, st.links.recvMark);
+        }
+
+        /** Per send row of a held location, the unified call path of its completion (Late Receiver indirect waiting). */
+        public int[] completionPaths(int location) {
+            LocationState st = states[location];
+            return paths(st, st.links.sendCompleteMark);
+        }
+
+        private static int[] paths(LocationState st, int[] marks) {
+            int[] out = new int[marks.length];
+            for (int i = 0; i < marks.length; i++) {
+                out[i] = marks[i] < 0 ? -1 : st.callPath(marks[i]);
+            }
+            return out;
+        }
+
+        /**
+         * Books indirect waiting into a location's severities at the call path of its record
+         * ({@link #receivePaths}, {@link #completionPaths}); called in (source location, point) order, as on one
+         * machine.
+         */
+        public static void addIndirect(Int2DoubleOpenHashMap[] severities, int path, boolean lateSender,
+                                       double seconds) {
+            RootCauseMetric m = lateSender ? RootCauseMetric.MPI_WAIT_INDIRECT_LATESENDER
+                    : RootCauseMetric.MPI_WAIT_INDIRECT_LATERECEIVER;
+            severities[m.ordinal()].addTo(path, seconds);
         }
 
         /** A held location's severities so far, per {@link RootCauseMetric}. */
@@ -416,17 +444,19 @@ public final class RootCauses {
 
         @Override
         public void ship(boolean lateSender, long key, CostReplay.Shipment shipment) {
-            outbox.add(new Shipped(lateSender, key, shipment));
+            outbox.get(taskOf.applyAsInt((int) (key >>> 32))).add(new Shipped(lateSender, key, shipment));
         }
 
         @Override
         public void publish(CostReplay.Arrival arrival) {
-            outbox.add(arrival);
+            for (int t : otherTasks[arrival.comm()]) {
+                outbox.get(t).add(arrival);
+            }
         }
 
         @Override
         public boolean spans(int comm) {
-            return spans[comm];
+            return otherTasks[comm].length > 0;
         }
     }
 

@@ -65,6 +65,16 @@ public final class CollectiveOutcomes {
         reference[0][row] = referenceRank;
     }
 
+    /** Whether the flag bits of an outcome ({@link CollectiveChunk.Sink}) say the member took part. */
+    public static boolean participates(byte flagBits) {
+        return (flagBits & PARTICIPATES) != 0;
+    }
+
+    /** Whether the flag bits of an outcome say the member was a synchronisation point. */
+    public static boolean syncPoint(byte flagBits) {
+        return (flagBits & SYNC) != 0;
+    }
+
     static byte flagsOf(CollectiveInstance inst, int j) {
         return (byte) ((inst.participates[j] ? PARTICIPATES : 0) | (inst.sync[j] ? SYNC : 0));
     }

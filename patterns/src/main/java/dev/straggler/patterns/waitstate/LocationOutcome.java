@@ -34,4 +34,20 @@ public final class LocationOutcome implements java.io.Serializable {
     public int location() {
         return location;
     }
+
+    /** Per receive row, the Late Sender wait kept for the root-cause stage (null unless asked for). */
+    public long[] lateSenderWaits() {
+        return lateSenderWaits;
+    }
+
+    /** Per send row, the Late Receiver wait kept for the root-cause stage (null unless asked for). */
+    public long[] lateReceiverWaits() {
+        return lateReceiverWaits;
+    }
+
+    /** The same outcome without the per-record waits (what the wait-state merge needs). */
+    public LocationOutcome withoutWaits() {
+        return new LocationOutcome(location, globalPath, sev, instances, violations, unmatchedSends,
+                unmatchedReceives, null, null);
+    }
 }

@@ -90,7 +90,15 @@ public final class WaitStates {
                                           long[] timeMasks, CollectiveOutcomes collectives,
                                           InitFinalize.Reference init, InitFinalize.Reference fin,
                                           int topInstances) {
-        return LocationAnalysis.run(defs, loc, partners, timeMasks, collectives, init, fin, topInstances, false)
+        return analyse(defs, loc, partners, timeMasks, collectives, init, fin, topInstances, false);
+    }
+
+    /** As above; {@code recordWaits} keeps each record's point-to-point wait for the root-cause stage. */
+    public static LocationOutcome analyse(TraceDefinitions defs, LocationData loc, MessagePartners partners,
+                                          long[] timeMasks, CollectiveOutcomes collectives,
+                                          InitFinalize.Reference init, InitFinalize.Reference fin,
+                                          int topInstances, boolean recordWaits) {
+        return LocationAnalysis.run(defs, loc, partners, timeMasks, collectives, init, fin, topInstances, recordWaits)
                 .outcome();
     }
 

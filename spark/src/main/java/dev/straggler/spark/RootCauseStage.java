@@ -1,0 +1,507 @@
+package dev.straggler.spark;
+
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.rootcause.CollectiveRoles;
+import dev.straggler.patterns.rootcause.PartnerFacts;
+import dev.straggler.patterns.rootcause.RootCauses;
+import dev.straggler.patterns.waitstate.InitFinalize;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.RegionTable;
+import dev.straggler.replay.Replay;
+import dev.straggler.trace.TraceDefinitions;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+import it.unimi.dsi.fastutil.booleans.BooleanArrayList;
+import it.unimi.dsi.fastutil.doubles.DoubleArrayList;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+import org.apache.spark.BarrierTaskContext;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
+import scala.Tuple3;
+import scala.Tuple4;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The root-cause stage (reference §1.6) as Spark jobs; the result equals the single-machine engine's value for value.
+ *
+ * <ol>
+ *   <li><b>Facts</b>: each location tells the partners of its point-to-point records whether they waited and when
+ *   their calls ended ({@link PartnerFacts}); column blocks keyed by the partner's location, sent while the wait
+ *   states are found. The collective stage already gave each member its roles ({@link CollectiveRoles}).</li>
+ *   <li><b>Flags</b>: each location finds its synchronisation points and tells its partners which records ship or
+ *   take delay costs; again blocks keyed by location.</li>
+ *   <li><b>Backward replay</b> in a barrier stage: all tasks run at once, each replays its locations backwards
+ *   as far as it can, then the tasks hand each other what crosses between them (Late Sender and Late Receiver costs,
+ *   members' arrivals at collectives that span tasks) over direct connections ({@link Mesh}), until nothing
+ *   is left to hand over. Only wait states that cross tasks travel; within a task locations hand data over directly.
+ *   Scalasca's replay is a message-passing program with a step per synchronisation, which is what a gang-scheduled
+ *   stage runs; a job per step would cost a job launch per synchronisation point.</li>
+ *   <li><b>Indirect waiting</b> goes to the partner records keyed by location and is booked there in the
+ *   single-machine order; the <b>critical-path impact</b>, which sums every location's critical path, runs on the
+ *   driver from each location's severities and call-path times (one dense row per location, like the cube).</li>
+ * </ol>
+ */
+final class RootCauseStage {
+    private RootCauseStage() {
+    }
+
+    /** What the wait-state stage keeps of a location for this stage: its waits and where its partners are. */
+    record Input(long[] lateSenderWaits, long[] lateReceiverWaits, ArrayPartners matching) implements Serializable {
+    }
+
+    /** Facts from one location for some records of another: to its sends ({@code toSends}) or its receives. */
+    record FactBlock(boolean toSends, int from, int fromRank, int[] row, int[] fromRow, boolean[] late, long[] leave,
+                     long[] leave2) implements Serializable {
+        void into(PartnerFacts f) {
+            for (int i = 0; i < row.length; i++) {
+                if (toSends) {
+                    f.setReceive(row[i], from, fromRow[i], fromRank, late[i], leave[i], leave2[i]);
+                } else {
+                    f.setSend(row[i], from, fromRow[i], fromRank, late[i], leave[i], leave2[i]);
+                }
+            }
+        }
+    }
+
+    /** Flags for some records of a location, from their partners. */
+    record FlagBlock(boolean toSends, int[] row, boolean[] first, boolean[] second) implements Serializable {
+        void into(PartnerFacts f) {
+            for (int i = 0; i < row.length; i++) {
+                if (toSends) {
+                    f.setReceiveFlags(row[i], first[i], second[i]);
+                } else {
+                    f.setSendFlags(row[i], first[i]);
+                }
+            }
+        }
+    }
+
+    /** A location ready for the backward replay. */
+    record Prepared(Input input, PartnerFacts facts, CollectiveRoles roles) implements Serializable {
+    }
+
+    /** What the barrier stage gives. */
+    interface Out extends Serializable {
+    }
+
+    /** One location's severities and call-path times after the replay, and the call paths indirect waiting uses. */
+    record Slice(int location, Int2DoubleOpenHashMap[] severities, double[] localTimes, int[] receivePaths,
+                 int[] completionPaths) implements Out {
+    }
+
+    /** Indirect waiting for records of one location, with where it was found (source location and point). */
+    record IndirectBlock(int target, int[] row, boolean[] lateSender, int[] source, int[] sp, double[] seconds)
+            implements Out {
+    }
+
+    /** The replay could not finish: the trace's communication order is impossible. */
+    record Failure(String message) implements Out {
+    }
+
+    /** The stage's result: severities per location (null where none), or why there are none. */
+    record Result(RootCauses.Result result, String problem) {
+    }
+
+    // --- facts, sent while the wait states are found -----------------------------------------------------------
+
+    /** A location's facts for its partners, as column blocks keyed by the partner's location. */
+    static List<Tuple2<Integer, FactBlock>> facts(LocationData d, Input in) {
+        Int2ObjectOpenHashMap<FactBuilder> toSends = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<FactBuilder> toReceives = new Int2ObjectOpenHashMap<>();
+        RootCauses.emitFacts(d, in.lateSenderWaits(), in.lateReceiverWaits(), in.matching(), new PartnerFacts.Sink() {
+            @Override
+            public void toSend(int sendLocation, int sendRow, int recvLocation, int recvRow, int rank,
+                               boolean lateSender, long recvLeave, long requestLeave) {
+                toSends.computeIfAbsent(sendLocation, k -> new FactBuilder()).add(sendRow, recvRow, lateSender,
+                        recvLeave, requestLeave);
+            }
+
+            @Override
+            public void toReceive(int recvLocation, int recvRow, int sendLocation, int sendRow, int rank,
+                                  boolean lateReceiver, long sendLeave, long completeLeave) {
+                toReceives.computeIfAbsent(recvLocation, k -> new FactBuilder()).add(recvRow, sendRow, lateReceiver,
+                        sendLeave, completeLeave);
+            }
+        });
+        List<Tuple2<Integer, FactBlock>> out = new ArrayList<>(toSends.size() + toReceives.size());
+        toSends.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(),
+                e.getValue().build(true, d.location(), d.rank()))));
+        toReceives.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(),
+                e.getValue().build(false, d.location(), d.rank()))));
+        return out;
+    }
+
+    private static final class FactBuilder {
+        final IntArrayList row = new IntArrayList();
+        final IntArrayList fromRow = new IntArrayList();
+        final BooleanArrayList late = new BooleanArrayList();
+        final LongArrayList leave = new LongArrayList();
+        final LongArrayList leave2 = new LongArrayList();
+
+        void add(int r, int fr, boolean l, long a, long b) {
+            row.add(r);
+            fromRow.add(fr);
+            late.add(l);
+            leave.add(a);
+            leave2.add(b);
+        }
+
+        FactBlock build(boolean toSends, int from, int rank) {
+            return new FactBlock(toSends, from, rank, row.toIntArray(), fromRow.toIntArray(), late.toBooleanArray(),
+                    leave.toLongArray(), leave2.toLongArray());
+        }
+    }
+
+    // --- the stage -------------------------------------------------------------------------------------------
+
+    /** A location ready for the replay, and its flags for its partners. */
+    private record Flagged(int location, Prepared prepared, List<Tuple2<Integer, FlagBlock>> flags)
+            implements Serializable {
+    }
+
+    /**
+     * Runs the stage on the locations the wait-state stage analysed.
+     *
+     * @param locations the location records (partitioned by {@code byLocation})
+     * @param inputs    per location, what the wait-state stage kept for this stage (same partitioning)
+     * @param facts     the facts each location sent its partners, keyed by the partner's location
+     * @param roles     each member's collective roles, keyed by its location
+     * @param slots     tasks the cluster can run at once (the barrier stage needs all of its tasks running)
+     */
+    static Result run(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, Input> inputs,
+                      JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
+                      Broadcast<Plan> shared, LocationPartitioner byLocation, int slots, InitFinalize.Reference init,
+                      InitFinalize.Reference fin, int callPaths, String[] regionOfPath, AnalysisOptions options,
+                      LongAccumulator replayed) {
+        Plan plan = shared.value();
+        int n = plan.locations;
+        // 2. flags: synchronisation points found per location, flags sent to the partners
+        JavaRDD<Flagged> flagged = locations.cogroup(inputs, facts, roles, byLocation)
+                .mapPartitions(it -> {
+                    List<Flagged> out = new ArrayList<>();
+                    while (it.hasNext()) {
+                        Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                                Iterable<ChunkResult.RoleBlock>>> t = it.next();
+                        Flagged f = flag(t._1(), t._2(), shared.value(), init, fin);
+                        if (f != null) {
+                            out.add(f);
+                        }
+                    }
+                    return out.iterator();
+                }, true)
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        JavaPairRDD<Integer, Prepared> prepared = flagged
+                .mapPartitionsToPair(it -> {
+                    List<Tuple2<Integer, Prepared>> out = new ArrayList<>();
+                    it.forEachRemaining(f -> out.add(new Tuple2<>(f.location(), f.prepared())));
+                    return out.iterator();
+                }, true);
+        JavaPairRDD<Integer, FlagBlock> flags = flagged.flatMapToPair(f -> f.flags().iterator());
+
+        // 3. the backward replay: a barrier stage, every task running at once
+        LocationPartitioner gang = new LocationPartitioner(n, Math.min(byLocation.numPartitions(), Math.max(1, slots)));
+        JavaPairRDD<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>> ready =
+                locations.cogroup(prepared, flags, byLocation);
+        if (!gang.equals(byLocation)) {
+            ready = ready.partitionBy(gang);
+        }
+        int finalizeLatest = fin.complete() ? fin.lastRank() : -1;
+        scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
+        JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
+                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed), false,
+                tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
+        try {
+            List<Out> failures = out.filter(o -> o instanceof Failure).collect();
+            if (!failures.isEmpty()) {
+                return new Result(null, "root causes not computed: " + ((Failure) failures.get(0)).message());
+            }
+            // 4. indirect waiting booked at its records, in the single-machine order; then to the driver in
+            // location order, where the critical-path impact needs all locations
+            JavaPairRDD<Integer, Slice> slices = out.mapPartitionsToPair(it -> {
+                List<Tuple2<Integer, Slice>> s = new ArrayList<>();
+                it.forEachRemaining(o -> {
+                    if (o instanceof Slice sl) {
+                        s.add(new Tuple2<>(sl.location(), sl));
+                    }
+                });
+                return s.iterator();
+            });
+            JavaPairRDD<Integer, IndirectBlock> indirect = out.flatMapToPair(o -> {
+                List<Tuple2<Integer, IndirectBlock>> s = new ArrayList<>(1);
+                if (o instanceof IndirectBlock b) {
+                    s.add(new Tuple2<>(b.target(), b));
+                }
+                return s.iterator();
+            });
+            JavaRDD<Slice> booked = slices.cogroup(indirect, byLocation).mapPartitions(it -> {
+                List<Slice> s = new ArrayList<>();
+                while (it.hasNext()) {
+                    var t = it.next();
+                    for (Slice sl : t._2()._1()) {
+                        s.add(withIndirect(sl, t._2()._2()));
+                    }
+                }
+                s.sort(java.util.Comparator.comparingInt(Slice::location));
+                return s.iterator();
+            }, true);
+            Int2DoubleOpenHashMap[][] severities = new Int2DoubleOpenHashMap[n][];
+            double[][] localTimes = new double[n][];
+            for (Iterator<Slice> it = booked.toLocalIterator(); it.hasNext(); ) {
+                Slice s = it.next();
+                severities[s.location()] = s.severities();
+                localTimes[s.location()] = s.localTimes();
+            }
+            RootCauses.impact(severities, localTimes, callPaths);
+            return new Result(new RootCauses.Result(severities), null);
+        } finally {
+            out.unpersist(false);
+            flagged.unpersist(false);
+        }
+    }
+
+    /** Finds a location's synchronisation points and the flags for its partners; null for a location without stage. */
+    private static Flagged flag(int location, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+            Iterable<ChunkResult.RoleBlock>> g, Plan plan, InitFinalize.Reference init, InitFinalize.Reference fin) {
+        Iterator<Input> inputs = g._2().iterator();
+        if (!inputs.hasNext()) {
+            return null;
+        }
+        Input in = inputs.next();
+        LocationData d = g._1().iterator().next();
+        PartnerFacts facts = new PartnerFacts(d.receives().size(), d.sends().size());
+        g._3().forEach(b -> b.into(facts));
+        CollectiveRoles roles = new CollectiveRoles(d.collectives().size());
+        g._4().forEach(b -> b.into(roles));
+        Int2ObjectOpenHashMap<FlagBuilder> toSends = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<FlagBuilder> toReceives = new Int2ObjectOpenHashMap<>();
+        TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
+        RootCauses.emitFlags(d, defs.clock(), in.lateSenderWaits(), in.lateReceiverWaits(), facts, roles, init, fin,
+                new PartnerFacts.FlagSink() {
+                    @Override
+                    public void toSend(int sendLocation, int sendRow, boolean recvIsWait, boolean requestTakes) {
+                        toSends.computeIfAbsent(sendLocation, k -> new FlagBuilder()).add(sendRow, recvIsWait,
+                                requestTakes);
+                    }
+
+                    @Override
+                    public void toReceive(int recvLocation, int recvRow, boolean completeIsWait) {
+                        toReceives.computeIfAbsent(recvLocation, k -> new FlagBuilder()).add(recvRow,
+                                completeIsWait, false);
+                    }
+                });
+        List<Tuple2<Integer, FlagBlock>> out = new ArrayList<>(toSends.size() + toReceives.size());
+        toSends.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(), e.getValue().build(true))));
+        toReceives.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(), e.getValue().build(false))));
+        return new Flagged(location, new Prepared(in, facts, roles), out);
+    }
+
+    private static final class FlagBuilder {
+        final IntArrayList row = new IntArrayList();
+        final BooleanArrayList first = new BooleanArrayList();
+        final BooleanArrayList second = new BooleanArrayList();
+
+        void add(int r, boolean a, boolean b) {
+            row.add(r);
+            first.add(a);
+            second.add(b);
+        }
+
+        FlagBlock build(boolean toSends) {
+            return new FlagBlock(toSends, row.toIntArray(), first.toBooleanArray(), second.toBooleanArray());
+        }
+    }
+
+    /** The barrier stage's function (Spark's barrier API takes a Scala function of Scala iterators). */
+    private static final class ReplayTask extends scala.runtime.AbstractFunction1<
+            scala.collection.Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>,
+                    Iterable<FlagBlock>>>>, scala.collection.Iterator<Out>> implements Serializable {
+        private final Broadcast<Plan> shared;
+        private final LocationPartitioner gang;
+        private final InitFinalize.Reference init;
+        private final InitFinalize.Reference fin;
+        private final int callPaths;
+        private final String[] regionOfPath;
+        private final int finalizeLatest;
+        private final LongAccumulator replayed;
+
+        ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
+                   InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
+                   LongAccumulator replayed) {
+            this.shared = shared;
+            this.gang = gang;
+            this.init = init;
+            this.fin = fin;
+            this.callPaths = callPaths;
+            this.regionOfPath = regionOfPath;
+            this.finalizeLatest = finalizeLatest;
+            this.replayed = replayed;
+        }
+
+        @Override
+        public scala.collection.Iterator<Out> apply(scala.collection.Iterator<Tuple2<Integer, Tuple3<
+                Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it) {
+            try {
+                return scala.jdk.javaapi.CollectionConverters.asScala(replay(
+                        scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
+                        regionOfPath, finalizeLatest, replayed));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+
+    /**
+     * One task of the barrier stage: prepares its locations (reading their interval times again from the trace),
+     * then alternates replaying with handing over until no task has anything left to hand over.
+     */
+    private static Iterator<Out> replay(
+            Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it,
+            Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
+            int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed)
+            throws java.io.IOException {
+        BarrierTaskContext ctx = BarrierTaskContext.get();
+        int part = ctx.partitionId();
+        int[][] memberLocations = new int[plan.members.length][];
+        for (int c = 0; c < memberLocations.length; c++) {
+            if (plan.instances[c] > 0) {
+                int[] m = plan.members[c];
+                memberLocations[c] = new int[m.length];
+                for (int j = 0; j < m.length; j++) {
+                    memberLocations[c][j] = plan.locationOfRank[m[j]];
+                }
+            }
+        }
+        int tasks = ctx.getTaskInfos().length;
+        RootCauses.Partition partition = new RootCauses.Partition(plan.locations, memberLocations, plan.members,
+                callPaths, p -> regionOfPath[p], gang::getPartition, part, tasks, finalizeLatest);
+        IntArrayList held = new IntArrayList();
+        TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
+        try (TraceSource source = Traces.open(Path.of(plan.trace), plan.lenient)) {
+            RegionTable regions = RegionTable.of(defs);
+            while (it.hasNext()) {
+                var t = it.next();
+                Iterator<Prepared> p = t._2()._2().iterator();
+                if (!p.hasNext()) {
+                    continue;
+                }
+                Prepared pr = p.next();
+                LocationData d = t._2()._1().iterator().next();
+                d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
+                t._2()._3().forEach(b -> b.into(pr.facts()));
+                partition.add(d, defs.clock(), pr.input().lateSenderWaits(), pr.input().lateReceiverWaits(),
+                        pr.facts(), pr.roles(), init, fin,
+                        (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks));
+                held.add(d.location());
+            }
+        }
+        held.sort(null);
+        // steps: replay as far as possible, then hand over; done when no task handed anything over
+        int blocked = 0;
+        List<String> first = new ArrayList<>();
+        if (tasks == 1) {
+            partition.step();
+            blocked = partition.blockedCount();
+            first.addAll(partition.blocked());
+        } else {
+            try (Mesh mesh = new Mesh(ctx)) {
+                while (true) {
+                    byte[][] message = partition.step();
+                    // this task's state after the step, in case it is the last
+                    int mine = partition.blockedCount();
+                    Mesh.Frame[] frames = mesh.exchange(message, mine, mine > 0 ? partition.blocked() : List.of());
+                    boolean any = false;
+                    blocked = 0;
+                    first.clear();
+                    for (Mesh.Frame f : frames) {
+                        any |= f.anything();
+                        blocked += f.blocked();
+                        // tasks hold location ranges in task order: their first blocked come in location order
+                        first.addAll(f.blockedFirst());
+                        if (f.data() != null) {
+                            partition.receive(f.data());
+                        }
+                    }
+                    if (!any) {
+                        break;
+                    }
+                }
+            }
+        }
+        List<Out> out = new ArrayList<>();
+        if (blocked > 0) {
+            // every task knows; the first reports it (tasks hold location ranges in order, so the first blocked
+            // locations described come first)
+            if (part == 0) {
+                out.add(new Failure(RootCauses.Partition.impossible(blocked, first).getMessage()));
+            }
+            return out.iterator();
+        }
+        Int2ObjectOpenHashMap<IndirectBuilder> indirect = new Int2ObjectOpenHashMap<>();
+        partition.forward((target, row, lateSender, source, sp, seconds) ->
+                indirect.computeIfAbsent(target, k -> new IndirectBuilder()).add(row, lateSender, source, sp, seconds));
+        indirect.int2ObjectEntrySet().forEach(e -> out.add(e.getValue().build(e.getIntKey())));
+        for (int l : held) {
+            out.add(new Slice(l, partition.severities(l), partition.localTimes(l), partition.receivePaths(l),
+                    partition.completionPaths(l)));
+            replayed.add(1);
+        }
+        return out.iterator();
+    }
+
+    private static final class IndirectBuilder {
+        final IntArrayList row = new IntArrayList();
+        final BooleanArrayList lateSender = new BooleanArrayList();
+        final IntArrayList source = new IntArrayList();
+        final IntArrayList sp = new IntArrayList();
+        final DoubleArrayList seconds = new DoubleArrayList();
+
+        void add(int r, boolean ls, int src, int s, double v) {
+            row.add(r);
+            lateSender.add(ls);
+            source.add(src);
+            sp.add(s);
+            seconds.add(v);
+        }
+
+        IndirectBlock build(int target) {
+            return new IndirectBlock(target, row.toIntArray(), lateSender.toBooleanArray(), source.toIntArray(),
+                    sp.toIntArray(), seconds.toDoubleArray());
+        }
+    }
+
+    /** A slice with the indirect waiting its records got, booked in (source location, point) order. */
+    private static Slice withIndirect(Slice s, Iterable<IndirectBlock> blocks) {
+        List<long[]> order = new ArrayList<>(); // {source, sp, block, index}
+        List<IndirectBlock> all = new ArrayList<>();
+        for (IndirectBlock b : blocks) {
+            int bi = all.size();
+            all.add(b);
+            for (int i = 0; i < b.row().length; i++) {
+                order.add(new long[] {b.source()[i], b.sp()[i], bi, i});
+            }
+        }
+        order.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        for (long[] o : order) {
+            IndirectBlock b = all.get((int) o[2]);
+            int i = (int) o[3];
+            int row = b.row()[i];
+            int path = b.lateSender()[i] ? s.receivePaths()[row] : s.completionPaths()[row];
+            if (path >= 0) {
+                RootCauses.Partition.addIndirect(s.severities(), path, b.lateSender()[i], b.seconds()[i]);
+            }
+        }
+        return new Slice(s.location(), s.severities(), s.localTimes(), null, null);
+    }
+}
