@@ -93,11 +93,32 @@ class StandaloneClusterTest {
                 "the worker ran no executor:\n" + worker);
     }
 
+    @Test
+    void rootCausesOnExecutorsInSeparateJvmsEqualTheLocalOnes() throws Exception {
+        // one core per executor: the worker starts two executor JVMs, and the backward replay's two tasks hand their
+        // costs and collective arrivals to each other across them
+        Path trace = SparkAnalysisTest.generate(home, Scenarios.byName("late-sender-chain"), 6);
+        Path json = home.resolve("cluster-root-causes.json");
+        Process driver = start(List.of("-Dspark.executor.cores=1", "-Dspark.cores.max=2"),
+                "dev.straggler.spark.SubmitMain", trace.toString(), "--quiet", "--root-causes", "--master", master,
+                "--partitions", "2", "--json", json.toString());
+        byte[] log = driver.getInputStream().readAllBytes();
+        driver.waitFor(300, TimeUnit.SECONDS);
+        assertEquals(0, driver.exitValue(), new String(log, java.nio.charset.StandardCharsets.UTF_8));
+        byte[] local = Results.json(SparkRootCausesTest.local(trace)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertArrayEquals(local, Files.readAllBytes(json));
+    }
+
     private static Process start(String main, String... args) throws IOException {
+        return start(List.of(), main, args);
+    }
+
+    private static Process start(List<String> properties, String main, String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(SPARK_JVM);
         cmd.add("-Xmx1g");
+        cmd.addAll(properties);
         if (main.contains("SubmitMain")) {
             // the driver as bin/straggler runs it: warnings only (the daemons log at Spark's default level)
             cmd.add("-Dlog4j2.configurationFile=" + Path.of("src/main/resources/dev/straggler/spark/log4j2-cli.properties")
