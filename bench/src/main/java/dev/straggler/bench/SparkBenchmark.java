@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * peak size of the persisted location records in memory and on disk.
  *
  * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
- * [--local true] [--dir DIR]}. Give the JVM less heap than the trace's records need (BENCH_JAVA_OPTS=-Xmx2g) to see
+ * [--local true] [--root-causes false] [--dir DIR]}. Give the JVM less heap than the trace's records need (BENCH_JAVA_OPTS=-Xmx2g) to see
  * the records spill to disk instead of failing.
  */
 public final class SparkBenchmark {
@@ -44,11 +44,12 @@ public final class SparkBenchmark {
         String master = a.getOrDefault("master", "local[" + Runtime.getRuntime().availableProcessors() + "]");
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "0"));
         boolean local = Boolean.parseBoolean(a.getOrDefault("local", "true"));
+        boolean rootCauses = Boolean.parseBoolean(a.getOrDefault("root-causes", "false"));
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
         Path store = dir.resolve("store-" + events + "-" + ranks);
-        System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s%n",
+        System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s%s%n",
                 events, ranks, master, Runtime.getRuntime().availableProcessors(),
-                BenchSupport.mib(Runtime.getRuntime().maxMemory()));
+                BenchSupport.mib(Runtime.getRuntime().maxMemory()), rootCauses ? ", root causes" : "");
         if (!Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
@@ -56,7 +57,7 @@ public final class SparkBenchmark {
             }
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
-        AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(false);
+        AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(rootCauses);
         AnalysisResult reference = null;
         if (local) {
             BenchSupport.resetPeakHeap();
@@ -133,9 +134,17 @@ public final class SparkBenchmark {
             long took = s.completionTime().isDefined() && s.submissionTime().isDefined()
                     ? (Long) s.completionTime().get() - (Long) s.submissionTime().get() : 0;
             String name = s.name().length() > 42 ? s.name().substring(0, 42) : s.name();
+            List<String> accumulated = new ArrayList<>();
+            s.accumulables().values().foreach(acc -> {
+                if (acc.name().isDefined() && acc.name().get().startsWith("root-cause") && acc.value().isDefined()) {
+                    accumulated.add("        " + acc.name().get() + ": " + acc.value().get());
+                }
+                return null;
+            });
             stages.add(String.format(Locale.ROOT, "  %-5d %-42s %8.1f %7d %12s %12s %12s", s.stageId(), name,
                     took / 1e3, s.numTasks(), BenchSupport.mib(t.shuffleWriteMetrics().bytesWritten()),
                     BenchSupport.mib(t.shuffleReadMetrics().totalBytesRead()), BenchSupport.mib(t.diskBytesSpilled())));
+            stages.addAll(accumulated);
         }
 
         @Override

@@ -218,9 +218,13 @@ final class RootCauseStage {
             ready = ready.partitionBy(gang);
         }
         int finalizeLatest = fin.complete() ? fin.lastRank() : -1;
+        // what the replay's tasks handed each other, for benchmarks (shown with the stage's metrics)
+        LongAccumulator steps = locations.context().longAccumulator("root-cause replay steps");
+        LongAccumulator handed = locations.context().longAccumulator("root-cause bytes handed between tasks");
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
-                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed), false,
+                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, steps,
+                        handed), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         try {
             List<Out> failures = out.filter(o -> o instanceof Failure).collect();
@@ -335,10 +339,12 @@ final class RootCauseStage {
         private final String[] regionOfPath;
         private final int finalizeLatest;
         private final LongAccumulator replayed;
+        private final LongAccumulator steps;
+        private final LongAccumulator handed;
 
         ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
                    InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
-                   LongAccumulator replayed) {
+                   LongAccumulator replayed, LongAccumulator steps, LongAccumulator handed) {
             this.shared = shared;
             this.gang = gang;
             this.init = init;
@@ -347,6 +353,8 @@ final class RootCauseStage {
             this.regionOfPath = regionOfPath;
             this.finalizeLatest = finalizeLatest;
             this.replayed = replayed;
+            this.steps = steps;
+            this.handed = handed;
         }
 
         @Override
@@ -355,7 +363,7 @@ final class RootCauseStage {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
                         scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
-                        regionOfPath, finalizeLatest, replayed));
+                        regionOfPath, finalizeLatest, replayed, steps, handed));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -369,8 +377,8 @@ final class RootCauseStage {
     private static Iterator<Out> replay(
             Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
-            int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed)
-            throws java.io.IOException {
+            int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
+            LongAccumulator steps, LongAccumulator handed) throws java.io.IOException {
         BarrierTaskContext ctx = BarrierTaskContext.get();
         int part = ctx.partitionId();
         int[][] memberLocations = new int[plan.members.length][];
@@ -418,6 +426,12 @@ final class RootCauseStage {
             try (Mesh mesh = new Mesh(ctx)) {
                 while (true) {
                     byte[][] message = partition.step();
+                    if (part == 0) {
+                        steps.add(1);
+                    }
+                    for (byte[] b : message) {
+                        handed.add(b == null ? 0 : b.length);
+                    }
                     // this task's state after the step, in case it is the last
                     int mine = partition.blockedCount();
                     Mesh.Frame[] frames = mesh.exchange(message, mine, mine > 0 ? partition.blocked() : List.of());
