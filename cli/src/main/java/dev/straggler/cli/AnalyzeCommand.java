@@ -65,7 +65,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     String master;
 
     @Option(names = "--partitions", paramLabel = "N", description = "Location partitions for --engine spark "
-            + "(default: three per executor core).")
+            + "(default: three per executor core; one with --root-causes).")
     Integer partitions;
 
     @Option(names = "--width", paramLabel = "COLUMNS", description = "Report width in columns, 60 to 1000 (default: the terminal's, else 100).")

@@ -32,6 +32,9 @@ final class Mesh implements AutoCloseable {
     record Frame(boolean anything, int blocked, List<String> blockedFirst, byte[] data) {
     }
 
+    /** Frames up to this size are written by the calling thread (well below any socket send buffer). */
+    private static final int INLINE = 8 << 10;
+
     private final BarrierTaskContext ctx;
     private final int self;
     private final int tasks;
@@ -118,6 +121,11 @@ final class Mesh implements AutoCloseable {
                 continue;
             }
             int to = t;
+            if (data[to] == null || data[to].length <= INLINE) {
+                // small enough for the socket's send buffer: written without waiting for the peer to read
+                write(out[to], any, blocked, blockedFirst, data[to]);
+                continue;
+            }
             // written on other threads: two tasks writing large frames to each other must not wait for each other
             sent.add(senders.submit(() -> {
                 write(out[to], any, blocked, blockedFirst, data[to]);

@@ -74,7 +74,7 @@ public final class SparkAnalysis {
     /**
      * Analyses the trace at {@code trace}, a path every executor can read (a shared file system in a cluster).
      *
-     * @param partitions location partitions; 0 for three per core of the cluster
+     * @param partitions location partitions; 0 for three per core of the cluster (one with root causes)
      * @throws IOException when the trace cannot be read; the message names the trace and the location
      */
     public static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
@@ -113,7 +113,10 @@ public final class SparkAnalysis {
         }
         RegionTable regions = RegionTable.of(defs);
         int n = defs.locations().size();
-        int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : 3 * jsc.defaultParallelism()));
+        // by default three partitions per core; with root causes one per core, since the backward replay runs all of its
+        // tasks at once and more location partitions would be regrouped for it
+        int defaultParts = (options.rootCauses() ? 1 : 3) * jsc.defaultParallelism();
+        int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : defaultParts));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
         Skips skips = new Skips(spark);
