@@ -14,49 +14,97 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Connections between the tasks of one barrier stage, for exchanges in lock step (a step of a bulk-synchronous
- * computation). Spark's own {@link BarrierTaskContext#allGather} passes every message through the driver and polls
- * for its answer once a second, which costs about a second per step; the backward replay takes a step per
- * synchronisation that crosses tasks (thousands in a long run). So the tasks meet once through {@code allGather},
- * telling each other where they listen, and then exchange directly: one connection per ordered pair of tasks, the
- * way MPI jobs launched on Spark's barrier mode connect. Each step every task sends every other task one frame
- * (empty when it has nothing for it) and reads one from each.
+ * Connections between the tasks of one barrier stage, over which they run a message-passing computation to its end.
+ * Spark's own {@link BarrierTaskContext#allGather} passes every message through the driver and the waiting task looks
+ * for the answer once a second, which would cost about a second per exchange; the backward replay hands data between
+ * tasks once per synchronisation that crosses them (tens of thousands in a long run). So the tasks meet once through
+ * {@code allGather}, telling each other where they listen, and then talk directly: one connection per ordered pair
+ * of tasks, the way MPI jobs launched on Spark's barrier mode connect.
+ *
+ * <p>Data goes out as soon as it exists, only to the tasks it is for; each task works whenever data arrives. The end
+ * — no task has anything left to do and nothing is under way — is detected by counting (Mattern's double counting):
+ * task 0, when it has nothing to do, asks every task how many data messages it has sent and received so far; when
+ * two rounds of answers in a row give the same totals, and sent equals received, nothing was under way between them
+ * and nothing can happen any more. Connections are FIFO, so answers never overtake data.
  */
 final class Mesh implements AutoCloseable {
-    /** A step's frame from one task. */
-    record Frame(boolean anything, int blocked, List<String> blockedFirst, byte[] data) {
+    /** What a task does with data: advance, and say what it hands to which task. */
+    interface Worker {
+        /** Advances as far as possible; per task, what to hand it (null for nothing). */
+        byte[][] step();
+
+        void receive(byte[] data);
+
+        int blockedCount();
+
+        /** The first blocked locations described, in location order. */
+        List<String> blocked();
     }
 
-    /** Frames up to this size are written by the calling thread (well below any socket send buffer). */
-    private static final int INLINE = 8 << 10;
+    /** How the computation ended: blocked locations over all tasks, and the first described (task order). */
+    record End(int blocked, List<String> first, long sent, long probes) {
+    }
 
-    private final BarrierTaskContext ctx;
+    private static final byte DATA = 0;
+    private static final byte PROBE = 1;
+    private static final byte REPLY = 2;
+    private static final byte DONE = 3;
+    /** A reader thread's connection failed. */
+    private static final byte FAILED = 4;
+
+    private record Message(byte type, int from, int wave, long sent, long received, int blocked, List<String> first,
+                           byte[] data, IOException failure) {
+    }
+
+    /** How tasks meet and how a waiting task learns that Spark killed it. */
+    interface Rendezvous {
+        /** Every task's message, in task order (each task calls this once, at the same time). */
+        String[] allGather(String message) throws IOException;
+
+        /** Throws when the task was killed. */
+        void checkKilled();
+    }
+
+    private final Rendezvous ctx;
     private final int self;
     private final int tasks;
     private final ServerSocket server;
     private final DataOutputStream[] out;
-    private final DataInputStream[] in;
-    private final Socket[] inSocket;
     private final List<Socket> sockets = new ArrayList<>();
-    private final ExecutorService senders;
+    private final List<Thread> readers = new ArrayList<>();
+    private final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+    private volatile boolean closing;
 
-    Mesh(BarrierTaskContext ctx) throws IOException {
+    /** The mesh of a barrier stage's tasks, meeting through {@link BarrierTaskContext#allGather}. */
+    static Mesh of(BarrierTaskContext ctx) throws IOException {
+        String host = SparkEnv.get() != null ? SparkEnv.get().blockManager().blockManagerId().host() : "localhost";
+        return new Mesh(ctx.partitionId(), ctx.getTaskInfos().length, host, new Rendezvous() {
+            @Override
+            public String[] allGather(String message) {
+                return ctx.allGather(message);
+            }
+
+            @Override
+            public void checkKilled() {
+                ctx.killTaskIfInterrupted();
+            }
+        });
+    }
+
+    /** Task {@code self} of {@code tasks}, reachable at {@code host}. */
+    Mesh(int self, int tasks, String host, Rendezvous ctx) throws IOException {
         this.ctx = ctx;
-        this.self = ctx.partitionId();
-        this.tasks = ctx.getTaskInfos().length;
+        this.self = self;
+        this.tasks = tasks;
         this.out = new DataOutputStream[tasks];
-        this.in = new DataInputStream[tasks];
-        this.inSocket = new Socket[tasks];
         this.server = new ServerSocket();
         server.bind(new InetSocketAddress(0));
-        String host = SparkEnv.get() != null ? SparkEnv.get().blockManager().blockManagerId().host() : "localhost";
         String[] where = ctx.allGather(host + ":" + server.getLocalPort());
-        // connect to every other task, and accept a connection from every other task (each announces itself)
+        // connect to every other task (to send), and accept a connection from every other task (to receive)
         for (int t = 0; t < tasks; t++) {
             if (t == self) {
                 continue;
@@ -77,142 +125,210 @@ final class Mesh implements AutoCloseable {
             try {
                 s = server.accept();
             } catch (SocketTimeoutException e) {
-                ctx.killTaskIfInterrupted();
+                ctx.checkKilled();
                 continue;
             }
             s.setTcpNoDelay(true);
-            s.setSoTimeout(1000);
             sockets.add(s);
-            DataInputStream d = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-            int from = readInt(d);
-            in[from] = d;
-            inSocket[from] = s;
+            DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
+            int from = in.readInt();
+            Thread r = new Thread(() -> read(from, in), "straggler-mesh-" + self + "-from-" + from);
+            r.setDaemon(true);
+            readers.add(r);
             accepted++;
         }
-        this.senders = Executors.newFixedThreadPool(Math.max(1, Math.min(tasks - 1, 8)), r -> {
-            Thread t = new Thread(r, "straggler-mesh-" + self);
-            t.setDaemon(true);
-            return t;
-        });
+        readers.forEach(Thread::start);
     }
 
-    int self() {
-        return self;
+    /** Runs {@code worker} until no task has anything left to do; every task calls this once. */
+    End run(Worker worker) throws IOException {
+        long sent = 0;
+        long received = 0;
+        long probes = 0;
+        sent += send(worker.step());
+        // task 0's counting rounds
+        int wave = 0;
+        boolean waveOpen = false;
+        int replies = 0;
+        long waveSent = 0;
+        long waveReceived = 0;
+        int waveBlocked = 0;
+        List<String>[] waveFirst = newLists();
+        long lastSent = -1;
+        long lastReceived = -1;
+        while (true) {
+            Message m = inbox.poll();
+            if (m == null) {
+                if (self == 0 && !waveOpen) {
+                    // idle: start a counting round (this task's own counts are taken when the round closes)
+                    wave++;
+                    probes++;
+                    waveOpen = true;
+                    replies = 0;
+                    waveSent = 0;
+                    waveReceived = 0;
+                    waveBlocked = 0;
+                    waveFirst = newLists();
+                    for (int t = 1; t < tasks; t++) {
+                        write(t, PROBE, wave, 0, 0, 0, List.of(), null);
+                    }
+                }
+                m = take();
+            }
+            switch (m.type()) {
+                case DATA -> {
+                    received++;
+                    worker.receive(m.data());
+                    sent += send(worker.step());
+                }
+                case PROBE -> {
+                    int b = worker.blockedCount();
+                    write(0, REPLY, m.wave(), sent, received, b, b > 0 ? worker.blocked() : List.of(), null);
+                }
+                case REPLY -> {
+                    if (m.wave() == wave) {
+                        replies++;
+                        waveSent += m.sent();
+                        waveReceived += m.received();
+                        waveBlocked += m.blocked();
+                        waveFirst[m.from()] = m.first();
+                    }
+                }
+                case DONE -> {
+                    return new End(m.blocked(), m.first(), sent, probes);
+                }
+                case FAILED -> throw new IOException("connection to another task of the root-cause replay failed: "
+                        + m.failure().getMessage(), m.failure());
+                default -> throw new IllegalStateException("unknown message " + m.type());
+            }
+            if (self == 0 && waveOpen && replies == tasks - 1 && inbox.isEmpty()) {
+                waveOpen = false;
+                long s = waveSent + sent;
+                long r = waveReceived + received;
+                if (s == r && s == lastSent && r == lastReceived) {
+                    int b = waveBlocked + worker.blockedCount();
+                    List<String> first = new ArrayList<>(b > 0 ? worker.blocked() : List.of());
+                    for (int t = 1; t < tasks; t++) {
+                        first.addAll(waveFirst[t]);
+                    }
+                    for (int t = 1; t < tasks; t++) {
+                        write(t, DONE, wave, 0, 0, b, first, null);
+                    }
+                    return new End(b, first, sent, probes);
+                }
+                lastSent = s;
+                lastReceived = r;
+            }
+        }
     }
 
-    int tasks() {
-        return tasks;
+    @SuppressWarnings("unchecked")
+    private List<String>[] newLists() {
+        List<String>[] l = new List[tasks];
+        for (int t = 0; t < tasks; t++) {
+            l[t] = List.of();
+        }
+        return l;
     }
 
-    /**
-     * One step: sends {@code data[t]} (null for nothing) to each other task t, with whether this task sent anything
-     * at all and how many of its locations are blocked (with the first described); returns every task's frame to
-     * this one (this task's own at index {@code self}, without data).
-     */
-    Frame[] exchange(byte[][] data, int blocked, List<String> blockedFirst) throws IOException {
-        boolean anything = false;
-        for (int t = 0; t < tasks; t++) {
-            anything |= t != self && data[t] != null;
-        }
-        boolean any = anything;
-        List<Future<?>> sent = new ArrayList<>(tasks);
-        for (int t = 0; t < tasks; t++) {
-            if (t == self) {
-                continue;
-            }
-            int to = t;
-            if (data[to] == null || data[to].length <= INLINE) {
-                // small enough for the socket's send buffer: written without waiting for the peer to read
-                write(out[to], any, blocked, blockedFirst, data[to]);
-                continue;
-            }
-            // written on other threads: two tasks writing large frames to each other must not wait for each other
-            sent.add(senders.submit(() -> {
-                write(out[to], any, blocked, blockedFirst, data[to]);
-                return null;
-            }));
-        }
-        Frame[] frames = new Frame[tasks];
-        frames[self] = new Frame(anything, blocked, blockedFirst, null);
-        for (int t = 0; t < tasks; t++) {
-            if (t != self) {
-                frames[t] = read(t);
-            }
-        }
-        for (Future<?> f : sent) {
+    /** Waits for a message, looking once a second whether Spark killed the task. */
+    private Message take() throws IOException {
+        while (true) {
             try {
-                f.get();
+                Message m = inbox.poll(1, TimeUnit.SECONDS);
+                if (m != null) {
+                    return m;
+                }
+                ctx.checkKilled();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted while sending to another task", e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IOException("cannot send to another task: " + e.getCause().getMessage(), e.getCause());
+                throw new IOException("root-cause replay interrupted", e);
             }
         }
-        return frames;
     }
 
-    private static void write(DataOutputStream o, boolean anything, int blocked, List<String> first, byte[] data)
-            throws IOException {
-        o.writeBoolean(anything);
-        o.writeInt(blocked);
-        o.writeInt(first.size());
-        for (String s : first) {
-            o.writeUTF(s);
+    /** Sends each task its data; returns how many data messages went out. */
+    private int send(byte[][] data) throws IOException {
+        int n = 0;
+        for (int t = 0; t < tasks; t++) {
+            if (t != self && data[t] != null) {
+                write(t, DATA, 0, 0, 0, 0, List.of(), data[t]);
+                n++;
+            }
         }
-        o.writeInt(data == null ? -1 : data.length);
-        if (data != null) {
-            o.write(data);
+        return n;
+    }
+
+    private void write(int to, byte type, int wave, long sent, long received, int blocked, List<String> first,
+                       byte[] data) throws IOException {
+        DataOutputStream o = out[to];
+        o.writeByte(type);
+        switch (type) {
+            case DATA -> {
+                o.writeInt(data.length);
+                o.write(data);
+            }
+            case PROBE -> o.writeInt(wave);
+            case REPLY, DONE -> {
+                o.writeInt(wave);
+                o.writeLong(sent);
+                o.writeLong(received);
+                o.writeInt(blocked);
+                o.writeInt(first.size());
+                for (String s : first) {
+                    o.writeUTF(s);
+                }
+            }
+            default -> throw new IllegalStateException("unknown message " + type);
         }
         o.flush();
     }
 
-    private Frame read(int t) throws IOException {
-        DataInputStream d = in[t];
-        // waiting for a frame to begin: wake up once a second to see whether Spark killed the task; once it began,
-        // the rest follows (a peer that stops mid-frame for ten minutes is taken as failed)
-        inSocket[t].setSoTimeout(1000);
-        boolean anything = readBoolean(d);
-        inSocket[t].setSoTimeout(600_000);
-        int blocked = d.readInt();
-        int n = d.readInt();
-        List<String> first = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            first.add(d.readUTF());
-        }
-        int len = d.readInt();
-        byte[] data = null;
-        if (len >= 0) {
-            data = new byte[len];
-            d.readFully(data);
-        }
-        return new Frame(anything, blocked, first, data);
-    }
-
-    /** Reads that wake up once a second to see whether Spark killed the task (a socket read ignores interrupts). */
-    private int readInt(DataInputStream d) throws IOException {
-        while (true) {
-            try {
-                return d.readInt();
-            } catch (SocketTimeoutException e) {
-                ctx.killTaskIfInterrupted();
+    /** A reader thread: frames from one task into the inbox, in the order they were sent. */
+    private void read(int from, DataInputStream in) {
+        try {
+            while (true) {
+                byte type = in.readByte();
+                Message m;
+                switch (type) {
+                    case DATA -> {
+                        byte[] data = new byte[in.readInt()];
+                        in.readFully(data);
+                        m = new Message(DATA, from, 0, 0, 0, 0, List.of(), data, null);
+                    }
+                    case PROBE -> m = new Message(PROBE, from, in.readInt(), 0, 0, 0, List.of(), null, null);
+                    case REPLY, DONE -> {
+                        int wave = in.readInt();
+                        long sent = in.readLong();
+                        long received = in.readLong();
+                        int blocked = in.readInt();
+                        int n = in.readInt();
+                        List<String> first = new ArrayList<>(n);
+                        for (int i = 0; i < n; i++) {
+                            first.add(in.readUTF());
+                        }
+                        m = new Message(type, from, wave, sent, received, blocked, first, null, null);
+                    }
+                    default -> throw new IOException("unknown frame type " + type + " from task " + from);
+                }
+                inbox.add(m);
+                if (type == DONE) {
+                    return;
+                }
             }
-        }
-    }
-
-    private boolean readBoolean(DataInputStream d) throws IOException {
-        while (true) {
-            try {
-                return d.readBoolean();
-            } catch (SocketTimeoutException e) {
-                ctx.killTaskIfInterrupted();
+        } catch (java.io.EOFException e) {
+            // the peer closed its end: it has finished (nothing is sent after the end), or it failed, and then Spark
+            // ends the whole stage
+        } catch (IOException e) {
+            if (!closing) {
+                inbox.add(new Message(FAILED, from, 0, 0, 0, 0, List.of(), null, e));
             }
         }
     }
 
     @Override
     public void close() {
-        senders.shutdownNow();
+        closing = true;
         for (Socket s : sockets) {
             try {
                 s.close();

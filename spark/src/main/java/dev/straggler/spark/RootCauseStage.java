@@ -219,11 +219,11 @@ final class RootCauseStage {
         }
         int finalizeLatest = fin.complete() ? fin.lastRank() : -1;
         // what the replay's tasks handed each other, for benchmarks (shown with the stage's metrics)
-        LongAccumulator steps = locations.context().longAccumulator("root-cause replay steps");
+        LongAccumulator messages = locations.context().longAccumulator("root-cause messages between tasks");
         LongAccumulator handed = locations.context().longAccumulator("root-cause bytes handed between tasks");
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
-                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, steps,
+                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, messages,
                         handed), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         try {
@@ -339,12 +339,12 @@ final class RootCauseStage {
         private final String[] regionOfPath;
         private final int finalizeLatest;
         private final LongAccumulator replayed;
-        private final LongAccumulator steps;
+        private final LongAccumulator messages;
         private final LongAccumulator handed;
 
         ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
                    InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
-                   LongAccumulator replayed, LongAccumulator steps, LongAccumulator handed) {
+                   LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed) {
             this.shared = shared;
             this.gang = gang;
             this.init = init;
@@ -353,7 +353,7 @@ final class RootCauseStage {
             this.regionOfPath = regionOfPath;
             this.finalizeLatest = finalizeLatest;
             this.replayed = replayed;
-            this.steps = steps;
+            this.messages = messages;
             this.handed = handed;
         }
 
@@ -363,7 +363,7 @@ final class RootCauseStage {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
                         scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
-                        regionOfPath, finalizeLatest, replayed, steps, handed));
+                        regionOfPath, finalizeLatest, replayed, messages, handed));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -378,7 +378,7 @@ final class RootCauseStage {
             Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
             int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
-            LongAccumulator steps, LongAccumulator handed) throws java.io.IOException {
+            LongAccumulator messages, LongAccumulator handed) throws java.io.IOException {
         BarrierTaskContext ctx = BarrierTaskContext.get();
         int part = ctx.partitionId();
         int[][] memberLocations = new int[plan.members.length][];
@@ -415,7 +415,7 @@ final class RootCauseStage {
             }
         }
         held.sort(null);
-        // steps: replay as far as possible, then hand over; done when no task handed anything over
+        // replay as far as possible, hand over what others need, go on as data arrives; until nothing is left to do
         int blocked = 0;
         List<String> first = new ArrayList<>();
         if (tasks == 1) {
@@ -423,34 +423,37 @@ final class RootCauseStage {
             blocked = partition.blockedCount();
             first.addAll(partition.blocked());
         } else {
-            try (Mesh mesh = new Mesh(ctx)) {
-                while (true) {
-                    byte[][] message = partition.step();
-                    if (part == 0) {
-                        steps.add(1);
-                    }
-                    for (byte[] b : message) {
-                        handed.add(b == null ? 0 : b.length);
-                    }
-                    // this task's state after the step, in case it is the last
-                    int mine = partition.blockedCount();
-                    Mesh.Frame[] frames = mesh.exchange(message, mine, mine > 0 ? partition.blocked() : List.of());
-                    boolean any = false;
-                    blocked = 0;
-                    first.clear();
-                    for (Mesh.Frame f : frames) {
-                        any |= f.anything();
-                        blocked += f.blocked();
-                        // tasks hold location ranges in task order: their first blocked come in location order
-                        first.addAll(f.blockedFirst());
-                        if (f.data() != null) {
-                            partition.receive(f.data());
+            try (Mesh mesh = Mesh.of(ctx)) {
+                Mesh.End end = mesh.run(new Mesh.Worker() {
+                    @Override
+                    public byte[][] step() {
+                        byte[][] message = partition.step();
+                        for (byte[] b : message) {
+                            if (b != null) {
+                                messages.add(1);
+                                handed.add(b.length);
+                            }
                         }
+                        return message;
                     }
-                    if (!any) {
-                        break;
+
+                    @Override
+                    public void receive(byte[] data) {
+                        partition.receive(data);
                     }
-                }
+
+                    @Override
+                    public int blockedCount() {
+                        return partition.blockedCount();
+                    }
+
+                    @Override
+                    public List<String> blocked() {
+                        return partition.blocked();
+                    }
+                });
+                blocked = end.blocked();
+                first.addAll(end.first());
             }
         }
         List<Out> out = new ArrayList<>();

@@ -6,7 +6,6 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
-import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +32,7 @@ import java.util.function.IntFunction;
  */
 final class CostReplay {
     /** Data a wait state ships to the location that caused it. */
-    record Shipment(double waitTime, TimeMap times, double[] costs, boolean criticalPath) implements Serializable {
+    record Shipment(double waitTime, TimeMap times, double[] costs, boolean criticalPath) {
     }
 
     /**
@@ -41,8 +40,7 @@ final class CostReplay {
      * with the whole group ({@code prevSp}), the later points where some members synchronised with it
      * ({@code prevSps}: communicator rank → point), and the time maps from those points to this one.
      */
-    record RootPart(int prevSp, TreeMap<Integer, Integer> prevSps, TimeMap group, TimeMap[] prevSpTimes)
-            implements Serializable {
+    record RootPart(int prevSp, TreeMap<Integer, Integer> prevSps, TimeMap group, TimeMap[] prevSpTimes) {
     }
 
     /**
@@ -52,7 +50,7 @@ final class CostReplay {
      */
     record Arrival(int comm, int instance, int member, int location, int row, int participants, byte kind,
                    int size, int reference, int sp, double waitTime, double[] costs, boolean criticalPath,
-                   boolean waitState, TimeMap delay, RootPart root) implements Serializable {
+                   boolean waitState, TimeMap delay, RootPart root) {
         long key() {
             return ((long) comm << 32) | instance;
         }

@@ -10,13 +10,7 @@ import dev.straggler.replay.Replay;
 import dev.straggler.trace.Clock;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
-import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -288,7 +282,7 @@ public final class RootCauses {
         private final int finalizeLatest;
         private CostReplay replay;
         /** Per task: what this step hands it. */
-        private final List<List<Serializable>> outbox = new ArrayList<>();
+        private final List<List<Object>> outbox = new ArrayList<>();
 
         /**
          * @param locations       all locations of the trace
@@ -357,9 +351,9 @@ public final class RootCauses {
             replay.drain();
             byte[][] out = new byte[outbox.size()][];
             for (int t = 0; t < out.length; t++) {
-                List<Serializable> items = outbox.get(t);
+                List<Object> items = outbox.get(t);
                 if (!items.isEmpty()) {
-                    out[t] = serialize(new ArrayList<>(items));
+                    out[t] = Wire.encode(items);
                     items.clear();
                 }
             }
@@ -367,10 +361,9 @@ public final class RootCauses {
         }
 
         /** What another task's {@link #step} handed over; the parts for locations held here are taken. */
-        @SuppressWarnings("unchecked")
         public void receive(byte[] message) {
-            for (Serializable s : (List<Serializable>) deserialize(message)) {
-                if (s instanceof Shipped sh) {
+            for (Object s : Wire.decode(message)) {
+                if (s instanceof Wire.Shipped sh) {
                     replay.receive(sh.lateSender(), sh.key(), sh.shipment());
                 } else if (s instanceof CostReplay.Arrival a) {
                     replay.receive(a);
@@ -444,7 +437,7 @@ public final class RootCauses {
 
         @Override
         public void ship(boolean lateSender, long key, CostReplay.Shipment shipment) {
-            outbox.get(taskOf.applyAsInt((int) (key >>> 32))).add(new Shipped(lateSender, key, shipment));
+            outbox.get(taskOf.applyAsInt((int) (key >>> 32))).add(new Wire.Shipped(lateSender, key, shipment));
         }
 
         @Override
@@ -471,28 +464,5 @@ public final class RootCauses {
      */
     public static void impact(Int2DoubleOpenHashMap[][] severities, double[][] localTimes, int callPaths) {
         CriticalPathImpact.compute(severities, localTimes, callPaths);
-    }
-
-    private record Shipped(boolean lateSender, long key, CostReplay.Shipment shipment) implements Serializable {
-    }
-
-    private static byte[] serialize(Object o) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(b)) {
-            out.writeObject(o);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return b.toByteArray();
-    }
-
-    private static Object deserialize(byte[] bytes) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-            return in.readObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

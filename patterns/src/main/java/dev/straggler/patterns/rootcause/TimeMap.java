@@ -8,7 +8,7 @@ import java.util.Arrays;
  * Scalasca's operations do not always keep it equal to the sum of the values (pruning subtracts from it, and
  * {@code GetSynchpointTimes} replaces it by the interval's waiting time). Immutable once built.
  */
-record TimeMap(int[] paths, double[] seconds, double sum) implements java.io.Serializable {
+record TimeMap(int[] paths, double[] seconds, double sum) {
     static final TimeMap EMPTY = new TimeMap(new int[0], new double[0], 0);
 
     int size() {
