@@ -23,12 +23,13 @@ import java.util.function.IntFunction;
  *
  * <p>Each location is replayed from its last mark to its first. Data flows exactly where Scalasca's replay sends
  * it: from a Late Sender receive to its send, from a Late Receiver send completion to its receive request, and
- * among the members of a collective, each of which contributes its part ({@link Arrival}) and, once all are in,
- * takes what concerns it from the instance's delay computation. A location blocks only where it needs such data;
+ * among the members of a collective, each of which contributes its part ({@link Arrival}); once all are in, the
+ * instance's delay is computed where its reference rank is, and the members go on. A location blocks only where it needs such data;
  * since the values every location computes depend only on its own marks and the data it receives, the result does
  * not depend on the order in which locations advance (a Kahn network), and equals Scalasca's. That also holds when
  * the locations are spread over several replays that hand each other the data for locations they do not hold
- * ({@link Exchange}).
+ * ({@link Exchange}): a member held elsewhere sends its arrival to the replay holding the instance's coordinator and
+ * waits for its release, then takes its own part (the critical path leaving it), which depends on its arrival only.
  */
 final class CostReplay {
     /** Data a wait state ships to the location that caused it. */
@@ -56,16 +57,20 @@ final class CostReplay {
         }
     }
 
-    /** Where data for locations held by another replay goes (a distributed engine); null on one machine. */
+    /**
+     * Where data for locations held by another replay goes (a distributed engine); null on one machine. A collective
+     * instance is evaluated by the replay holding its coordinator ({@link #coordinator}): the others send it their
+     * members' arrivals and wait for its release.
+     */
     interface Exchange {
         /** A shipment for a location held elsewhere; {@code lateSender} names the channel. */
         void ship(boolean lateSender, long key, Shipment shipment);
 
-        /** An arrival at an instance of {@code comm}, when that communicator has members held elsewhere. */
-        void publish(Arrival arrival);
+        /** An arrival for the instance whose coordinator, location {@code coordinator}, is held elsewhere. */
+        void arrive(int coordinator, Arrival arrival);
 
-        /** True when communicator {@code comm} has members held by another replay. */
-        boolean spans(int comm);
+        /** Instance {@code key} is evaluated: the members at these locations (held elsewhere) may go on. */
+        void release(long key, IntArrayList locations);
     }
 
     private final LocationState[] states;
@@ -138,6 +143,8 @@ final class CostReplay {
 
     /** Instances with some but not all participants arrived, keyed by (communicator, instance). */
     private final Long2ObjectOpenHashMap<Pending> pending = new Long2ObjectOpenHashMap<>();
+    /** Members waiting for an instance evaluated elsewhere, with their arrivals, keyed like {@link #pending}. */
+    private final Long2ObjectOpenHashMap<java.util.List<Arrival>> parked = new Long2ObjectOpenHashMap<>();
     /** Per worker thread: the interval accumulator. */
     private final ThreadLocal<IntervalTimes> times;
     private Scheduler scheduler;
@@ -221,7 +228,7 @@ final class CostReplay {
         (lateSender ? toSend : toRequest).deliver(key, sh);
     }
 
-    /** An arrival from another replay at an instance of a communicator with members held here. */
+    /** An arrival from another replay at an instance this replay evaluates. */
     void receive(Arrival a) {
         Pending p = arrive(a);
         if (p != null) {
@@ -535,15 +542,51 @@ final class CostReplay {
             return true;
         }
         Arrival a = arrival(st, m, row);
-        Pending p = arrive(a);
-        if (exchange != null && exchange.spans(a.comm())) {
-            exchange.publish(a);
+        int coordinator = coordinator(a);
+        if (states[coordinator] == null) {
+            // evaluated elsewhere: wait for the release (parked first, so that the release finds it)
+            synchronized (parked) {
+                parked.computeIfAbsent(a.key(), x -> new ArrayList<>()).add(a);
+            }
+            exchange.arrive(coordinator, a);
+            return false;
         }
+        Pending p = arrive(a);
         if (p == null) {
             return false;
         }
         process(p, st.location);
         return true;
+    }
+
+    /**
+     * The location that evaluates an instance: the reference rank's (whose costs the instance changes), or member 0's
+     * for an instance without one. The same for every member: all carry the instance's reference.
+     */
+    private int coordinator(Arrival a) {
+        return memberLocations[a.comm()][a.reference() >= 0 ? a.reference() : 0];
+    }
+
+    /** The instance {@code key} was evaluated elsewhere: its members held here take their part and go on. */
+    void released(long key) {
+        java.util.List<Arrival> waiting;
+        synchronized (parked) {
+            waiting = parked.remove(key);
+        }
+        if (waiting == null) {
+            throw new IllegalStateException("release of collective instance " + (key & 0xffffffffL)
+                    + " of communicator " + (key >>> 32) + " that no member here waits for");
+        }
+        for (Arrival a : waiting) {
+            LocationState st = states[a.location()];
+            if (a.kind() >= 0 && a.criticalPath() && a.waitState()) {
+                // the critical path leaves a waiting member for the reference rank (see collectiveDelay)
+                updatePath(st, a.sp());
+                st.onCriticalPath = false;
+            }
+            st.cursor--;
+            scheduler.release(a.location());
+        }
     }
 
     /** Records an arrival; the instance when it is complete now (then it is no longer pending). */
@@ -624,11 +667,23 @@ final class CostReplay {
         if (any != null && any.kind() >= 0) {
             collectiveDelay(p.byMember, any);
         }
+        IntArrayList elsewhere = null;
         for (Arrival a : p.byMember) {
-            if (a != null && a.location() != trigger && states[a.location()] != null) {
+            if (a == null || a.location() == trigger) {
+                continue;
+            }
+            if (states[a.location()] != null) {
                 states[a.location()].cursor--;
                 scheduler.release(a.location());
+            } else {
+                if (elsewhere == null) {
+                    elsewhere = new IntArrayList();
+                }
+                elsewhere.add(a.location());
             }
+        }
+        if (elsewhere != null) {
+            exchange.release(any.key(), elsewhere);
         }
     }
 

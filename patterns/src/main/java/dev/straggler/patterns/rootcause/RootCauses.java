@@ -277,8 +277,6 @@ public final class RootCauses {
         private final IntFunction<String> regionOfPath;
         private final IntUnaryOperator taskOf;
         private final int self;
-        /** Per communicator: the other tasks holding members, empty when all members are held here. */
-        private final int[][] otherTasks;
         private final int finalizeLatest;
         private CostReplay replay;
         /** Per task: what this step hands it. */
@@ -306,21 +304,6 @@ public final class RootCauses {
             this.finalizeLatest = finalizeLatest;
             for (int t = 0; t < tasks; t++) {
                 outbox.add(new ArrayList<>());
-            }
-            this.otherTasks = new int[memberLocations.length][];
-            for (int c = 0; c < otherTasks.length; c++) {
-                int[] locs = memberLocations[c];
-                boolean here = false;
-                java.util.BitSet others = new java.util.BitSet(tasks);
-                for (int j = 0; locs != null && j < locs.length; j++) {
-                    int t = taskOf.applyAsInt(locs[j]);
-                    if (t == self) {
-                        here = true;
-                    } else {
-                        others.set(t);
-                    }
-                }
-                otherTasks[c] = here ? others.stream().toArray() : new int[0];
             }
         }
 
@@ -367,6 +350,8 @@ public final class RootCauses {
                     replay.receive(sh.lateSender(), sh.key(), sh.shipment());
                 } else if (s instanceof CostReplay.Arrival a) {
                     replay.receive(a);
+                } else if (s instanceof Wire.Release r) {
+                    replay.released(r.key());
                 }
             }
         }
@@ -441,15 +426,20 @@ public final class RootCauses {
         }
 
         @Override
-        public void publish(CostReplay.Arrival arrival) {
-            for (int t : otherTasks[arrival.comm()]) {
-                outbox.get(t).add(arrival);
-            }
+        public void arrive(int coordinator, CostReplay.Arrival arrival) {
+            outbox.get(taskOf.applyAsInt(coordinator)).add(arrival);
         }
 
         @Override
-        public boolean spans(int comm) {
-            return otherTasks[comm].length > 0;
+        public void release(long key, it.unimi.dsi.fastutil.ints.IntArrayList locations) {
+            java.util.BitSet told = new java.util.BitSet();
+            for (int i = 0; i < locations.size(); i++) {
+                int t = taskOf.applyAsInt(locations.getInt(i));
+                if (!told.get(t)) {
+                    told.set(t);
+                    outbox.get(t).add(new Wire.Release(key));
+                }
+            }
         }
     }
 
