@@ -8,9 +8,10 @@ import java.util.Arrays;
 /**
  * The partners of one location's point-to-point records as the keyed join found them, one array slot per record
  * row: for a receive its send's Enter, record time, size and rank; for a send its receive's request Enter and rank.
- * Rank -1 marks a record without partner. Each partner's location and row are kept for the root-cause stage.
+ * Rank -1 marks a record without partner. Each partner's location and row are kept for the root-cause stage
+ * ({@link #rows}).
  */
-final class ArrayPartners implements MessagePartners, PartnerFacts.Matching, java.io.Serializable {
+final class ArrayPartners implements MessagePartners {
     final long[] sendEnter;
     final long[] sendTime;
     final long[] sendBytes;
@@ -102,23 +103,32 @@ final class ArrayPartners implements MessagePartners, PartnerFacts.Matching, jav
         return recvRank[current];
     }
 
-    @Override
-    public int receivePartnerLocation(int i) {
-        return sendLocation[i];
+    /** Where each record's partner is (location and row), all the root-cause stage keeps of the partners. */
+    Rows rows() {
+        return new Rows(sendLocation, sendRow, recvLocation, recvRow);
     }
 
-    @Override
-    public int receivePartnerRow(int i) {
-        return sendRow[i];
-    }
+    /** Per receive its send's location and row, per send its receive's; -1 where unmatched. */
+    record Rows(int[] sendLocation, int[] sendRow, int[] recvLocation, int[] recvRow)
+            implements PartnerFacts.Matching, java.io.Serializable {
+        @Override
+        public int receivePartnerLocation(int i) {
+            return sendLocation[i];
+        }
 
-    @Override
-    public int sendPartnerLocation(int j) {
-        return recvLocation[j];
-    }
+        @Override
+        public int receivePartnerRow(int i) {
+            return sendRow[i];
+        }
 
-    @Override
-    public int sendPartnerRow(int j) {
-        return recvRow[j];
+        @Override
+        public int sendPartnerLocation(int j) {
+            return recvLocation[j];
+        }
+
+        @Override
+        public int sendPartnerRow(int j) {
+            return recvRow[j];
+        }
     }
 }

@@ -58,7 +58,7 @@ final class RootCauseStage {
     }
 
     /** What the wait-state stage keeps of a location for this stage: its waits and where its partners are. */
-    record Input(long[] lateSenderWaits, long[] lateReceiverWaits, ArrayPartners matching) implements Serializable {
+    record Input(long[] lateSenderWaits, long[] lateReceiverWaits, ArrayPartners.Rows matching) implements Serializable {
     }
 
     /** Facts from one location for some records of another: to its sends ({@code toSends}) or its receives. */

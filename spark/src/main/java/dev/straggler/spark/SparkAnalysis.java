@@ -406,7 +406,8 @@ public final class SparkAnalysis {
         if (!stage) {
             return new Analysed(d.location(), o, null, List.of());
         }
-        RootCauseStage.Input in = new RootCauseStage.Input(o.lateSenderWaits(), o.lateReceiverWaits(), partners);
+        RootCauseStage.Input in = new RootCauseStage.Input(o.lateSenderWaits(), o.lateReceiverWaits(),
+                partners.rows());
         return new Analysed(d.location(), o.withoutWaits(), in, RootCauseStage.facts(d, in));
     }
 
