@@ -120,6 +120,7 @@ final class Mesh implements AutoCloseable {
             out[t].flush();
         }
         server.setSoTimeout(1000);
+        boolean[] connected = new boolean[tasks];
         for (int accepted = 0; accepted < tasks - 1; ) {
             Socket s;
             try {
@@ -129,9 +130,22 @@ final class Mesh implements AutoCloseable {
                 continue;
             }
             s.setTcpNoDelay(true);
-            sockets.add(s);
+            s.setSoTimeout(10_000);
             DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream(), 1 << 16));
-            int from = in.readInt();
+            int from;
+            try {
+                from = in.readInt();
+            } catch (IOException e) {
+                s.close(); // not one of this stage's tasks announcing itself
+                continue;
+            }
+            if (from < 0 || from >= tasks || from == self || connected[from]) {
+                s.close();
+                continue;
+            }
+            connected[from] = true;
+            s.setSoTimeout(0);
+            sockets.add(s);
             Thread r = new Thread(() -> read(from, in), "straggler-mesh-" + self + "-from-" + from);
             r.setDaemon(true);
             readers.add(r);
