@@ -420,14 +420,21 @@ final class RootCauseStage {
         List<String> first = new ArrayList<>();
         if (tasks == 1) {
             partition.step();
+            replayed.add(partition.progress());
             blocked = partition.blockedCount();
             first.addAll(partition.blocked());
         } else {
             try (Mesh mesh = Mesh.of(ctx)) {
                 Mesh.End end = mesh.run(new Mesh.Worker() {
+                    private long done;
+
                     @Override
                     public byte[][] step() {
                         byte[][] message = partition.step();
+                        // progress in thousandths of a location (the driver sees it with the task's heartbeats)
+                        long p = partition.progress();
+                        replayed.add(p - done);
+                        done = p;
                         for (byte[] b : message) {
                             if (b != null) {
                                 messages.add(1);
@@ -472,7 +479,6 @@ final class RootCauseStage {
         for (int l : held) {
             out.add(new Slice(l, partition.severities(l), partition.localTimes(l), partition.receivePaths(l),
                     partition.completionPaths(l)));
-            replayed.add(1);
         }
         return out.iterator();
     }

@@ -276,20 +276,67 @@ public final class SparkAnalysis {
         for (int p = 0; p < regionOfPath.length; p++) {
             regionOfPath[p] = regions.regions().get(tree.region(p)).name();
         }
-        LongAccumulator replayed = spark.sparkContext().longAccumulator("locations replayed backwards");
-        Thread watch = watch(options, "root causes", replayed, n);
+        // thousandths of a location: the share of each location's marks replayed backwards
+        LongAccumulator replayed = spark.sparkContext().longAccumulator("backward replay progress");
+        // the replay is one long stage: show what its running tasks report in their heartbeats
+        Live live = new Live(replayed);
+        spark.sparkContext().addSparkListener(live);
+        Thread watch = watch(options, "root causes", () -> live.value() / 1000, n);
         RootCauseStage.Result r;
         try {
             r = RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation, jsc.defaultParallelism(),
                     init, fin, tree.size(), regionOfPath, options, replayed);
         } finally {
             watch.interrupt();
+            spark.sparkContext().removeSparkListener(live);
         }
         options.progress().update("root causes", n, n);
         if (r.result() != null) {
             RootCauseMetrics.addTo(cube, r.result(), tree);
         }
         return r.problem();
+    }
+
+    /**
+     * An accumulator's value including what running tasks last reported with their executors' heartbeats: Spark
+     * merges a task's updates into the accumulator only when the task ends.
+     */
+    static final class Live extends org.apache.spark.scheduler.SparkListener {
+        private final LongAccumulator accumulator;
+        private final java.util.concurrent.ConcurrentHashMap<Long, Long> running =
+                new java.util.concurrent.ConcurrentHashMap<>();
+
+        Live(LongAccumulator accumulator) {
+            this.accumulator = accumulator;
+        }
+
+        @Override
+        public void onExecutorMetricsUpdate(org.apache.spark.scheduler.SparkListenerExecutorMetricsUpdate u) {
+            u.accumUpdates().foreach(t -> {
+                long task = (Long) t._1();
+                t._4().foreach(info -> {
+                    if (info.id() == accumulator.id() && info.update().isDefined()
+                            && info.update().get() instanceof Long v) {
+                        running.put(task, v);
+                    }
+                    return null;
+                });
+                return null;
+            });
+        }
+
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd e) {
+            running.remove(e.taskInfo().taskId());
+        }
+
+        long value() {
+            long v = accumulator.value();
+            for (long x : running.values()) {
+                v += x;
+            }
+            return v;
+        }
     }
 
     /**
@@ -346,10 +393,15 @@ public final class SparkAnalysis {
 
     /** Reports an accumulator's value as the progress of a phase, four times a second, until interrupted. */
     private static Thread watch(AnalysisOptions options, String phase, LongAccumulator done, int total) {
+        return watch(options, phase, done::value, total);
+    }
+
+    private static Thread watch(AnalysisOptions options, String phase, java.util.function.LongSupplier done,
+                                int total) {
         Thread t = new Thread(() -> {
             try {
                 while (!Thread.currentThread().isInterrupted()) {
-                    options.progress().update(phase, done.value(), total);
+                    options.progress().update(phase, Math.min(total, done.getAsLong()), total);
                     Thread.sleep(250);
                 }
             } catch (InterruptedException stop) {

@@ -236,6 +236,21 @@ final class CostReplay {
         }
     }
 
+    /**
+     * How far the backward replay of the held locations has come, in thousandths of a location: each location counts
+     * the share of its marks already replayed.
+     */
+    long progress() {
+        long p = 0;
+        for (LocationState st : states) {
+            if (st != null) {
+                int size = st.intervals.size();
+                p += size == 0 ? 1000 : 1000L * (size - 1 - st.cursor) / size;
+            }
+        }
+        return p;
+    }
+
     int blockedCount() {
         int count = 0;
         for (LocationState st : states) {

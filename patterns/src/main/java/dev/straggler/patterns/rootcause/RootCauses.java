@@ -356,6 +356,11 @@ public final class RootCauses {
             }
         }
 
+        /** How far the held locations' backward replay has come, in thousandths of a location (for progress). */
+        public long progress() {
+            return replay.progress();
+        }
+
         /** Held locations that could not finish, and the first three described (location order). */
         public int blockedCount() {
             return replay.blockedCount();
