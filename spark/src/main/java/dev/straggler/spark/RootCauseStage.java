@@ -1,6 +1,5 @@
 package dev.straggler.spark;
 
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.rootcause.CollectiveRoles;
 import dev.straggler.patterns.rootcause.PartnerFacts;
 import dev.straggler.patterns.rootcause.RootCauses;
@@ -183,7 +182,7 @@ final class RootCauseStage {
     static Result run(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, Input> inputs,
                       JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
                       Broadcast<Plan> shared, LocationPartitioner byLocation, int slots, InitFinalize.Reference init,
-                      InitFinalize.Reference fin, int callPaths, String[] regionOfPath, AnalysisOptions options,
+                      InitFinalize.Reference fin, int callPaths, String[] regionOfPath,
                       LongAccumulator replayed) {
         Plan plan = shared.value();
         int n = plan.locations;

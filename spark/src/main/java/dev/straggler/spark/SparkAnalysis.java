@@ -285,7 +285,7 @@ public final class SparkAnalysis {
         RootCauseStage.Result r;
         try {
             r = RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation, jsc.defaultParallelism(),
-                    init, fin, tree.size(), regionOfPath, options, replayed);
+                    init, fin, tree.size(), regionOfPath, replayed);
         } finally {
             watch.interrupt();
             spark.sparkContext().removeSparkListener(live);
