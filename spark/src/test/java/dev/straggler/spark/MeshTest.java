@@ -67,6 +67,19 @@ class MeshTest {
         }
     }
 
+    /** A worker that never leaves a location waiting. */
+    private abstract static class Unblocked implements Mesh.Worker {
+        @Override
+        public int blockedCount() {
+            return 0;
+        }
+
+        @Override
+        public List<String> blocked() {
+            return List.of();
+        }
+    }
+
     private static byte[] number(long n) {
         return ByteBuffer.allocate(8).putLong(n).array();
     }
@@ -76,7 +89,7 @@ class MeshTest {
         int tasks = 4;
         int hops = 2_000;
         AtomicLong handled = new AtomicLong();
-        List<Mesh.End> ends = run(tasks, self -> new Mesh.Worker() {
+        List<Mesh.End> ends = run(tasks, self -> new Unblocked() {
             long token = self == 0 ? 0 : -1;
 
             @Override
@@ -94,16 +107,6 @@ class MeshTest {
                 token = ByteBuffer.wrap(data).getLong();
                 handled.incrementAndGet();
             }
-
-            @Override
-            public int blockedCount() {
-                return 0;
-            }
-
-            @Override
-            public List<String> blocked() {
-                return List.of();
-            }
         });
         assertEquals(hops, handled.get());
         assertEquals(hops, ends.stream().mapToLong(Mesh.End::sent).sum());
@@ -115,7 +118,7 @@ class MeshTest {
         int tasks = 4;
         AtomicLong sent = new AtomicLong();
         AtomicLong handled = new AtomicLong();
-        run(tasks, self -> new Mesh.Worker() {
+        run(tasks, self -> new Unblocked() {
             final SplittableRandom random = new SplittableRandom(self);
             final List<Long> pending = new ArrayList<>();
             boolean started;
@@ -163,16 +166,6 @@ class MeshTest {
                     pending.add(b.getLong());
                     handled.incrementAndGet();
                 }
-            }
-
-            @Override
-            public int blockedCount() {
-                return 0;
-            }
-
-            @Override
-            public List<String> blocked() {
-                return List.of();
             }
         });
         // 4 tasks × 50 chains of 21 messages each

@@ -39,13 +39,21 @@ class SparkAnalysisTest {
     static Path dir;
 
     static AnalysisResult local(Path trace) throws IOException {
+        return local(trace, OPTIONS);
+    }
+
+    static AnalysisResult local(Path trace, AnalysisOptions options) throws IOException {
         try (TraceSource s = Traces.open(trace)) {
-            return Analysis.run(s, OPTIONS);
+            return Analysis.run(s, options);
         }
     }
 
     static AnalysisResult spark(Path trace, int partitions) throws IOException {
-        return SparkAnalysis.run(LocalSpark.get(), trace, false, OPTIONS, partitions);
+        return spark(trace, partitions, OPTIONS);
+    }
+
+    static AnalysisResult spark(Path trace, int partitions, AnalysisOptions options) throws IOException {
+        return SparkAnalysis.run(LocalSpark.get(), trace, false, options, partitions);
     }
 
     static List<Path> sharedTraces() throws IOException {

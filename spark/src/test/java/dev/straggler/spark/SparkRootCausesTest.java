@@ -4,8 +4,6 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.testdata.Scenarios;
-import dev.straggler.trace.TraceSource;
-import dev.straggler.trace.Traces;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -32,13 +30,11 @@ class SparkRootCausesTest {
     static Path dir;
 
     static AnalysisResult local(Path trace) throws IOException {
-        try (TraceSource s = Traces.open(trace)) {
-            return Analysis.run(s, OPTIONS);
-        }
+        return SparkAnalysisTest.local(trace, OPTIONS);
     }
 
     static AnalysisResult spark(Path trace, int partitions) throws IOException {
-        return SparkAnalysis.run(LocalSpark.get(), trace, false, OPTIONS, partitions);
+        return SparkAnalysisTest.spark(trace, partitions, OPTIONS);
     }
 
     @TestFactory

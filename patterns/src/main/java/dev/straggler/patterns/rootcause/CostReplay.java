@@ -989,23 +989,13 @@ final class CostReplay {
 
     // --- forward classification (fwc) -------------------------------------------------------------------------
 
-    /** Receives indirect waiting a held location found for the partner of one of its records. */
-    interface IndirectSink {
-        /**
-         * {@code lateSender}: for receive row {@code row} of {@code target} (the partner of a send); otherwise for
-         * the completion of send row {@code row} (the partner of a receive request). {@code source} and
-         * {@code sp} name where it was found, which orders these additions.
-         */
-        void indirect(int target, int row, boolean lateSender, int source, int sp, double seconds);
-    }
-
     /**
      * Indirect wait states: a receive (request) gets the indirect waiting its partner recorded; propagating wait
      * states: a Late Sender receive or Late Receiver send completion gets the largest share of later waiting it
      * propagated to. Held locations in location order, each point in stream order; what belongs to a partner goes to
      * {@code sink}.
      */
-    void forwardClassification(IndirectSink sink) {
+    void forwardClassification(RootCauses.Indirect sink) {
         for (LocationState st : states) {
             if (st == null) {
                 continue;
@@ -1041,7 +1031,7 @@ final class CostReplay {
         }
     }
 
-    /** Books indirect waiting at the partner record it belongs to ({@link IndirectSink}). */
+    /** Books indirect waiting at the partner record it belongs to ({@link RootCauses.Indirect}). */
     static void addIndirect(LocationState target, int row, boolean lateSender, double seconds) {
         if (lateSender) {
             target.add(RootCauseMetric.MPI_WAIT_INDIRECT_LATESENDER, target.callPath(target.links.recvMark[row]),

@@ -377,7 +377,7 @@ public final class RootCauses {
 
         /** Indirect waiting found at held locations for partner records ({@link #addIndirect}). */
         public void forward(Indirect sink) {
-            replay.forwardClassification(sink::indirect);
+            replay.forwardClassification(sink);
         }
 
         /**
@@ -448,8 +448,13 @@ public final class RootCauses {
         }
     }
 
-    /** Receives indirect waiting for a partner record (see {@link Partition#forward}). */
+    /** Receives indirect waiting a location found for the partner of one of its records. */
     public interface Indirect {
+        /**
+         * {@code lateSender}: for receive row {@code row} of {@code target} (the partner of a send); otherwise for
+         * the completion of send row {@code row} (the partner of a receive request). {@code source} and
+         * {@code sp} name where it was found, which orders these additions.
+         */
         void indirect(int target, int row, boolean lateSender, int source, int sp, double seconds);
     }
 
