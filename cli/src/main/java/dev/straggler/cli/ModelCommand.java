@@ -6,6 +6,7 @@ import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.cli.report.ModelSection;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.focus.Focus;
 import dev.straggler.patterns.scaling.ExtraPText;
 import dev.straggler.patterns.scaling.MeasurementSeries;
 import dev.straggler.patterns.scaling.MedyaModel;
@@ -31,7 +32,8 @@ import java.util.concurrent.Callable;
 
 @Command(name = "model", mixinStandardHelpOptions = true,
         description = "Scaling models from runs at several process counts: T(p) = c0 + c1/p + c2/sqrt(p) (Medya) for "
-                + "total, computation and communication time per process with the crossover, and an Extra-P "
+                + "time, computation and MPI time per process with the crossover (over a focus of analysis: by default "
+                + "the run without MPI_Init/MPI_Finalize), and an Extra-P "
                 + "normal-form model per wait state and call path (traces, .cubex) or per callsite (traces, mpiP "
                 + "reports); with root causes also per delay cost and delaying call path, and of the critical path.")
 final class ModelCommand implements Callable<Integer> {
@@ -48,6 +50,9 @@ final class ModelCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "EXP", description = "Runs: traces, mpiP reports, .cubex, analysis JSON, or db:FILE?app=NAME (trials of an experiment database).")
     List<Path> experiments;
+
+    @Mixin
+    FocusOption focusOption;
 
     @Option(names = "--predict", split = ",", paramLabel = "P", description = "Process counts to predict at, e.g. 64,128.")
     int[] predict = new int[0];
@@ -96,12 +101,14 @@ final class ModelCommand implements Callable<Integer> {
             throw new IllegalArgumentException("model: mix of runs with only a cube (.cubex, JSON) and runs with only "
                     + "callsites (mpiP); give traces, or runs of one kind");
         }
-        List<ModelPoint> points = fromCubes ? ScalingInputs.modelPoints(cubes, tasks) : ScalingInputs.modelPoints(sites);
+        Focus focus = focusOption.get();
+        List<ModelPoint> points = fromCubes ? ScalingInputs.modelPoints(cubes, tasks, focus)
+                : ScalingInputs.modelPoints(sites);
         MedyaModel.Report medya = MedyaModel.analyse(points, predict);
         List<MeasurementSeries> series = new ArrayList<>();
         List<MeasurementSeries> callsites = List.of();
         if (cubes.size() >= 2) {
-            series.addAll(ScalingInputs.patternSeries(cubes, tasks));
+            series.addAll(ScalingInputs.patternSeries(cubes, tasks, focus));
         }
         if (sites.size() >= 2) {
             callsites = ScalingInputs.callsiteSeries(sites);
@@ -121,11 +128,17 @@ final class ModelCommand implements Callable<Integer> {
         for (int p : predict) {
             at = Math.max(at, p);
         }
+        // mpiP measures from MPI_Init to MPI_Finalize and leaves both out: the default focus, whatever --focus says
+        String focusLine = "Focus: " + (fromCubes ? focus.description() + (focus.kind() == Focus.Kind.DEFAULT
+                ? " (their time per process is the series " + ScalingInputs.INIT_FINALIZE + "; --focus all for the whole run)" : "")
+                : "mpiP's application time, from MPI_Init to MPI_Finalize") + "; time, computation and MPI below cover it";
+        System.out.println(focusLine);
         System.out.print(ScalingText.render(medya));
         System.out.println();
         System.out.print(ScalingText.render(models, at, LEVEL, how));
         ObjectNode doc = ScalingJson.toJson(medya, models, Math.max(at, 2 * largest), LEVEL);
         doc.put("search", how == ModelSearch.Search.EXTRA_P ? "extra-p" : "straggler");
+        doc.put("focus", fromCubes ? focus.description() : "mpiP application time");
         doc.put("searchDescription", how.description());
         if (json != null) {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), doc);

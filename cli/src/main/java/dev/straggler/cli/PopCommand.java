@@ -3,6 +3,7 @@ package dev.straggler.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.cli.report.PopSection;
+import dev.straggler.patterns.focus.Focus;
 import dev.straggler.patterns.pop.PopMetrics;
 import dev.straggler.patterns.pop.PopText;
 import picocli.CommandLine.Command;
@@ -22,7 +23,7 @@ import java.util.concurrent.Callable;
         description = "The POP methodology's efficiencies, as Cube's Advisor computes them from Scalasca's metrics: "
                 + "per run load balance, communication, serialisation, transfer and parallel efficiency; across runs "
                 + "at several process counts computation scaling and global efficiency (reference: the run with the "
-                + "fewest processes). docs/pop.md.%nRuns: traces, .cubex or analysis JSON.")
+                + "fewest processes). Computed over a focus of analysis: by default the run without MPI_Init/MPI_Finalize (--focus). docs/pop.md.%nRuns: traces, .cubex or analysis JSON.")
 final class PopCommand implements Callable<Integer> {
     @Mixin
     ReadingOptions common;
@@ -33,6 +34,9 @@ final class PopCommand implements Callable<Integer> {
     @Option(names = "--scaling", defaultValue = "strong", paramLabel = "strong|weak",
             description = "How the runs scale: strong (same problem, more processes; default) or weak (problem grows with p).")
     String scaling;
+
+    @Mixin
+    FocusOption focus;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Write the efficiencies as JSON (schema " + PopText.SCHEMA + ").")
     Path json;
@@ -55,7 +59,7 @@ final class PopCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(r.path() + ": an mpiP report has no per-process computation and "
                         + "waiting; give the trace, a .cubex or an analysis JSON");
             }
-            metrics.add(of(r));
+            metrics.add(of(r, focus.get()));
         }
         PopMetrics.Scaling shown = scalingOf(metrics, how);
         if (shown != null) {
@@ -73,10 +77,14 @@ final class PopCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** A run's efficiencies, with the useful instructions and cycles of its OTF2 counters where it has them. */
-    static PopMetrics of(Experiments.Run r) throws IOException {
-        PopMetrics m = PopMetrics.of(r.cube(), r.label());
-        if (r.path() != null && dev.straggler.trace.otf2.Otf2Archive.isOtf2(r.path())) {
+    /**
+     * A run's efficiencies over the focus, with the useful instructions and cycles of its OTF2 counters where it has
+     * them. The counters are totals per region, not per call path: they fit the default focus (its computation is the
+     * whole run's, since MPI_Init/MPI_Finalize hold none) and the whole run, not a call-path focus.
+     */
+    static PopMetrics of(Experiments.Run r, Focus focus) throws IOException {
+        PopMetrics m = PopMetrics.of(r.cube(), r.label(), focus);
+        if (focus.kind() != Focus.Kind.PATH && r.path() != null && dev.straggler.trace.otf2.Otf2Archive.isOtf2(r.path())) {
             var counters = dev.straggler.trace.otf2.Otf2Counters.read(r.path());
             if (counters.isPresent()) {
                 m = dev.straggler.patterns.pop.PopCounters.apply(m, counters.get());

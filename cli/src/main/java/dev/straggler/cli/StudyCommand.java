@@ -17,6 +17,7 @@ import dev.straggler.patterns.algebra.DiffJson;
 import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.focus.Focus;
 import dev.straggler.patterns.pop.PopMetrics;
 import dev.straggler.patterns.pop.PopText;
 import dev.straggler.patterns.reduce.CallTreeProfile;
@@ -116,6 +117,9 @@ final class StudyCommand implements Callable<Integer> {
             description = "How the runs scale, for the POP computation scaling: strong (same problem; default) or weak.")
     String scaling;
 
+    @Mixin
+    FocusOption focusOption;
+
     /** Rows of the growth table. */
     static final int TOP_GROWTH = 8;
 
@@ -159,16 +163,23 @@ final class StudyCommand implements Callable<Integer> {
         int largestP = withCube.get(withCube.size() - 1).tasks();
         int nextP = next != null ? next : 2 * largestP;
 
-        List<SeverityCube> cubes = withCube.stream().map(Experiments.Run::cube).toList();
+        Focus focus = focusOption.get();
+        List<SeverityCube> wholes = withCube.stream().map(Experiments.Run::cube).toList();
+        // every run-level figure below covers the focus; the root causes and the include list look at whole runs
+        List<SeverityCube> cubes = wholes.stream().map(c -> focus.select(c).cube()).toList();
         int[] tasks = withCube.stream().mapToInt(Experiments.Run::tasks).toArray();
         List<String> labels = withCube.stream().map(Experiments.Run::label).toList();
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
         doc.put("schema", SCHEMA);
+        doc.put("focus", focus.description());
         HtmlPage page = new HtmlPage("Straggler: scaling study", withCube.size() + " runs, p = "
                 + String.join(", ", sizes.stream().map(String::valueOf).toList()));
         StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "Scaling study of %d runs at p = %s%n%n", runs.size(),
+        out.append(String.format(Locale.ROOT, "Scaling study of %d runs at p = %s%n", runs.size(),
                 String.join(", ", runs.stream().map(r -> String.valueOf(r.tasks())).toList())));
+        String focusNote = focusNote(focus);
+        out.append(focusNote).append("\n\n");
+        page.add(StudyReport.focus(focusNote));
 
         // 0. the POP assessment heads the study, as in POP's own reports
         PopMetrics.Scaling popScaling = switch (scaling.toLowerCase(Locale.ROOT)) {
@@ -178,7 +189,7 @@ final class StudyCommand implements Callable<Integer> {
         };
         List<PopMetrics> pop = new ArrayList<>();
         for (Experiments.Run r : withCube) {
-            pop.add(PopCommand.of(r));
+            pop.add(PopCommand.of(r, focus));
         }
         pop = PopMetrics.scaling(pop, popScaling);
         page.add(new PopSection(pop, popScaling));
@@ -189,11 +200,11 @@ final class StudyCommand implements Callable<Integer> {
         List<RunSummary> summaries = new ArrayList<>();
         ArrayNode runsJson = doc.putArray("runs");
         int width = Math.max(3, labels.stream().mapToInt(String::length).max().orElse(3));
-        out.append(RunSummary.header(width)).append('\n');
+        out.append(RunSummary.header(width, focus)).append('\n');
         for (Experiments.Run r : withCube) {
-            RunSummary s = RunSummary.of(r.label(), r.tasks(), r.cube());
+            RunSummary s = RunSummary.of(r.label(), r.tasks(), r.cube(), focus);
             summaries.add(s);
-            out.append(s.line(width)).append('\n');
+            out.append(s.line(width, focus)).append('\n');
             ObjectNode j = runsJson.addObject();
             j.put("label", s.label());
             j.put("path", r.path().toString());
@@ -202,6 +213,9 @@ final class StudyCommand implements Callable<Integer> {
             DiffJson.num(j, "computationShare", s.computation());
             DiffJson.num(j, "mpiShare", s.mpi());
             DiffJson.num(j, "waitingShare", s.waiting());
+            if (focus.outsideHeading() != null) {
+                DiffJson.num(j, "outsideFocusShare", s.outside());
+            }
             if (s.largestWait() != null) {
                 j.put("largestWaitState", s.largestWait());
                 DiffJson.num(j, "largestWaitSeconds", s.largestSeconds());
@@ -210,16 +224,16 @@ final class StudyCommand implements Callable<Integer> {
                 j.put("cause", s.cause());
             }
         }
-        page.add(StudyReport.runs(summaries));
+        page.add(StudyReport.runs(summaries, focus));
 
         // 2. growth: the largest run minus the smallest
         Experiments.Run small = withCube.get(0);
         Experiments.Run large = withCube.get(withCube.size() - 1);
-        DiffReport growth = DiffReport.of(large.cube(), small.cube());
+        DiffReport growth = DiffReport.of(cubes.get(cubes.size() - 1), cubes.get(0));
         List<DiffReport.Entry> top = topGrowth(growth);
         CommunicatorDiff comms = small.communicators() != null && large.communicators() != null
                 ? CommunicatorDiff.of(large.communicators(), small.communicators()) : null;
-        out.append(String.format(Locale.ROOT, "%nGrowth from %s (p = %d) to %s (p = %d): %s%n", small.label(), small.tasks(),
+        out.append(String.format(Locale.ROOT, "%nGrowth of the time in the focus from %s (p = %d) to %s (p = %d): %s%n", small.label(), small.tasks(),
                 large.label(), large.tasks(), growth.headline()));
         for (DiffReport.Entry e : top.subList(0, Math.min(5, top.size()))) {
             out.append(String.format(Locale.ROOT, "  %8s of the growth  %s%s%n", Double.isNaN(e.change().share()) ? ""
@@ -275,8 +289,8 @@ final class StudyCommand implements Callable<Integer> {
             }
         }
         int[] predictAt = at.stream().mapToInt(Integer::intValue).toArray();
-        List<ModelPoint> points = ScalingInputs.modelPoints(cubes, tasks);
-        List<MeasurementSeries> series = new ArrayList<>(ScalingInputs.patternSeries(cubes, tasks));
+        List<ModelPoint> points = ScalingInputs.modelPoints(wholes, tasks, focus);
+        List<MeasurementSeries> series = new ArrayList<>(ScalingInputs.patternSeries(wholes, tasks, focus));
         if (siteRuns.size() >= 2) {
             series.addAll(ScalingInputs.callsiteSeries(siteRuns));
         }
@@ -300,7 +314,7 @@ final class StudyCommand implements Callable<Integer> {
         out.append(growingModels(models, largestP, nextP));
 
         // 5. root causes per run and 6. waiting per communicator size
-        page.add(StudyReport.causes(labels, cubes));
+        page.add(StudyReport.causes(labels, wholes));
         RunSummary last = summaries.get(summaries.size() - 1);
         if (last.cause() != null) {
             out.append(String.format(Locale.ROOT, "%nWhy, in %s: %s%n", last.label(), last.cause()));
@@ -320,6 +334,18 @@ final class StudyCommand implements Callable<Integer> {
         out.append(String.format(Locale.ROOT, "%nwrote %s, %s%n", html, json));
         System.out.print(out);
         return 0;
+    }
+
+    /** Which part of the runs the study's figures cover, in one line for the terminal and the page. */
+    static String focusNote(Focus focus) {
+        String what = switch (focus.kind()) {
+            case DEFAULT -> "the runs without MPI_Init/MPI_Finalize (their time is the Init/Fin column and the "
+                    + "init_finalize series; --focus all for the whole runs)";
+            case ALL -> "the whole runs, MPI_Init and MPI_Finalize included";
+            case PATH -> focus.description() + " (the rest of each run is the 'outside' column)";
+        };
+        return "Focus: " + what + ". The POP table, the runs, the growth, the rank correlations and the models cover it; "
+                + "the root causes and the include list look at the whole runs.";
     }
 
     /** The (wait state or computation, call path) entries with the largest positive share of the time growth. */
@@ -343,7 +369,7 @@ final class StudyCommand implements Callable<Integer> {
     private static String topCorrelations(String what, RankCorrelation.Result rc) {
         StringBuilder sb = new StringBuilder();
         List<RankCorrelation.Row> rising = rc.rows().stream().filter(r -> !Double.isNaN(r.rs()) && r.rs() > 0).toList();
-        sb.append(String.format(Locale.ROOT, "%s whose share of communication grows with p: %d of %d%n", what,
+        sb.append(String.format(Locale.ROOT, "%s whose share of MPI time grows with p: %d of %d%n", what,
                 rising.size(), rc.rows().size()));
         for (RankCorrelation.Row r : rising.subList(0, Math.min(3, rising.size()))) {
             sb.append(String.format(Locale.ROOT, "  r_s %+.2f (p-value %.3g), share up to %s  %s%n", r.rs(), r.pValue(),

@@ -5,6 +5,7 @@ import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.focus.Focus;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,27 +23,48 @@ public final class StudyReport {
     private StudyReport() {
     }
 
+    /** The line saying which part of the runs the page's figures cover. */
+    public static HtmlSection focus(String note) {
+        return new StaticSection("study-focus", "Focus of analysis", h ->
+                h.append("<p>").append(HtmlPage.esc(note)).append("</p>"));
+    }
+
     /** The runs, smallest first, one row each, with the cause of each run's largest wait state below. */
-    public static HtmlSection runs(List<RunSummary> runs) {
+    public static HtmlSection runs(List<RunSummary> runs, Focus focus) {
+        String outside = focus.outsideHeading();
         return new StaticSection("study-runs", "Runs", h -> {
             h.append("<table class=\"top\"><thead><tr><th>Run</th><th class=\"num\">Processes</th>"
                     + "<th class=\"num\">Time per process</th><th class=\"num\">Computation</th><th class=\"num\">MPI</th>"
-                    + "<th class=\"num\">Waiting</th><th>Largest wait state (all processes)</th></tr></thead><tbody>");
+                    + "<th class=\"num\">Waiting</th>");
+            if (outside != null) {
+                h.append("<th class=\"num\">").append(HtmlPage.esc(outside)).append("</th>");
+            }
+            h.append("<th>Largest wait state (all processes)</th></tr></thead><tbody>");
             for (RunSummary r : runs) {
                 h.append("<tr><td>").append(HtmlPage.esc(r.label())).append("</td><td class=\"num\">")
                         .append(Integer.toString(r.processes())).append("</td><td class=\"num\">")
                         .append(HtmlPage.esc(RunSummary.seconds(r.timePerProcess()))).append("</td><td class=\"num\">")
                         .append(HtmlPage.esc(RunSummary.percent(r.computation()))).append("</td><td class=\"num\">")
                         .append(HtmlPage.esc(RunSummary.percent(r.mpi()))).append("</td><td class=\"num\">")
-                        .append(HtmlPage.esc(RunSummary.percent(r.waiting()))).append("</td><td>")
-                        .append(r.largestWait() == null ? "none" : HtmlPage.esc(r.largestWait() + " "
-                                + RunSummary.seconds(r.largestSeconds()))).append("</td></tr>");
+                        .append(HtmlPage.esc(RunSummary.percent(r.waiting()))).append("</td>");
+                if (outside != null) {
+                    h.append("<td class=\"num\">").append(HtmlPage.esc(RunSummary.percent(r.outside()))).append("</td>");
+                }
+                h.append("<td>").append(r.largestWait() == null ? "none" : HtmlPage.esc(r.largestWait() + " "
+                        + RunSummary.seconds(r.largestSeconds()))).append("</td></tr>");
             }
             h.append("</tbody></table>");
-            h.append("<p class=\"note\">Time per process is the run's time summed over all call paths and processes, "
-                    + "divided by the processes; computation, MPI and waiting are shares of it. Waiting adds up Scalasca's "
-                    + "wait states as the POP table does (Late Sender, Late Receiver, Early Reduce, Early Scan, Late "
-                    + "Broadcast, Wait at N\u00d7N, Wait at Barrier, Wait at Finalize).</p>");
+            h.append("<p class=\"note\">Time per process is the time in the focus (").append(HtmlPage.esc(focus.description()))
+                    .append("), summed over its call paths and all processes, divided by the processes; computation "
+                    + "(Scalasca's Computation: outside MPI and the other parallel runtimes), MPI and waiting are shares "
+                    + "of it. Waiting adds up Scalasca's wait states as the POP table does (Late Sender, Late Receiver, "
+                    + "Early Reduce, Early Scan, Late Broadcast, Wait at N\u00d7N, Wait at Barrier, Wait at Finalize).");
+            if (outside != null) {
+                h.append(" ").append(HtmlPage.esc(outside)).append(" is the share of the whole run's time outside the "
+                        + "focus").append(focus.kind() == Focus.Kind.DEFAULT ? " (in MPI_Init, MPI_Init_thread and "
+                        + "MPI_Finalize)" : "").append(".");
+            }
+            h.append("</p>");
         });
     }
 

@@ -120,7 +120,7 @@
       const byP = new Map();
       for (const s of r.series) { const a = byP.get(s.tasks) || []; a.push(s.share); byP.set(s.tasks, a); }
       const mean = [...byP.entries()].sort((a, b) => a[0] - b[0]).map(([p, a]) => [p, 100 * a.reduce((x, y) => x + y, 0) / a.length]);
-      chart(curveEl, {logX: true, xLabel: 'tasks', yLabel: 'share of communication (%)',
+      chart(curveEl, {logX: true, xLabel: 'tasks', yLabel: 'share of MPI time (%)',
         series: [{points: r.series.map(s => [s.tasks, 100 * s.share]), dots: true}, {points: mean, line: true}]});
     }
     select(0);
@@ -134,7 +134,7 @@
     const stats = document.getElementById('model-stats');
     const area = document.getElementById('model-chart');
     const items = [];
-    if (M.medya) items.push({label: 'run time: c0 + c1/p + c2/\u221ap (total, computation, communication)', medya: M.medya});
+    if (M.medya) items.push({label: 'run time: c0 + c1/p + c2/\u221ap (time, computation, MPI)', medya: M.medya});
     for (const m of (M.models || [])) items.push({label: m.metric + (m.callPath.length ? ' @ ' + m.callPath.join(' \u203a ') : ''), model: m});
     items.forEach((it, i) => pick.appendChild(S.el('option', {value: i}, it.label)));
     const show = i => {
@@ -147,20 +147,21 @@
         const grid = [];
         for (let k = 0; k < 60; k++) grid.push(pmin * Math.pow(pmax / pmin, k / 59));
         const f = c => p => c.c0 + c.c1 / p + c.c2 / Math.sqrt(p);
-        const parts = [['total', md.total], ['computation', md.computation], ['communication', md.communication]];
+        // labelled as the runs table names them; the keys are the JSON's
+        const parts = [['time', md.total, 'total'], ['computation', md.computation, 'computation'], ['MPI', md.communication, 'communication']];
         const series = [];
-        // the total is drawn last, wider and dashed: where communication is nearly all of it, both stay visible
+        // the total is drawn last, wider and dashed: where MPI is nearly all of it, both stay visible
         [1, 2, 0].forEach(k => {
-          const [name, fit] = parts[k];
+          const [name, fit, key] = parts[k];
           series.push({points: grid.map(p => [p, f(fit)(p)]), line: true, color: COLORS[k],
             width: k === 0 ? '2.6' : '1.8', dash: k === 0 ? '7 4' : null,
             label: name + ' ' + fit.formula + ' (R\u00b2 ' + (fit.r2 === null ? '\u2013' : fit.r2.toFixed(3)) + ')'});
-          series.push({points: pts.map(p => [p.tasks, p[name]]), dots: true, color: COLORS[k]});
+          series.push({points: pts.map(p => [p.tasks, p[key]]), dots: true, color: COLORS[k]});
         });
         formula.textContent = md.crossover.text;
         stats.textContent = pts.length + ' runs; predictions: ' + md.predictions.map(p => 'p = ' + p.tasks + ': ' + (p.total < 0 ? 'invalid (<0)' : S.fmt(p.total, 'sec'))).join('; ');
         chart(area, {logX: true, xLabel: 'processes', yLabel: 'time per process', unit: 'sec', series: series,
-          vline: md.crossover.kind === 'AT' ? {x: md.crossover.p, label: 'communication > computation'} : null});
+          vline: md.crossover.kind === 'AT' ? {x: md.crossover.p, label: 'MPI > computation'} : null});
       } else {
         const m = it.model;
         formula.textContent = m.formula ? m.formula : 'no model: ' + m.reason;

@@ -64,7 +64,7 @@ class ScalingSectionsBrowserTest {
         assertEquals(3, count(model, "class=\"curve\""), "total, computation, communication");
         assertEquals(15, count(model, "class=\"dot\""), "5 runs x 3 measures");
         assertTrue(model.contains("class=\"vline\""), "crossover at p = 730 lies inside the plotted range");
-        assertTrue(dom.contains("communication overtakes computation at p = 729.8"));
+        assertTrue(dom.contains("MPI overtakes computation at p = 729.8"));
     }
 
     private String renderedDom(HtmlPage page) throws Exception {

@@ -3,6 +3,7 @@ package dev.straggler.patterns.pop;
 import dev.straggler.patterns.OtherParadigms;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.patterns.focus.Focus;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +51,16 @@ import java.util.TreeMap;
  * @param ipcScaling             across runs: this run's IPC / the reference's
  * @param frequencyScaling       across runs: this run's frequency / the reference's
  * @param notes                  what the values cover (e.g. only MPI in a hybrid run)
+ * @param focus                  the part of the run the values cover ({@link Focus#description()})
+ * @param leftOut                share of the run's time (summed over processes) outside the focus, in [0, 1]
+ * @param mpiApplies             false for a run without MPI time in the focus: its efficiencies are NaN, since
+ *                               they measure MPI's cost and there is none to measure (not "100 %")
  */
 public record PopMetrics(String label, int processes, double meanComputation, double maxComputation,
                          double maxRuntime, double maxIdealRuntime, double totalComputation,
                          double computationScaling, double instructions, double cycles,
-                         double instructionScaling, double ipcScaling, double frequencyScaling, List<String> notes) {
+                         double instructionScaling, double ipcScaling, double frequencyScaling, List<String> notes,
+                         String focus, double leftOut, boolean mpiApplies) {
 
     /** Scalasca's wait states as Cube's Advisor sums them into "waiting time in MPI" ({@code wait_time_mpi}). */
     public static final List<String> WAITING = List.of("mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce",
@@ -68,19 +74,19 @@ public record PopMetrics(String label, int processes, double meanComputation, do
     }
 
     public double loadBalance() {
-        return ratio(meanComputation, maxComputation);
+        return mpiApplies ? ratio(meanComputation, maxComputation) : Double.NaN;
     }
 
     public double communicationEfficiency() {
-        return ratio(maxComputation, maxRuntime);
+        return mpiApplies ? ratio(maxComputation, maxRuntime) : Double.NaN;
     }
 
     public double serialisationEfficiency() {
-        return ratio(maxComputation, maxIdealRuntime);
+        return mpiApplies ? ratio(maxComputation, maxIdealRuntime) : Double.NaN;
     }
 
     public double transferEfficiency() {
-        return ratio(maxIdealRuntime, maxRuntime);
+        return mpiApplies ? ratio(maxIdealRuntime, maxRuntime) : Double.NaN;
     }
 
     public double parallelEfficiency() {
@@ -106,7 +112,7 @@ public record PopMetrics(String label, int processes, double meanComputation, do
     public PopMetrics withCounters(double usefulInstructions, double usefulCycles) {
         return new PopMetrics(label, processes, meanComputation, maxComputation, maxRuntime, maxIdealRuntime,
                 totalComputation, computationScaling, usefulInstructions, usefulCycles, instructionScaling, ipcScaling,
-                frequencyScaling, notes);
+                frequencyScaling, notes, focus, leftOut, mpiApplies);
     }
 
     /** {@code a / b} for the efficiencies: NaN when there is nothing to divide by. */
@@ -114,8 +120,20 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         return b > 0 ? a / b : Double.NaN;
     }
 
-    /** The run's efficiencies from its cube. */
+    /** The run's efficiencies over the whole run, as Cube's Advisor computes them on the root call path. */
     public static PopMetrics of(SeverityCube cube, String label) {
+        return of(cube, label, Focus.ALL);
+    }
+
+    /**
+     * The run's efficiencies over a focus of analysis: every per-process sum below is taken over the call paths of
+     * the focus only (the Advisor's POP tests on a selected call path).
+     */
+    public static PopMetrics of(SeverityCube whole, String label, Focus focus) {
+        Focus.Selection sel = focus.select(whole);
+        SeverityCube cube = sel.cube();
+        double allTime = whole.metricIndex("time") < 0 ? 0 : whole.total("time");
+        double leftOut = allTime > 0 ? Math.max(0, Math.min(1, sel.outside("time") / allTime)) : 0;
         Map<Integer, double[]> byRank = new TreeMap<>();
         int execution = cube.metricIndex("execution");
         int comp = cube.metricIndex("comp");
@@ -164,9 +182,14 @@ public record PopMetrics(String label, int processes, double meanComputation, do
             notes.add("hybrid run: the efficiencies cover MPI only; time in other runtimes (threads, devices) counts "
                     + "neither as computation nor as transfer, and thread-level load balance is not assessed");
         }
+        boolean mpiApplies = cube.total(mpi) > 0;
+        if (!mpiApplies) {
+            notes.add("no MPI time in " + focus.description() + ": the MPI efficiencies (load balance, communication, "
+                    + "serialisation, transfer, parallel) do not apply");
+        }
         int n = byRank.size();
         return new PopMetrics(label, n, n == 0 ? 0 : sum / n, maxComp, maxRun, maxIdeal, sum, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, notes);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, notes, focus.description(), leftOut, mpiApplies);
     }
 
     /**
@@ -191,7 +214,8 @@ public record PopMetrics(String label, int processes, double meanComputation, do
             double ipc = ratio(r.ipc(), ref.ipc());
             double freq = ratio(r.frequency(), ref.frequency());
             out.add(new PopMetrics(r.label, r.processes, r.meanComputation, r.maxComputation, r.maxRuntime,
-                    r.maxIdealRuntime, r.totalComputation, scale, r.instructions, r.cycles, ins, ipc, freq, r.notes));
+                    r.maxIdealRuntime, r.totalComputation, scale, r.instructions, r.cycles, ins, ipc, freq, r.notes, r.focus,
+                    r.leftOut, r.mpiApplies));
         }
         return out;
     }

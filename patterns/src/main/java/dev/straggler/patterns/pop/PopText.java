@@ -75,6 +75,7 @@ public final class PopText {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "POP efficiencies%s%n", scaling == null ? ""
                 : " (" + scaling.name().toLowerCase(Locale.ROOT) + " scaling, reference: the run with the fewest processes)"));
+        sb.append(focusLine(runs)).append('\n');
         sb.append(String.format(Locale.ROOT, "%-" + width + "s", "Metric"));
         for (String h : heads) {
             sb.append(String.format(Locale.ROOT, "%" + col + "s", h));
@@ -115,6 +116,10 @@ public final class PopText {
         if (ins && cyc) {
             return "Counters: " + PopCounters.INSTRUCTIONS + " and " + PopCounters.CYCLES + " in useful computation";
         }
+        if (runs.stream().anyMatch(r -> r.focus().startsWith("call path") || r.focus().startsWith("region"))) {
+            return "Instruction, IPC and frequency scaling: not available for a call-path focus (the trace's counters "
+                    + "are totals per region, not per call path)";
+        }
         StringBuilder sb = new StringBuilder();
         if (!ins) {
             sb.append("Instruction and IPC scaling: not available (not every run is an OTF2 trace with ")
@@ -127,11 +132,45 @@ public final class PopText {
         return sb.toString();
     }
 
-    /** The line {@code analyze} prints. */
+    /**
+     * Which part of the runs the efficiencies cover: the focus, and for each run how much of its time (summed over
+     * processes) lies outside it.
+     */
+    public static String focusLine(List<PopMetrics> runs) {
+        if (runs.isEmpty()) {
+            return "";
+        }
+        String focus = runs.get(0).focus();
+        boolean same = runs.stream().allMatch(r -> r.focus().equals(focus));
+        StringBuilder sb = new StringBuilder("Focus: ");
+        if (!same) {
+            for (PopMetrics r : runs) {
+                sb.append(r == runs.get(0) ? "" : "; ").append(r.label()).append(": ").append(r.focus());
+            }
+            return sb.toString();
+        }
+        sb.append(focus);
+        if (runs.stream().anyMatch(r -> r.leftOut() > 0)) {
+            sb.append(runs.size() == 1 ? " (left out: " : " (left out per run: ");
+            for (PopMetrics r : runs) {
+                sb.append(r == runs.get(0) ? "" : ", ").append(runs.size() == 1 ? "" : r.label() + " ")
+                        .append(percent(r.leftOut()));
+            }
+            sb.append(" of the time summed over processes; --focus all for the whole run)");
+        }
+        return sb.toString();
+    }
+
+    /** The line {@code analyze} prints: the efficiencies, and the part of the run they cover. */
     public static String line(PopMetrics m) {
-        return String.format(Locale.ROOT, "POP: parallel efficiency %s = load balance %s x communication efficiency %s "
-                        + "(serialisation %s, transfer %s)", percent(m.parallelEfficiency()), percent(m.loadBalance()),
-                percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()), percent(m.transferEfficiency()));
+        if (!m.mpiApplies()) {
+            return "POP: the MPI efficiencies do not apply (no MPI time in " + m.focus() + ")";
+        }
+        String left = m.leftOut() > 0 ? String.format(Locale.ROOT, ", %s of the time left out", percent(m.leftOut())) : "";
+        return String.format(Locale.ROOT, "POP (%s%s): parallel efficiency %s = load balance %s x communication "
+                        + "efficiency %s (serialisation %s, transfer %s)", m.focus(), left, percent(m.parallelEfficiency()),
+                percent(m.loadBalance()), percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()),
+                percent(m.transferEfficiency()));
     }
 
     public static ObjectNode toJson(List<PopMetrics> runs, PopMetrics.Scaling scaling) {
@@ -145,6 +184,9 @@ public final class PopText {
             ObjectNode j = arr.addObject();
             j.put("label", r.label());
             j.put("processes", r.processes());
+            j.put("focus", r.focus());
+            j.put("leftOutShare", r.leftOut());
+            j.put("mpiApplies", r.mpiApplies());
             for (Row row : ROWS) {
                 double v = row.value().applyAsDouble(r);
                 if (!Double.isNaN(v)) {

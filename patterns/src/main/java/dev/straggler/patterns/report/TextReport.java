@@ -31,6 +31,14 @@ public final class TextReport {
      *              nothing is ever cut, so a call path longer than its column gets a line of its own
      */
     public static String render(AnalysisResult r, int width) {
+        return render(r, width, dev.straggler.patterns.focus.Focus.DEFAULT);
+    }
+
+    /**
+     * @param focus the part of the run the POP line covers (the metric tree always shows the whole run, as Scalasca's
+     *              does)
+     */
+    public static String render(AnalysisResult r, int width, dev.straggler.patterns.focus.Focus focus) {
         width = Math.max(60, width);
         SeverityCube c = r.cube();
         TraceSummary s = r.summary();
@@ -77,7 +85,8 @@ public final class TextReport {
                 width));
         if (c.metricIndex("mpi") >= 0 && c.total("mpi") > 0) {
             // the assessment POP reports lead with (docs/pop.md)
-            out.append(wrap(dev.straggler.patterns.pop.PopText.line(dev.straggler.patterns.pop.PopMetrics.of(c, "")), width));
+            out.append(wrap(dev.straggler.patterns.pop.PopText.line(dev.straggler.patterns.pop.PopMetrics.of(c, "", focus)),
+                    width));
         }
 
         List<Integer> patterns = new ArrayList<>();

@@ -9,6 +9,7 @@ import dev.straggler.patterns.callsite.CallsiteStatistics;
 import dev.straggler.patterns.callsite.Frame;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.focus.Focus;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,20 +41,54 @@ public final class ScalingInputs {
         return out;
     }
 
-    /** Total, computation and MPI time per process of each cube: {@code time}, and the MPI part as in {@link WaitStateScaling}. */
+    /**
+     * Total, computation and MPI time per process of each cube over the whole run ({@link Focus#ALL}); see
+     * {@link #modelPoints(List, int[], Focus)}.
+     */
     public static List<ModelPoint> modelPoints(List<SeverityCube> cubes, int[] tasks) {
+        return modelPoints(cubes, tasks, Focus.ALL);
+    }
+
+    /**
+     * Time, computation and MPI time per process of each cube, all over the call paths of the focus: {@code time},
+     * Scalasca's {@code comp} (execution outside MPI and the other parallel runtimes) and {@code mpi} (time in MPI
+     * calls: the papers' communication time, reference §9.1 and §9.3). With the default focus, MPI_Init and
+     * MPI_Finalize are in none of them; they are series of their own ({@link #INIT_FINALIZE}). A cube without
+     * Scalasca's tree gets the time in MPI regions as its MPI time and the rest as computation.
+     */
+    public static List<ModelPoint> modelPoints(List<SeverityCube> cubes, int[] tasks, Focus focus) {
         List<ModelPoint> out = new ArrayList<>();
         for (int i = 0; i < cubes.size(); i++) {
-            SeverityCube c = cubes.get(i);
+            SeverityCube c = focus.select(cubes.get(i)).cube();
             double total = c.total("time");
-            double mpi = WaitStateScaling.mpiTime(c)[0];
-            if (WaitStateScaling.mpiTime(c)[1] == 2) {
-                mpi = 0;
+            double mpi;
+            double comp;
+            if (c.metricIndex("mpi") >= 0 && c.metricIndex("comp") >= 0) {
+                mpi = c.total("mpi");
+                comp = c.total("comp");
+            } else {
+                mpi = mpiRegionTime(c);
+                comp = total - mpi;
             }
-            out.add(new ModelPoint(CubeAttributes.describe(c, "run " + (i + 1)), tasks[i], total / tasks[i],
-                    (total - mpi) / tasks[i], mpi / tasks[i]));
+            out.add(new ModelPoint(CubeAttributes.describe(cubes.get(i), "run " + (i + 1)), tasks[i], total / tasks[i],
+                    comp / tasks[i], mpi / tasks[i]));
         }
         return out;
+    }
+
+    /** Series name of the time per process in MPI_Init, MPI_Init_thread and MPI_Finalize (outside the default focus). */
+    public static final String INIT_FINALIZE = "init_finalize";
+
+    /** Time in MPI regions (call-path exclusive, so nested calls are not counted twice). */
+    private static double mpiRegionTime(SeverityCube c) {
+        int time = c.metricIndex("time");
+        double inMpi = 0;
+        for (int cp = 0; time >= 0 && cp < c.callPaths().size(); cp++) {
+            if (dev.straggler.patterns.callsite.MpiCallKind.isMpi(c.regions().get(c.callPaths().get(cp).region()))) {
+                inMpi += c.sumOverLocations(time, cp);
+            }
+        }
+        return inMpi;
     }
 
     /** AppTime and MPI time per process of each run, from callsite statistics (e.g. mpiP reports). */
@@ -77,6 +112,23 @@ public final class ScalingInputs {
      * etc.) and the critical path per call path. The rest are hundreds of tiny series no model says anything about.
      */
     public static List<MeasurementSeries> patternSeries(List<SeverityCube> cubes, int[] tasks) {
+        return patternSeries(cubes, tasks, Focus.ALL);
+    }
+
+    /**
+     * {@link #patternSeries(List, int[])} over the call paths of a focus: every series covers only the focus, and
+     * with the default focus the time in MPI_Init/MPI_Finalize is a series of its own ({@link #INIT_FINALIZE}).
+     */
+    public static List<MeasurementSeries> patternSeries(List<SeverityCube> wholes, int[] tasks, Focus focus) {
+        List<SeverityCube> cubes = new ArrayList<>();
+        double[] initFinalize = new double[wholes.size()];
+        boolean leftOut = false;
+        for (int i = 0; i < wholes.size(); i++) {
+            Focus.Selection sel = focus.select(wholes.get(i));
+            cubes.add(sel.cube());
+            initFinalize[i] = sel.outside("time") / tasks[i];
+            leftOut |= !sel.coversAll();
+        }
         DimensionUnion u = DimensionUnion.of(cubes);
         Map<String, double[]> values = new LinkedHashMap<>();
         Map<String, String[]> meta = new LinkedHashMap<>();
@@ -89,6 +141,10 @@ public final class ScalingInputs {
             }
             values.put(name, v);
             meta.put(name, new String[]{name});
+        }
+        if (focus.kind() == Focus.Kind.DEFAULT && leftOut) {
+            values.put(INIT_FINALIZE, initFinalize);
+            meta.put(INIT_FINALIZE, new String[]{INIT_FINALIZE});
         }
         List<Integer> patterns = WaitStatePatterns.all(u.metrics());
         for (int op = 0; op < cubes.size(); op++) {

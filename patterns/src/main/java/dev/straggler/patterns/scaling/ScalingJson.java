@@ -23,7 +23,7 @@ public final class ScalingJson {
     public static ObjectNode toJson(RankCorrelation.Result r, String what) {
         ObjectNode o = F.objectNode();
         o.put("schema", SCALING_SCHEMA);
-        o.put("method", "Spearman rank correlation of task count and share of communication time (Vetter & McCracken 2001)");
+        o.put("method", "Spearman rank correlation of task count and share of MPI time, MPI_Init and MPI_Finalize left out (Vetter & McCracken 2001)");
         o.put("subject", what);
         o.put("measure", r.measure().name());
         ArrayNode exps = o.putArray("experiments");

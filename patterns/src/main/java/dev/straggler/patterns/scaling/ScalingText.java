@@ -18,7 +18,7 @@ public final class ScalingText {
         }
         sb.append(String.format(Locale.ROOT, "Rank-correlation scalability analysis (Vetter & McCracken): %d experiments, "
                 + "%d task counts %s%n", r.experiments().size(), r.distinctTasks(), counts.keySet()));
-        String measure = r.measure() == RankCorrelation.Measure.SHARE_OF_COMMUNICATION ? "share of communication time"
+        String measure = r.measure() == RankCorrelation.Measure.SHARE_OF_COMMUNICATION ? "share of MPI time"
                 : "time per task";
         sb.append(String.format(Locale.ROOT, "Spearman r_s of the number of tasks and each %s's %s;"
                 + " shown: share >= %.1f %% in some experiment (%d hidden below that)%n", what, measure, 100 * r.shareThreshold(), r.belowThreshold()));
@@ -54,9 +54,11 @@ public final class ScalingText {
         sb.append("Scaling model T(p) = c0 + c1/p + c2/sqrt(p) (Medya et al.), time per process, least squares over ")
                 .append(r.points().size()).append(" runs\n");
         sb.append(String.format(Locale.ROOT, "%-14s %12s %12s %12s %8s %12s%n", "", "c0", "c1", "c2", "R^2", "MSE"));
-        fit(sb, "total", r.total());
+        // the names of the runs table: time (in the focus), computation (Scalasca's comp), MPI (time in MPI calls,
+        // the papers' communication time)
+        fit(sb, "time", r.total());
         fit(sb, "computation", r.computation());
-        fit(sb, "communication", r.communication());
+        fit(sb, "MPI", r.communication());
         if (r.total().dof() <= 0) {
             sb.append(String.format(Locale.ROOT, "(%d runs for 3 parameters: the curves pass through every run, no "
                     + "degrees of freedom are left, so R^2 and MSE say nothing; add runs to judge the model)%n",
@@ -64,11 +66,11 @@ public final class ScalingText {
         }
         List<String> invalid = new java.util.ArrayList<>();
         if (!r.predictions().isEmpty()) {
-            sb.append(String.format(Locale.ROOT, "%n%8s %14s %14s %14s%n", "p", "total", "computation", "communication"));
+            sb.append(String.format(Locale.ROOT, "%n%8s %14s %14s %14s%n", "p", "time", "computation", "MPI"));
             for (MedyaModel.Prediction p : r.predictions()) {
                 sb.append(String.format(Locale.ROOT, "%8d %14s %14s %14s%n", p.tasks(), prediction(p.total()),
                         prediction(p.computation()), prediction(p.communication())));
-                String[] names = {"total", "computation", "communication"};
+                String[] names = {"time", "computation", "MPI"};
                 double[] values = {p.total(), p.computation(), p.communication()};
                 for (int i = 0; i < names.length; i++) {
                     if (values[i] < 0) {
@@ -87,10 +89,10 @@ public final class ScalingText {
 
     static String crossover(MedyaModel.Crossover c) {
         return switch (c.kind()) {
-            case ALREADY -> String.format(Locale.ROOT, "communication already takes as long as computation at p = %.0f", c.p());
-            case AT -> String.format(Locale.ROOT, "communication overtakes computation at p = %.1f (from %d processes on)",
+            case ALREADY -> String.format(Locale.ROOT, "MPI already takes as long as computation at p = %.0f", c.p());
+            case AT -> String.format(Locale.ROOT, "MPI overtakes computation at p = %.1f (from %d processes on)",
                     c.p(), (long) Math.ceil(c.p()));
-            case NEVER -> "communication does not overtake computation according to the fitted models";
+            case NEVER -> "MPI does not overtake computation according to the fitted models";
         };
     }
 

@@ -88,6 +88,77 @@ class PopMetricsTest {
     }
 
     /**
+     * {@link #IMBALANCE} after an MPI_Init of 1000 ms on every rank (all times shifted by 1000 ms, main entered at 0):
+     * the time a short Score-P run spends starting MPI.
+     */
+    private static String withLongInit() {
+        StringBuilder sb = new StringBuilder();
+        for (String line : IMBALANCE.strip().split("\n")) {
+            String[] f = line.split(" ", 3);
+            if (f[2].equals("ENTER main")) {
+                sb.append(line).append('\n').append(f[0]).append(" 0 ENTER MPI_Init\n")
+                        .append(f[0]).append(" 1000 LEAVE MPI_Init\n");
+            } else {
+                sb.append(f[0]).append(' ').append(Long.parseLong(f[1]) + 1000).append(' ').append(f[2]).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    private PopMetrics popWithInit(dev.straggler.patterns.focus.Focus focus) throws IOException {
+        Path f = tmp.resolve("init.txt");
+        Files.writeString(f, String.format(HEADER, 1070).replace("comm 0", "region 5 MPI_Init paradigm=MPI role=FUNCTION "
+                + "file=MPI\ncomm 0") + withLongInit());
+        try (TraceSource s = Traces.open(f)) {
+            return PopMetrics.of(Analysis.run(s, AnalysisOptions.defaults()).cube(), "t", focus);
+        }
+    }
+
+    @Test
+    void defaultFocusLeavesMpiInitOutOfEveryEfficiency() throws IOException {
+        PopMetrics m = popWithInit(dev.straggler.patterns.focus.Focus.DEFAULT);
+        // the same values as without MPI_Init: LB (130/3)/60, CommE 60/70, SerE 1, TE 60/70
+        assertEquals(130.0 / 3 / 60, m.loadBalance(), 1e-12);
+        assertEquals(60.0 / 70, m.communicationEfficiency(), 1e-12);
+        assertEquals(1.0, m.serialisationEfficiency(), 1e-12);
+        assertEquals(60.0 / 70, m.transferEfficiency(), 1e-12);
+        assertEquals(3000.0 / 3210, m.leftOut(), 1e-12, "3 x 1000 ms of 3 x 1070 ms");
+        assertEquals("the run without MPI_Init/MPI_Finalize", m.focus());
+    }
+
+    @Test
+    void wholeRunFocusCountsMpiInitAsMpiTimeAsTheAdvisorDoes() throws IOException {
+        PopMetrics m = popWithInit(dev.straggler.patterns.focus.Focus.ALL);
+        // runtime 1070 ms everywhere, computation unchanged: CommE = 60 / 1070; MPI_Init is transfer (MPI time that
+        // is no wait state), so the ideal runtime is 1070 - 1010 = 60 on every rank: SerE = 1, TE = 60 / 1070
+        assertEquals(60.0 / 1070, m.communicationEfficiency(), 1e-12);
+        assertEquals(1.0, m.serialisationEfficiency(), 1e-12);
+        assertEquals(60.0 / 1070, m.transferEfficiency(), 1e-12);
+        assertEquals(0, m.leftOut());
+    }
+
+    @Test
+    void aRunWithoutMpiHasNoMpiEfficienciesRatherThanHundredPercent() throws IOException {
+        Path f = tmp.resolve("serial.txt");
+        Files.writeString(f, String.format(HEADER, 50) + """
+                0 0 ENTER main
+                0 50 LEAVE main
+                1 0 ENTER main
+                1 40 LEAVE main
+                2 0 ENTER main
+                2 30 LEAVE main
+                """);
+        PopMetrics m;
+        try (TraceSource s = Traces.open(f)) {
+            m = PopMetrics.of(Analysis.run(s, AnalysisOptions.defaults()).cube(), "t", dev.straggler.patterns.focus.Focus.DEFAULT);
+        }
+        assertTrue(Double.isNaN(m.parallelEfficiency()), "not 100 %");
+        assertTrue(Double.isNaN(m.loadBalance()));
+        assertTrue(PopText.line(m).contains("do not apply"), PopText.line(m));
+        assertTrue(m.notes().stream().anyMatch(n -> n.contains("do not apply")), m.notes().toString());
+    }
+
+    /**
      * A chain: rank 0 computes 10 ms and sends to rank 1, which has waited in its receive since 0 (Late Sender 10 ms),
      * then computes 10, sends to rank 2 (Late Sender 21 ms), and so on; every rank computes 20 ms in all.
      */
@@ -186,7 +257,7 @@ class PopMetricsTest {
 
     private static PopMetrics run(String label, int p, double totalComputation) {
         return new PopMetrics(label, p, totalComputation / p, totalComputation / p, 20, 18, totalComputation, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, List.of());
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, List.of(), "the whole run", 0, true);
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.straggler.patterns.pop;
 
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.focus.Focus;
 import dev.straggler.patterns.scalasca.RealTraces;
 import dev.straggler.patterns.scalasca.ScalascaReference;
 import dev.straggler.trace.TraceSource;
@@ -27,6 +28,29 @@ class PopRealTracesTest {
     @ParameterizedTest
     @ValueSource(strings = {"npb-mg.S-4", "npb-mg.S-16", "npb-cg.S-4", "npb-bt.S-4", "npb-lu.S-4", "lulesh-s8-8"})
     void efficienciesEqualThoseFromScalascasNumbers(String folder) throws Exception {
+        check(folder, Focus.ALL);
+    }
+
+    /**
+     * The default focus: the same formulas over Scalasca's numbers of every call path that neither is nor lies below
+     * MPI_Init, MPI_Init_thread or MPI_Finalize (the Advisor's tests on the rest of the call tree).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"npb-mg.S-2", "npb-mg.S-16", "npb-bt.S-4", "lulesh-s8-8"})
+    void defaultFocusEqualsScalascasNumbersWithoutInitAndFinalize(String folder) throws Exception {
+        check(folder, Focus.DEFAULT);
+    }
+
+    private static boolean underInitFinalize(ScalascaReference ref, int cnode) {
+        for (int c = cnode; c >= 0; c = ref.parent(c)) {
+            if (ref.regionParadigm(c).equals("mpi") && Focus.INIT_FINALIZE.contains(ref.regionName(c))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void check(String folder, Focus focus) throws Exception {
         Optional<Path> traces = RealTraces.tracesDir();
         Assumptions.assumeTrue(traces.isPresent(), "shared traces absent (../shared/traces/real)");
         Path dir = traces.get().resolve("real").resolve(folder);
@@ -37,6 +61,9 @@ class PopRealTracesTest {
         for (Map.Entry<Integer, int[]> loc : ref.locations().entrySet()) {
             double[] v = byRank.computeIfAbsent(loc.getValue()[0], r -> new double[3]);
             for (int c = 0; c < ref.cnodeCount(); c++) {
+                if (focus == Focus.DEFAULT && underInitFinalize(ref, c)) {
+                    continue;
+                }
                 double t = ref.value("time", c, loc.getKey());
                 String name = ref.regionName(c);
                 String paradigm = ref.regionParadigm(c);
@@ -74,7 +101,7 @@ class PopRealTracesTest {
         Assumptions.assumeTrue(src.isPresent());
         PopMetrics m;
         try (TraceSource s = src.get()) {
-            m = PopMetrics.of(Analysis.run(s, AnalysisOptions.defaults()).cube(), folder);
+            m = PopMetrics.of(Analysis.run(s, AnalysisOptions.defaults()).cube(), folder, focus);
         }
         assertEquals(byRank.size(), m.processes());
         // the dump prints 8 significant digits and computation is a difference of its sums: 1e-5 (0.001 %) is far

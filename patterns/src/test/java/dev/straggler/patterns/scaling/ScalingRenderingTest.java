@@ -49,6 +49,6 @@ class ScalingRenderingTest {
         assertEquals(1024, curve.get("p").get(39).asDouble(), 1e-9);
         assertTrue(curve.get("lower").get(39).asDouble() <= curve.get("fit").get(39).asDouble());
         String text = ScalingText.render(medya) + ScalingText.render(models, 1024, 0.95);
-        assertTrue(text.contains("communication overtakes computation at p = 729.8"), text);
+        assertTrue(text.contains("MPI overtakes computation at p = 729.8"), text);
     }
 }
