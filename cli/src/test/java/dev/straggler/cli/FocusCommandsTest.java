@@ -36,8 +36,11 @@ class FocusCommandsTest {
     @Test
     void popSaysWhichFocusItUsedAndHowMuchItLeftOut() throws Exception {
         Path json = tmp.resolve("pop.json");
-        Run r = run("pop", mg(16).toString(), "--json", json.toString(), "-q");
+        Path html = tmp.resolve("pop.html");
+        Run r = run("pop", mg(16).toString(), "--json", json.toString(), "--html", html.toString(), "-q");
         assertEquals(0, r.code(), r.err());
+        assertTrue(Files.readString(html).contains("Focus: the run without MPI_Init/MPI_Finalize (left out: 92.1 %"),
+                "the page says it too");
         assertTrue(r.out().contains("Focus: the run without MPI_Init/MPI_Finalize (left out: 92.1 %"), r.out());
         JsonNode run = new ObjectMapper().readTree(json.toFile()).get("runs").get(0);
         assertEquals("the run without MPI_Init/MPI_Finalize", run.get("focus").asText());

@@ -54,6 +54,8 @@ public final class PopSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
+        // which part of the runs the table covers comes first: the numbers mean nothing without it
+        h.append("<p class=\"focus\">").append(HtmlPage.esc(PopText.focusLine(runs))).append("</p>");
         h.append("<table class=\"top pop\"><thead><tr><th>Metric</th>");
         for (PopMetrics r : runs) {
             h.append("<th class=\"num\">").append(HtmlPage.esc(r.label())).append("<br><span class=\"self\">p = ")
