@@ -138,8 +138,8 @@ final class RootCauseSection {
         String head = String.format(Locale.ROOT, "  %6s %10s s  ", "", "");
         int tail = 2 + imbalanceName.length();
         int room = Math.max(20, width - head.length() - tail);
-        out.append(String.format(Locale.ROOT, "  %6s %12s  ", "share", "on the path"))
-                .append(TextReport.column("call path", room))
+        String columns = String.format(Locale.ROOT, "  %6s %12s  ", "share", "on the path");
+        out.append(TextReport.column(columns + "call path", columns.length() + room))
                 .append(String.format(Locale.ROOT, "  %" + imbalanceName.length() + "s", imbalanceName)).append('\n');
         List<String> notes = new ArrayList<>();
         int locations = c.locations().size();
@@ -153,7 +153,8 @@ final class RootCauseSection {
                 mark = String.format(Locale.ROOT, "%-5s", " [" + notes.size() + "]");
             }
             String row = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
-            out.append(row).append(TextReport.column(TextReport.path(c, p), room))
+            // a call path longer than its column keeps its line, the values go under their column on the next
+            out.append(TextReport.column(row + TextReport.path(c, p), row.length() + room))
                     .append(String.format(Locale.ROOT, "  %" + (imbalanceName.length() - 5) + "s",
                             TextReport.seconds(imb) + " s")).append(mark.stripTrailing()).append('\n');
         }

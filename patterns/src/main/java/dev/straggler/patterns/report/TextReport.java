@@ -61,8 +61,9 @@ public final class TextReport {
                 s.application().isEmpty() ? "" : s.application() + ": ", s.ranks(), s.locations(), s.events(),
                 s.durationSeconds(), s.messages(), s.collectiveOperations()), width));
         if (r.violations().total() > 0) {
-            out.append(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d collective "
-                    + "(waiting times clipped)%n", r.violations().pointToPoint(), r.violations().collective()));
+            out.append(wrap(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d "
+                    + "collective (waiting times clipped)", r.violations().pointToPoint(), r.violations().collective()),
+                    width));
         }
         for (String w : r.warnings()) {
             out.append(wrap("warning: " + w, width));
