@@ -71,6 +71,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     FocusOption focus;
 
+    @Option(names = "--all", description = "List every call path and rank of each wait state, every root cause and "
+            + "every call path on the critical path in the report printed (default: the largest few of each, with a "
+            + "line counting the rest).")
+    boolean all;
+
     @Option(names = "--width", paramLabel = "COLUMNS", description = "Report width in columns, 60 to 1000 (default: the terminal's, else 100).")
     Integer width;
 
@@ -95,7 +100,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 Inputs.noteSkipped(outcome.skipped());
                 AnalysisResult result = outcome.result();
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
-                System.out.print(TextReport.render(result, columns, focus.get()));
+                System.out.print(TextReport.render(result, columns, all, focus.get()));
                 writeOutputs(result, outcome.matrix(), src, json, cube, html);
                 if (csv != null) {
                     dev.straggler.patterns.report.CubeCsv.write(result.cube(), csv);

@@ -31,6 +31,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output-dir"}, defaultValue = "straggler-demo", description = "Where the reports go (default ${DEFAULT-VALUE}).")
     Path outDir;
 
+    @Option(names = "--all", description = "List every call path and rank in the reports printed, as analyze --all does.")
+    boolean all;
+
     static final String SAMPLE = "/samples/late-sender.txt";
 
     @Override
@@ -43,7 +46,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             try (TraceSource t = TextTraceReader.read(new InputStreamReader(in, StandardCharsets.UTF_8), "samples/late-sender.txt")) {
                 AnalysisResult r = AnalyzeCommand.analyse(t, 0, true);
-                System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth()));
+                System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth(), all));
             }
         }
         System.out.println();
@@ -55,7 +58,7 @@ final class DemoCommand implements Callable<Integer> {
         System.out.printf("simulated %,d events%n", g.events());
         AnalysisResult r = AnalyzeCommand.analyse(trace, 0, common.quiet);
         r.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
-        System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth()));
+        System.out.print(dev.straggler.patterns.report.TextReport.render(r, AnalyzeCommand.terminalWidth(), all));
         System.out.println();
         AnalyzeCommand.writeOutputs(r, trace, outDir.resolve("bt-like.json"), outDir.resolve("bt-like.cubex"),
                 outDir.resolve("bt-like.html"));

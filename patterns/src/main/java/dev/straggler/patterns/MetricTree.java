@@ -356,6 +356,24 @@ public final class MetricTree {
         return -1;
     }
 
+    /**
+     * A metric's name where it is shown on its own, outside the metric tree: Scalasca's documentation name (the
+     * DOCNAME of its pattern definition, CriticalPath.pattern) for the two whose display name reads right only under
+     * their parent, "Imbalance" under "Critical path" and "Imbalance impact" under "Critical-path activities" (the
+     * display names stay Scalasca's, so that our Cube files pair with its own); otherwise the display name, or the
+     * unique name of a metric outside the tree. Reports use this so that no two metrics are both called "imbalance".
+     */
+    public static String standaloneName(String uniqueName) {
+        return switch (uniqueName) {
+            case "critical_path_imbalance" -> "Critical-path imbalance";
+            case "critical_imbalance_impact" -> "Critical imbalance impact";
+            default -> {
+                int m = indexOf(uniqueName);
+                yield m < 0 ? uniqueName : ALL.get(m).displayName();
+            }
+        };
+    }
+
     /** First metric of the root-cause stage; metrics from here on are computed in seconds, not ticks. */
     public static final int FIRST_ROOT_CAUSE = DELAY;
 

@@ -59,10 +59,11 @@ final class CommunicatorWaitsSection implements HtmlSection {
                     .append("</td></tr>");
         }
         h.append("</tbody></table>");
-        List<CommunicatorWaits> top = comms.stream().filter(c -> c.waiting() > 0)
+        List<CommunicatorWaits> waiting = comms.stream().filter(c -> c.waiting() > 0)
                 .sorted(Comparator.comparingDouble((CommunicatorWaits c) -> -c.waiting())
                         .thenComparingInt(CommunicatorWaits::id))
-                .limit(TOP).toList();
+                .toList();
+        List<CommunicatorWaits> top = waiting.subList(0, Math.min(TOP, waiting.size()));
         h.append("<table class=\"top\"><caption>Communicators with the most waiting</caption><thead><tr>"
                 + "<th>Communicator</th><th class=\"num\">Size</th><th>Ranks</th><th class=\"num\">Waiting</th>"
                 + "<th class=\"num\">Share</th></tr></thead><tbody>");
@@ -72,6 +73,15 @@ final class CommunicatorWaitsSection implements HtmlSection {
                     .append(HtmlPage.esc(ranks(c.ranks()))).append("</td><td class=\"num\">")
                     .append(HtmlPage.esc(seconds(c.waiting()))).append("</td><td class=\"num\">")
                     .append(share(c.waiting(), all)).append("</td></tr>");
+        }
+        if (waiting.size() > top.size()) {
+            // the communicators not listed, counted so that the list does not pass for all of them
+            int more = waiting.size() - top.size();
+            double rest = waiting.subList(top.size(), waiting.size()).stream().mapToDouble(CommunicatorWaits::waiting)
+                    .sum();
+            h.append("<tr><td colspan=\"3\">").append(Integer.toString(more)).append(" more communicator")
+                    .append(more == 1 ? "" : "s").append("</td><td class=\"num\">").append(HtmlPage.esc(seconds(rest)))
+                    .append("</td><td class=\"num\">").append(share(rest, all)).append("</td></tr>");
         }
         h.append("</tbody></table>");
     }

@@ -1,5 +1,6 @@
 package dev.straggler.cli.report;
 
+import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.util.ArrayList;
@@ -9,9 +10,10 @@ import java.util.List;
 /**
  * The critical path per call path: its time on the path (Scalasca's {@code critical_path}), the average time per
  * location outside wait states that Scalasca compares it with, the critical-path imbalance
- * ({@code critical_path_imbalance}) and the imbalance impact ({@code critical_imbalance_impact}: waiting elsewhere
- * mapped onto activities that take too long on the path). Each as call-path exclusive and inclusive (summed over the
- * call subtree) value; all cleaned ({@link Shares#nonNegative}) relative to the critical path's length.
+ * ({@code critical_path_imbalance}) and the critical imbalance impact ({@code critical_imbalance_impact}: waiting
+ * elsewhere mapped onto call paths that take longer on the path than on the waiting locations). Each as call-path
+ * exclusive and inclusive (summed over the call subtree) value; all cleaned ({@link Shares#nonNegative}) relative to
+ * the critical path's length.
  *
  * <p>The average is {@code (time − waiting) / locations} with the waiting metrics of Scalasca's CubePL definition of
  * the imbalance (reference §1.6, {@code RootCauseMetrics}); metrics missing from the cube count as zero.
@@ -19,7 +21,10 @@ import java.util.List;
 final class CriticalPathProfile {
     static final String[] WAITING = {"mpi_finalize_wait", "mpi_barrier_wait", "mpi_latesender", "mpi_latereceiver",
             "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn"};
-    /** An activity stands out when it holds at least this share of the imbalance impact (at most {@link #HOT}). */
+    /** The two metrics' names wherever the report shows them: Scalasca's documentation names, never just "imbalance". */
+    static final String IMBALANCE = MetricTree.standaloneName("critical_path_imbalance");
+    static final String IMPACT = MetricTree.standaloneName("critical_imbalance_impact");
+    /** A call path stands out when it holds at least this share of the impact (at most {@link #HOT}). */
     static final double HOT_SHARE = 0.05;
     static final int HOT = 5;
 
@@ -89,8 +94,9 @@ final class CriticalPathProfile {
     }
 
     /**
-     * The activities that stand out, largest first: by exclusive imbalance impact, or by exclusive imbalance when
-     * the cube has no impact; those with at least {@value #HOT_SHARE} of the total, at most {@value #HOT}.
+     * The call paths that stand out, largest first: by exclusive critical imbalance impact, or by exclusive
+     * critical-path imbalance when the cube has no impact ({@link #hotBy()}); those with at least {@value #HOT_SHARE}
+     * of the total, at most {@value #HOT}.
      */
     List<Integer> hot() {
         double[] by = impactTotal() > 0 ? impactExcl : imbalanceExcl;
@@ -103,6 +109,11 @@ final class CriticalPathProfile {
         }
         out.sort(Comparator.comparingDouble((Integer p) -> -by[p]).thenComparingInt(p -> p));
         return out.subList(0, Math.min(HOT, out.size()));
+    }
+
+    /** The name of the metric {@link #hot()} ranks by. */
+    String hotBy() {
+        return impactTotal() > 0 ? IMPACT : IMBALANCE;
     }
 
     /** A metric's call-path exclusive values summed over locations; zeros when the cube lacks the metric. */

@@ -11,11 +11,16 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Which activities lengthen the run: the call tree restricted to the critical path, each call path with its time
- * on the path (exclusive and inclusive), its average time per rank outside wait states, its critical-path
- * imbalance and imbalance impact, the activities with the largest impact highlighted; beside it the selected call
- * path per rank (its time, and the part of it on the critical path). A sentence on top names the length of the
- * path, its imbalance and the activity with the largest impact. Data: {@link CriticalPathProfile}.
+ * Which call paths lengthen the run: the call tree restricted to the critical path, each call path with its time
+ * on the path (exclusive and inclusive), its average time per rank outside wait states, its critical-path imbalance
+ * and critical imbalance impact (named as Scalasca's metric documentation names them, {@link CriticalPathProfile}),
+ * the call paths with the largest impact highlighted; beside it the selected call path per rank (its time, and the
+ * part of it on the critical path). A sentence on top ({@link CriticalPathHeadline}) names the length of the path,
+ * its critical-path imbalance and the call path with the largest impact.
+ *
+ * <p>A call path whose critical-path imbalance looks impossible next to its other values carries a note (shown as
+ * the tooltip of its value): on the path but no longer than its average, so without imbalance; or below its average
+ * yet with imbalance, which its callees hold ({@link #imbalanceNote}).
  *
  * <p>Per-rank values are embedded for the call paths with the most time on the path, at most
  * {@code maxRowValues} values in all (two rows per path); the page says when a path was left out.
@@ -51,12 +56,15 @@ public final class CriticalPathSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
-        h.append("<p class=\"hint\">The critical path is the chain of activities, passed from rank to rank at each "
-                + "wait, that determines the run time: only shortening these shortens the run. <b>Imbalance</b> is "
-                + "the time an activity takes on the path above its average per rank (waiting excluded); "
-                + "<b>impact</b> is the waiting on other ranks that arises because it takes longer on the path than on "
-                + "them. Values include callees except <b>excl.</b>; <span class=\"hot-mark\">\u25b2</span> marks "
-                + "the activities with the largest impact.</p>\n"
+        String word = PathLabels.threaded(cube) ? "location" : "rank";
+        h.append("<p class=\"hint\">The critical path is the chain of activities, passed from " + word + " to "
+                + word + " at each wait, that determines the run time: only shortening these shortens the run. <b>"
+                + CriticalPathProfile.IMBALANCE + "</b> is the time a call path spends on the path above its average "
+                + "per " + word + " outside wait states (none when it is not above that average); <b>"
+                + CriticalPathProfile.IMPACT + "</b> is the waiting on other " + word + "s that Scalasca maps onto a "
+                + "call path because it takes longer on the path than on them. Values include callees except "
+                + "<b>excl.</b>; <span class=\"hot-mark\">\u25b2</span> marks the call paths with the largest "
+                + CriticalPathHeadline.lower(profile.hotBy()) + ".</p>\n"
                 + "<p class=\"cp-answer\" id=\"critical-path-answer\"></p>\n"
                 + "<div class=\"explorer cp-grid\">\n"
                 + "<div class=\"pane\"><div class=\"pane-head\">Call tree on the critical path</div>"
@@ -96,6 +104,11 @@ public final class CriticalPathSection implements HtmlSection {
         g.writeNumberField("length", profile.length);
         g.writeNumberField("imbalance", profile.imbalanceTotal());
         g.writeNumberField("impact", profile.impactTotal());
+        g.writeObjectFieldStart("names");
+        g.writeStringField("imbalance", CriticalPathProfile.IMBALANCE);
+        g.writeStringField("impact", CriticalPathProfile.IMPACT);
+        g.writeStringField("hot", profile.hotBy());
+        g.writeEndObject();
         CauseHeadline.write(g, CriticalPathHeadline.of(profile, cube));
         writeTree(g, paths, index);
         g.writeArrayFieldStart("hot");
@@ -139,6 +152,38 @@ public final class CriticalPathSection implements HtmlSection {
         writeValues(g, "imbalanceIncl", profile.imbalanceIncl, paths);
         writeValues(g, "impactIncl", profile.impactIncl, paths);
         writeValues(g, "impactExcl", profile.impactExcl, paths);
+        g.writeArrayFieldStart("imbalanceNote");
+        for (int p : paths) {
+            g.writeString(imbalanceNote(p));
+        }
+        g.writeEndArray();
+    }
+
+    /**
+     * Why a call path's critical-path imbalance (inclusive) is what it is, where it looks impossible next to its time
+     * on the path and its average per rank; empty otherwise. Scalasca's imbalance of a call path is its time on the
+     * path above its average, callees included, with nothing when it is not above (reference §1.6): a call path on
+     * the path no longer than its average has none; one below its average can still hold its callees' imbalance.
+     */
+    String imbalanceNote(int p) {
+        String word = PathLabels.threaded(cube) ? "location" : "rank";
+        double on = profile.pathIncl[p];
+        double avg = profile.averageIncl(p);
+        double imb = profile.imbalanceIncl[p];
+        String onText = SummarySection.seconds(on);
+        String avgText = SummarySection.seconds(avg);
+        String relation = onText.equals(avgText) ? "equal to" : "below";
+        String name = CriticalPathHeadline.lower(CriticalPathProfile.IMBALANCE);
+        if (on > 0 && imb == 0) {
+            return "on the critical path " + onText + ", " + relation + " the average " + avgText + " per " + word
+                    + ": no " + name;
+        }
+        if (imb > 0 && on <= avg) {
+            return "on the critical path " + onText + ", " + relation + " the average " + avgText + " per " + word
+                    + "; its callees add " + SummarySection.seconds(imb) + " of " + name + ", each above its own "
+                    + "average";
+        }
+        return "";
     }
 
     /**

@@ -16,8 +16,10 @@ import java.util.Map;
  *
  * <p>"Where the time goes" partitions total time over the metric tree below {@code time}: each metric's
  * own share is its total minus its sub-metrics' totals (Cube's exclusive metric value, reference §1.2), so
- * the rows add up to the total. A flat cube (wait states as separate roots, as in scout.cubex) has no such
- * partition; it lists its time metrics by total instead.
+ * the rows add up to the total. The largest {@value #TOP} parts are listed and one more row holds the rest, saying
+ * how many parts it holds, so that the shares still add up to 100 %. A flat cube (wait states as separate roots, as
+ * in scout.cubex) has no such partition; it lists its time metrics by total instead, and a last row counts the ones
+ * it leaves out (they overlap, so their sum would mean nothing).
  */
 public final class SummarySection implements HtmlSection {
     private static final int TOP = 10;
@@ -94,9 +96,9 @@ public final class SummarySection implements HtmlSection {
         h.append("<table class=\"top\"><caption>").append(caption).append("</caption><thead><tr><th>Metric</th><th class=\"num\">")
                 .append(difference ? "Change" : "Time").append("</th><th class=\"num\">")
                 .append(difference ? "% of total change" : "% of time").append("</th><th></th></tr></thead><tbody>");
-        for (Row r : rows.subList(0, Math.min(TOP, rows.size()))) {
+        int shown = Math.min(TOP, rows.size());
+        for (Row r : rows.subList(0, shown)) {
             Metric x = cube.metrics().get(r.metric);
-            double pct = total != 0 ? 100 * r.value / total : 0;
             h.append("<tr title=\"").append(HtmlPage.esc(x.description())).append("\"><td>")
                     .append(HtmlPage.esc(x.displayName()));
             if (r.self) {
@@ -110,12 +112,39 @@ public final class SummarySection implements HtmlSection {
             } else if (x.parent() != null && !"time".equals(x.parent())) {
                 h.append(" <span class=\"self\">(in ").append(HtmlPage.esc(cube.metric(x.parent()).displayName())).append(")</span>");
             }
-            h.append("</td><td class=\"num\">").append(seconds(r.value)).append("</td><td class=\"num\">")
-                    .append(String.format(Locale.ROOT, "%.1f %%", pct)).append("</td><td class=\"barcell\"><span class=\"bar")
-                    .append(difference ? (r.value < 0 ? " negbar" : " posbar") : "").append("\" style=\"width:")
-                    .append(String.format(Locale.ROOT, "%.1f", Math.min(100, Math.abs(pct)))).append("%\"></span></td></tr>");
+            h.append("</td>");
+            valueCells(h, r.value, total);
+            h.append("</tr>");
+        }
+        if (shown < rows.size()) {
+            List<Row> rest = rows.subList(shown, rows.size());
+            StringBuilder names = new StringBuilder();
+            double sum = 0;
+            for (Row r : rest) {
+                sum += r.value;
+                names.append(names.length() == 0 ? "" : ", ").append(cube.metrics().get(r.metric).displayName())
+                        .append(' ').append(seconds(r.value));
+            }
+            String count = rest.size() + " more " + (hierarchical ? "part" : "time metric") + (rest.size() == 1 ? "" : "s");
+            h.append("<tr class=\"rest\" title=\"").append(HtmlPage.esc(names.toString())).append("\"><td>")
+                    .append(count).append(" <span class=\"self\">(not listed; hover for them)</span></td>");
+            if (hierarchical) {
+                valueCells(h, sum, total);
+            } else {
+                h.append("<td></td><td></td><td></td>");
+            }
+            h.append("</tr>");
         }
         h.append("</tbody></table>");
+    }
+
+    /** The value, its share of the total and its bar. */
+    private void valueCells(Appendable h, double value, double total) throws IOException {
+        double pct = total != 0 ? 100 * value / total : 0;
+        h.append("<td class=\"num\">").append(seconds(value)).append("</td><td class=\"num\">")
+                .append(String.format(Locale.ROOT, "%.1f %%", pct)).append("</td><td class=\"barcell\"><span class=\"bar")
+                .append(difference ? (value < 0 ? " negbar" : " posbar") : "").append("\" style=\"width:")
+                .append(String.format(Locale.ROOT, "%.1f", Math.min(100, Math.abs(pct)))).append("%\"></span></td>");
     }
 
     /** Own share (total minus sub-metric totals) of every metric in the subtree of {@code m}. */

@@ -1,6 +1,7 @@
 'use strict';
-/* Critical path: the call tree on the path with time on it, average per rank, imbalance and impact; the selected
-   call path per rank beside it. */
+/* Critical path: the call tree on the path with time on it, average per rank, critical-path imbalance and critical
+   imbalance impact (named as Scalasca's metric documentation names them, D.names); the selected call path per rank
+   beside it. */
 (function () {
   const S = window.Straggler;
   const D = S.data('critical-path');
@@ -12,6 +13,8 @@
   const rows = new Map();
   D.rowPaths.forEach((p, i) => rows.set(p, i));
   const state = {path: -1, open: new Set()};
+  const IMB = D.names.imbalance, IMP = D.names.impact;
+  const lower = s => s.charAt(0).toLowerCase() + s.slice(1);
 
   function sec(v) { return S.fmt(v, 'sec'); }
   function pc(v, whole) {
@@ -30,7 +33,7 @@
     const w = v => Math.max(0, Math.min(100, 100 * v / D.length)).toFixed(2) + '%';
     const imb = Math.min(D.imbalanceIncl[i], D.pathIncl[i]);
     return S.el('div', {class: 'cp-bar', title: 'on the path ' + sec(D.pathIncl[i]) + ' (' + pc(D.pathIncl[i], D.length)
-      + ' of it), of which imbalance ' + sec(imb) + '; average per ' + D.word + ' ' + sec(D.averageIncl[i])}, [
+      + ' of it), of which ' + lower(IMB) + ' ' + sec(imb) + '; average per ' + D.word + ' ' + sec(D.averageIncl[i])}, [
       S.el('span', {class: 'bal', style: 'width:' + w(D.pathIncl[i] - imb)}),
       S.el('span', {class: 'imb', style: 'width:' + w(imb)}),
       S.el('i', {class: 'avg', style: 'left:' + w(Math.min(D.averageIncl[i], D.length))})]);
@@ -44,9 +47,9 @@
       S.el('span', {class: 'num', title: 'time on the critical path in this call path itself'}, 'excl.'),
       S.el('span', {class: 'num', title: 'time on the critical path, callees included'}, 'on path'),
       S.el('span', {class: 'num', title: 'average time per ' + D.word + ' outside wait states, callees included'}, 'avg / ' + D.word),
-      S.el('span', {class: 'num', title: 'critical-path imbalance: time on the path above the average'}, 'imbalance'),
-      S.el('span', {class: 'num', title: 'imbalance impact: waiting on other ' + D.word + 's because this takes longer on the critical path than on them'}, 'impact'),
-      S.el('span', {title: 'bar: time on the path (imbalance in orange); tick: average per ' + D.word}, '')]));
+      S.el('span', {class: 'num', title: 'time on the path above the average per ' + D.word + ', none when not above it; callees included'}, IMB),
+      S.el('span', {class: 'num', title: 'waiting on other ' + D.word + 's mapped onto this call path because it takes longer on the critical path than on them; callees included'}, IMP),
+      S.el('span', {title: 'bar: time on the path (' + lower(IMB) + ' in orange); tick: average per ' + D.word}, '')]));
     const order = list => list.slice().sort((x, y) => D.pathIncl[y] - D.pathIncl[x]);
     const add = (ul, i, depth) => {
       const open = kids[i].length > 0 && state.open.has(i);
@@ -54,11 +57,12 @@
       const row = S.el('div', {class: 'row cp-row' + (i === state.path ? ' sel' : '') + (hot.has(i) ? ' hot' : ''),
         title: D.title[i], 'data-path': i}, [
         S.el('span', {class: 'name', style: 'padding-left:' + (depth * 14) + 'px'},
-          [tog, hot.has(i) ? S.el('span', {class: 'hot-mark', title: 'large imbalance impact'}, '\u25b2 ') : null, D.label[i]]),
+          [tog, hot.has(i) ? S.el('span', {class: 'hot-mark', title: 'large ' + lower(D.names.hot)}, '\u25b2 ') : null, D.label[i]]),
         S.el('span', {class: 'num'}, sec(D.pathExcl[i])),
         S.el('span', {class: 'num'}, sec(D.pathIncl[i])),
         S.el('span', {class: 'num'}, sec(D.averageIncl[i])),
-        S.el('span', {class: 'num' + (D.imbalanceIncl[i] > 0 ? ' imb' : '')}, sec(D.imbalanceIncl[i])),
+        S.el('span', {class: 'num' + (D.imbalanceIncl[i] > 0 ? ' imb' : ''),
+          title: D.imbalanceNote[i] || lower(IMB) + ' ' + sec(D.imbalanceIncl[i])}, sec(D.imbalanceIncl[i]) + (D.imbalanceNote[i] ? '\u00a0*' : '')),
         S.el('span', {class: 'num'}, sec(D.impactIncl[i])),
         bar(i)]);
       tog.addEventListener('click', ev => {
@@ -94,11 +98,12 @@
     box.textContent = '';
     if (i < 0) return;
     const parts = [['on the path', sec(D.pathIncl[i]) + ' (' + pc(D.pathIncl[i], D.length) + ')'],
-      ['average per ' + D.word, sec(D.averageIncl[i])], ['imbalance', sec(D.imbalanceIncl[i])], ['impact', sec(D.impactIncl[i])]];
+      ['average per ' + D.word, sec(D.averageIncl[i])], [lower(IMB), sec(D.imbalanceIncl[i])], [lower(IMP), sec(D.impactIncl[i])]];
     parts.forEach(([k, v], j) => {
       if (j) stats.appendChild(document.createTextNode(' \u00b7 '));
       stats.appendChild(S.el('span', null, [k + ' ', S.el('b', null, v)]));
     });
+    if (D.imbalanceNote[i]) stats.appendChild(S.el('div', {class: 'footnote'}, '* ' + D.imbalanceNote[i] + '.'));
     const r = rows.get(i);
     if (r === undefined) {
       stats.appendChild(S.el('div', {class: 'warn'}, 'The per-' + D.word + ' values of this call path are not included '

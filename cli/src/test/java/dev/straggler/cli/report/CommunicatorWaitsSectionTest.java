@@ -3,6 +3,7 @@ package dev.straggler.cli.report;
 import dev.straggler.patterns.CommunicatorWaits;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -34,5 +35,21 @@ class CommunicatorWaitsSectionTest {
                 new CommunicatorWaits(1, "self", new int[] {0}, Map.of()));
         assertFalse(HtmlReport.of(ReportCubes.small()).communicators(comms).render()
                 .contains("Waiting by communicator"));
+    }
+
+    @Test
+    void communicatorsBeyondTheListedOnesAreCounted() {
+        // twelve pair communicators waiting 1..12 s (78 s): the ten largest are listed, the two smallest (1 + 2 s,
+        // 3.8 % of all waiting) are counted in a row of their own
+        List<CommunicatorWaits> comms = new ArrayList<>();
+        for (int k = 1; k <= 12; k++) {
+            comms.add(comm(k, "pair " + k, new int[] {0, 1}, k));
+        }
+        String html = HtmlReport.of(ReportCubes.small()).communicators(comms).render();
+        String body = html.substring(html.indexOf("Communicators with the most waiting"));
+        body = body.substring(0, body.indexOf("</table>"));
+        assertFalse(body.contains(">pair 1<"), body);
+        assertTrue(body.contains("<td colspan=\"3\">2 more communicators</td><td class=\"num\">3.000000 s</td>"
+                + "<td class=\"num\">3.8 %</td>"), body);
     }
 }

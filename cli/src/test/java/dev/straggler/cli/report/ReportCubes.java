@@ -108,18 +108,34 @@ final class ReportCubes {
         return c.freeze();
     }
 
-    /** {@link #rootCauses()} without any root-cause value: an analysis run with --no-root-causes. */
-    static SeverityCube withoutRootCauses() {
-        SeverityCube full = rootCauses();
+    /**
+     * {@link #rootCauses()} with 5 s of critical imbalance impact on MPI_Recv (rank 2, instead of 0.1 s), which then
+     * holds the largest
+     * impact although it has no critical-path imbalance (0.5 s on the path, as much as its average per rank) - as
+     * MPI_Init on NPB MG: the impact compares the path with each waiting rank, the imbalance with the average.
+     */
+    static SeverityCube impactWithoutCriticalPathImbalance() {
+        SeverityCube c = copy(rootCauses(), MetricTree.COUNT);
+        c.set(MetricTree.CRITICAL_IMBALANCE_IMPACT, RECV, 2, 5);
+        return c.freeze();
+    }
+
+    /** An unfrozen copy of the first {@code metrics} metrics of a cube, without its attributes. */
+    private static SeverityCube copy(SeverityCube full, int metrics) {
         SeverityCube c = new SeverityCube(full.metrics(), full.regions(), full.callPaths(), full.locations(), Map.of());
-        for (int m = 0; m < MetricTree.FIRST_ROOT_CAUSE; m++) {
+        for (int m = 0; m < metrics; m++) {
             for (int p = 0; p < full.callPaths().size(); p++) {
                 for (int l = 0; l < full.locations().size(); l++) {
                     c.set(m, p, l, full.get(m, p, l));
                 }
             }
         }
-        return c.freeze();
+        return c;
+    }
+
+    /** {@link #rootCauses()} without any root-cause value: an analysis run with --no-root-causes. */
+    static SeverityCube withoutRootCauses() {
+        return copy(rootCauses(), MetricTree.FIRST_ROOT_CAUSE).freeze();
     }
 
     private static void row(SeverityCube c, int metric, int path, double... perRank) {

@@ -13,9 +13,17 @@ import java.util.Locale;
  * The "why" of the terminal report: which call paths on which ranks cause the waiting (delay costs, short-term and
  * propagated), how much of the point-to-point waiting propagates or is itself propagated, and what the critical
  * path consists of. Shown only when the root-cause stage ran and found something.
+ *
+ * <p>Metrics are named as Scalasca's metric documentation names them ({@link MetricTree#standaloneName}): the
+ * critical path's "Imbalance" of the metric tree is the critical-path imbalance here, never just "imbalance".
  */
 final class RootCauseSection {
+    /** Entries per list unless every one is asked for. */
     private static final int TOP = 5;
+    /** The waiting Scalasca's CubePL definition of the critical-path imbalance subtracts (reference §1.6). */
+    private static final int[] WAITING = {MetricTree.MPI_FINALIZE_WAIT, MetricTree.MPI_BARRIER_WAIT,
+            MetricTree.MPI_LATESENDER, MetricTree.MPI_LATERECEIVER, MetricTree.MPI_EARLYREDUCE,
+            MetricTree.MPI_EARLYSCAN, MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_WAIT_NXN};
     private static final int[] SHORT_TERM = {MetricTree.DELAY_LATESENDER, MetricTree.DELAY_LATERECEIVER,
             MetricTree.DELAY_BARRIER, MetricTree.DELAY_N2N, MetricTree.DELAY_12N, MetricTree.DELAY_N21};
 
@@ -26,7 +34,8 @@ final class RootCauseSection {
     static final String NOT_ANALYSED = "Root causes (why the waiting happens) were not analysed: add --root-causes "
             + "for the delays that cause it, how it propagates and the critical path (5-7x the analysis time).";
 
-    static void render(SeverityCube c, boolean hasMpi, int width, StringBuilder out) {
+    /** @param all list every cause and every call path on the critical path, not only the largest */
+    static void render(SeverityCube c, boolean hasMpi, int width, boolean all, StringBuilder out) {
         if (!Analysis.rootCausesAnalysed(c)) {
             if (hasMpi && c.total(MetricTree.MPI) > 0) {
                 out.append('\n').append(TextReport.wrap(NOT_ANALYSED, width));
@@ -53,7 +62,8 @@ final class RootCauseSection {
             }
             causes.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(MetricTree.DELAY, p))
                     .thenComparingInt(p -> p));
-            for (int p : causes.subList(0, Math.min(TOP, causes.size()))) {
+            int shown = all ? causes.size() : Math.min(TOP, causes.size());
+            for (int p : causes.subList(0, shown)) {
                 double d = c.sumOverLocations(MetricTree.DELAY, p);
                 double shortTerm = 0;
                 for (int m : SHORT_TERM) {
@@ -64,6 +74,14 @@ final class RootCauseSection {
                 out.append(TextReport.wrap(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
                         + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
                         TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width));
+            }
+            if (shown < causes.size()) {
+                double rest = 0;
+                for (int p : causes.subList(shown, causes.size())) {
+                    rest += c.sumOverLocations(MetricTree.DELAY, p);
+                }
+                out.append(TextReport.wrap(TextReport.hidden(causes.size() - shown, "call path", rest,
+                        share(rest, waiting) + " of all waiting"), width));
             }
         }
         double ls = c.total(MetricTree.MPI_LATESENDER);
@@ -76,26 +94,96 @@ final class RootCauseSection {
                     share(indirect, ls + lr)), width));
         }
         if (cp > 0) {
-            out.append(TextReport.wrap(String.format(Locale.ROOT, "Critical path %s s, of it %s s imbalance (longer "
-                    + "on the path than on average):", TextReport.seconds(cp),
-                    TextReport.seconds(clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp))), width));
-            List<Integer> paths = new ArrayList<>();
-            for (int p = 0; p < c.callPaths().size(); p++) {
-                if (c.sumOverLocations(MetricTree.CRITICAL_PATH, p) > 0) {
-                    paths.add(p);
-                }
+            criticalPath(c, cp, width, all, out);
+        }
+    }
+
+    /**
+     * The critical path's length, its critical-path imbalance, and its call paths by time on the path with their
+     * critical-path imbalance. A call path on the path without imbalance gets a footnote saying why: with its callees
+     * it is on the path no longer than its average per process (time outside wait states, Scalasca's CubePL
+     * definition, reference §1.6), which looks impossible for a call path the run waits on unless said.
+     */
+    private static void criticalPath(SeverityCube c, double cp, int width, boolean all, StringBuilder out) {
+        String imbalanceName = MetricTree.standaloneName("critical_path_imbalance").toLowerCase(Locale.ROOT);
+        double imbalance = clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp);
+        out.append(TextReport.wrap(imbalance > 0
+                ? String.format(Locale.ROOT, "Critical path %s s, of it %s s (%s) %s: time call paths spend on it "
+                        + "above their average per process. By time on the path:", TextReport.seconds(cp),
+                TextReport.seconds(imbalance), share(imbalance, cp), imbalanceName)
+                : String.format(Locale.ROOT, "Critical path %s s, without %s: no call path spends more time on it "
+                        + "than its average per process. By time on the path:", TextReport.seconds(cp),
+                imbalanceName), width));
+        int n = c.callPaths().size();
+        double[] cpIncl = new double[n];
+        double[] busyIncl = new double[n];
+        List<Integer> paths = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            double onPath = c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
+            double busy = c.sumOverLocations(MetricTree.TIME, p);
+            for (int w : WAITING) {
+                busy -= c.sumOverLocations(w, p);
             }
-            paths.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(MetricTree.CRITICAL_PATH, p))
-                    .thenComparingInt(p -> p));
-            for (int p : paths.subList(0, Math.min(TOP, paths.size()))) {
-                double v = c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
-                double imb = clean(c.sumOverLocations(MetricTree.CRITICAL_PATH_IMBALANCE, p), cp);
-                String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
-                String tail = String.format(Locale.ROOT, "  imbalance %s s", TextReport.seconds(imb));
-                int room = Math.max(20, width - head.length() - tail.length());
-                out.append(head).append(TextReport.column(TextReport.path(c, p), room)).append(tail).append('\n');
+            for (int a = p; a >= 0; a = c.callPaths().get(a).parent()) {
+                cpIncl[a] += onPath;
+                busyIncl[a] += busy;
+            }
+            if (onPath > 0) {
+                paths.add(p);
             }
         }
+        paths.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(MetricTree.CRITICAL_PATH, p))
+                .thenComparingInt(p -> p));
+        int shown = all ? paths.size() : Math.min(TOP, paths.size());
+        String head = String.format(Locale.ROOT, "  %6s %10s s  ", "", "");
+        int tail = 2 + imbalanceName.length();
+        int room = Math.max(20, width - head.length() - tail);
+        String columns = String.format(Locale.ROOT, "  %6s %12s  ", "share", "on the path");
+        out.append(TextReport.column(columns + "call path", columns.length() + room))
+                .append(String.format(Locale.ROOT, "  %" + imbalanceName.length() + "s", imbalanceName)).append('\n');
+        List<String> notes = new ArrayList<>();
+        int locations = c.locations().size();
+        for (int p : paths.subList(0, shown)) {
+            double v = c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
+            double imb = clean(c.sumOverLocations(MetricTree.CRITICAL_PATH_IMBALANCE, p), cp);
+            // the values stay aligned; a footnote mark follows its value
+            String mark = "     ";
+            if (imb == 0) {
+                notes.add(zeroImbalanceNote(c, p, cpIncl[p], busyIncl[p] / locations, v, imbalanceName));
+                mark = String.format(Locale.ROOT, "%-5s", " [" + notes.size() + "]");
+            }
+            String row = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
+            // a call path longer than its column keeps its line, the values go under their column on the next
+            out.append(TextReport.column(row + TextReport.path(c, p), row.length() + room))
+                    .append(String.format(Locale.ROOT, "  %" + (imbalanceName.length() - 5) + "s",
+                            TextReport.seconds(imb) + " s")).append(mark.stripTrailing()).append('\n');
+        }
+        if (shown < paths.size()) {
+            double rest = 0;
+            for (int p : paths.subList(shown, paths.size())) {
+                rest += c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
+            }
+            out.append(TextReport.wrap(TextReport.hidden(paths.size() - shown, "call path", rest,
+                    share(rest, cp) + " of the critical path"), width));
+        }
+        for (int i = 0; i < notes.size(); i++) {
+            out.append(TextReport.wrap("  [" + (i + 1) + "] " + notes.get(i), width));
+        }
+    }
+
+    /**
+     * Why a call path on the critical path has no critical-path imbalance: Scalasca compares its time on the path
+     * with its average time per process outside wait states, callees included, and the former is not larger.
+     */
+    private static String zeroImbalanceNote(SeverityCube c, int p, double onPathIncl, double averageIncl,
+                                            double onPathExcl, String imbalanceName) {
+        boolean callees = onPathIncl - onPathExcl > 1e-9 * onPathIncl;
+        String on = TextReport.seconds(onPathIncl);
+        String avg = TextReport.seconds(Math.max(0, averageIncl));
+        String relation = on.equals(avg) ? "equal to" : onPathIncl < averageIncl ? "below" : "about";
+        return String.format(Locale.ROOT, "%s: %s on the critical path %s s, %s %s average %s s per process: no %s",
+                TextReport.path(c, p), callees ? "with its callees" : "", on, relation, callees ? "their" : "its", avg,
+                imbalanceName).replace(":  on", ": on");
     }
 
     /** A share in percent, clamped to [0, 100] so that rounding never shows an impossible number. */

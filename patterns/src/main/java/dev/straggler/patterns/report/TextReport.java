@@ -14,31 +14,52 @@ import java.util.Locale;
 /**
  * The terminal summary of an analysis, one screen, readable without options: the trace in one line, clock
  * violations and warnings, the time part of the metric tree with totals and shares of execution time (metrics
- * that are zero are left out), the message counts, then for each significant wait state its worst call paths and
- * most affected ranks.
+ * that are zero are left out), the message counts, then every wait state of at least {@value #SIGNIFICANT} of the
+ * execution time with its worst call paths and most affected ranks. A list cut to its largest entries says how many
+ * it leaves out, what they hold and that {@code --all} lists them.
  */
 public final class TextReport {
     /** Wait states below this share of execution time are not detailed. */
     static final double SIGNIFICANT = 0.001;
-    private static final int MAX_PATTERNS = 5;
+    /** Call paths and ranks listed per wait state unless every one is asked for. */
     private static final int TOP = 3;
+    /** How to see what a cut list leaves out (the analyze command's option). */
+    static final String ALL_HINT = "(--all lists them)";
+
+    /**
+     * The waiting metrics (Scalasca's wait states, reference §1.3 and §1.4): the time a process spends waiting for
+     * another. Completion times (Barrier Completion, N x N Completion, Initialization Completion) are time spent
+     * finishing an operation after the waiting ended, not waiting, and the one-sided patterns are not replayed.
+     * Messages in Wrong Order is listed too, as part of Late Sender.
+     */
+    private static final int[] WAIT_STATES = {MetricTree.MPI_LATESENDER, MetricTree.MPI_LATESENDER_WO,
+            MetricTree.MPI_LATERECEIVER, MetricTree.MPI_BARRIER_WAIT, MetricTree.MPI_WAIT_NXN,
+            MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_EARLYREDUCE, MetricTree.MPI_EARLYSCAN,
+            MetricTree.MPI_FINALIZE_WAIT};
 
     private TextReport() {
+    }
+
+    /** As {@link #render(AnalysisResult, int, boolean)} with each list cut to its largest entries. */
+    public static String render(AnalysisResult r, int width) {
+        return render(r, width, false);
     }
 
     /**
      * @param width characters per line (80 is a good default): free text wraps at it and columns are laid out for it;
      *              nothing is ever cut, so a call path longer than its column gets a line of its own
+     * @param all   list every call path and rank of each wait state, every root cause and every call path on the
+     *              critical path; otherwise each list shows its largest entries and counts the rest
      */
-    public static String render(AnalysisResult r, int width) {
-        return render(r, width, dev.straggler.patterns.focus.Focus.DEFAULT);
+    public static String render(AnalysisResult r, int width, boolean all) {
+        return render(r, width, all, dev.straggler.patterns.focus.Focus.DEFAULT);
     }
 
     /**
      * @param focus the part of the run the POP line covers (the metric tree always shows the whole run, as Scalasca's
      *              does)
      */
-    public static String render(AnalysisResult r, int width, dev.straggler.patterns.focus.Focus focus) {
+    public static String render(AnalysisResult r, int width, boolean all, dev.straggler.patterns.focus.Focus focus) {
         width = Math.max(60, width);
         SeverityCube c = r.cube();
         TraceSummary s = r.summary();
@@ -48,8 +69,9 @@ public final class TextReport {
                 s.application().isEmpty() ? "" : s.application() + ": ", s.ranks(), s.locations(), s.events(),
                 s.durationSeconds(), s.messages(), s.collectiveOperations()), width));
         if (r.violations().total() > 0) {
-            out.append(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d collective "
-                    + "(waiting times clipped)%n", r.violations().pointToPoint(), r.violations().collective()));
+            out.append(wrap(String.format(Locale.ROOT, "Clock-condition violations: %,d point-to-point, %,d "
+                    + "collective (waiting times clipped)", r.violations().pointToPoint(), r.violations().collective()),
+                    width));
         }
         for (String w : r.warnings()) {
             out.append(wrap("warning: " + w, width));
@@ -90,8 +112,12 @@ public final class TextReport {
         }
 
         List<Integer> patterns = new ArrayList<>();
-        for (int m = 0; m < c.metrics().size(); m++) {
-            if (isWaitState(c, m) && execution > 0 && c.total(m) >= SIGNIFICANT * execution) {
+        double waiting = 0;
+        for (int m : WAIT_STATES) {
+            if (m != MetricTree.MPI_LATESENDER_WO) {
+                waiting += c.total(m);
+            }
+            if (execution > 0 && c.total(m) >= SIGNIFICANT * execution) {
                 patterns.add(m);
             }
         }
@@ -99,17 +125,33 @@ public final class TextReport {
         if (!patterns.isEmpty()) {
             out.append('\n').append(String.format(Locale.ROOT, "Wait states (at least %.1f%% of execution time)%n",
                     100 * SIGNIFICANT));
+        } else if (waiting > 0) {
+            out.append('\n').append(wrap(String.format(Locale.ROOT, "Wait states: none reaches %.1f%% of execution "
+                    + "time (%s s in all).", 100 * SIGNIFICANT, seconds(waiting)), width));
         }
-        for (int m : patterns.subList(0, Math.min(MAX_PATTERNS, patterns.size()))) {
+        for (int m : patterns) {
             double total = c.total(m);
-            out.append(String.format(Locale.ROOT, "%s: %s s (%.1f%%)%n", c.metrics().get(m).displayName(), seconds(total),
+            Metric mt = c.metrics().get(m);
+            // a wait state inside another listed one (Wrong Order in Late Sender) says so: the two are not added
+            String part = mt.parent() != null && patterns.contains(c.metricIndex(mt.parent()))
+                    ? " (part of " + c.metric(mt.parent()).displayName() + ")" : "";
+            out.append(String.format(Locale.ROOT, "%s%s: %s s (%.1f%%)%n", mt.displayName(), part, seconds(total),
                     100 * total / execution));
-            List<int[]> paths = topCallPaths(c, m);
-            for (int[] p : paths) {
-                double v = c.sumOverLocations(m, p[0]);
+            List<Integer> paths = callPaths(c, m);
+            int shown = all ? paths.size() : Math.min(TOP, paths.size());
+            for (int p : paths.subList(0, shown)) {
+                double v = c.sumOverLocations(m, p);
                 String share = String.format(Locale.ROOT, " %10s %5.1f%%", seconds(v), 100 * v / total);
                 int room = width - 5 - share.length();
-                out.append(column("  at " + path(c, p[0]), room + 5)).append(share).append('\n');
+                out.append(column("  at " + path(c, p), room + 5)).append(share).append('\n');
+            }
+            if (shown < paths.size()) {
+                double rest = 0;
+                for (int p : paths.subList(shown, paths.size())) {
+                    rest += c.sumOverLocations(m, p);
+                }
+                out.append(wrap(hidden(paths.size() - shown, "call path", rest,
+                        String.format(Locale.ROOT, "%.1f%%", 100 * rest / total)), width));
             }
             double[] perLoc = c.perLocation(m);
             List<Integer> locs = new ArrayList<>();
@@ -119,43 +161,44 @@ public final class TextReport {
                 }
             }
             locs.sort(Comparator.comparingDouble((Integer l) -> -perLoc[l]).thenComparingInt(l -> l));
+            int ranksShown = all ? locs.size() : Math.min(TOP, locs.size());
             StringBuilder ranks = new StringBuilder("  ranks:");
-            for (int l : locs.subList(0, Math.min(TOP, locs.size()))) {
+            for (int l : locs.subList(0, ranksShown)) {
                 var loc = c.locations().get(l);
                 ranks.append(String.format(Locale.ROOT, " %d%s %s s (%.0f%%),", loc.rank(),
                         loc.thread() == 0 ? "" : "." + loc.thread(), seconds(perLoc[l]), 100 * perLoc[l] / total));
             }
-            if (locs.size() > TOP) {
-                ranks.append(" +").append(locs.size() - TOP).append(" more");
+            if (locs.size() > ranksShown) {
+                ranks.append(" +").append(locs.size() - ranksShown).append(" more");
             } else {
                 ranks.setLength(ranks.length() - 1);
             }
             out.append(wrap(ranks.toString(), width));
         }
         CommunicatorSection.render(r.communicators(), width, out);
-        RootCauseSection.render(c, s.hasMpi(), width, out);
+        RootCauseSection.render(c, s.hasMpi(), width, all, out);
         return out.toString();
     }
 
-    /** Leaf-level wait-state metrics (not the time masks and not counts). */
-    private static boolean isWaitState(SeverityCube c, int m) {
-        return m == MetricTree.MPI_LATESENDER || m == MetricTree.MPI_LATESENDER_WO
-                || m == MetricTree.MPI_LATERECEIVER || m == MetricTree.MPI_BARRIER_WAIT
-                || m == MetricTree.MPI_BARRIER_COMPLETION || m == MetricTree.MPI_WAIT_NXN
-                || m == MetricTree.MPI_NXN_COMPLETION || m == MetricTree.MPI_LATEBROADCAST
-                || m == MetricTree.MPI_EARLYREDUCE || m == MetricTree.MPI_EARLYSCAN
-                || m == MetricTree.MPI_INIT_COMPLETION || m == MetricTree.MPI_FINALIZE_WAIT;
-    }
-
-    private static List<int[]> topCallPaths(SeverityCube c, int m) {
-        List<int[]> all = new ArrayList<>();
+    /** The call paths with a value of metric {@code m}, largest first. */
+    private static List<Integer> callPaths(SeverityCube c, int m) {
+        List<Integer> all = new ArrayList<>();
         for (int p = 0; p < c.callPaths().size(); p++) {
             if (c.sumOverLocations(m, p) > 0) {
-                all.add(new int[]{p});
+                all.add(p);
             }
         }
-        all.sort(Comparator.comparingDouble((int[] p) -> -c.sumOverLocations(m, p[0])).thenComparingInt(p -> p[0]));
-        return all.subList(0, Math.min(TOP, all.size()));
+        all.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(m, p)).thenComparingInt(p -> p));
+        return all;
+    }
+
+    /**
+     * The line that stands for the entries a list leaves out: "  +12 more call paths with 0.024706 s (19.4%) (--all
+     * lists them)"; {@code share} is the part of the list's whole they hold, already formatted.
+     */
+    static String hidden(int count, String what, double seconds, String share) {
+        return String.format(Locale.ROOT, "  +%d more %s%s with %s s (%s) %s", count, what, count == 1 ? "" : "s",
+                seconds(seconds), share, ALL_HINT);
     }
 
     private static int depth(SeverityCube c, int m) {
