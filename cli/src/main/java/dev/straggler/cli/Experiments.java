@@ -140,7 +140,8 @@ final class Experiments {
             }
             for (ExperimentDatabase.TrialInfo t : trials) {
                 ExperimentDatabase.LoadedTrial l = db.load(t);
-                out.add(new Run(Path.of(spec), t.name(), t.processes(), l.callsites(), l.cube(), l.communicators(),
+                // each run named by its own trial, so that runs of one selection are told apart
+                out.add(new Run(Path.of(s.ofTrial(t.id())), t.name(), t.processes(), l.callsites(), l.cube(), l.communicators(),
                         new Stored(t.id(), l.sourceKind(), l.communicatorsStored())));
             }
         }

@@ -394,8 +394,37 @@ class ExperimentDatabaseTest {
         Selection pg = Selection.parse("db:postgresql://h/db?user=u#app=cg");
         assertEquals("postgresql://h/db?user=u", pg.database());
         assertEquals("cg", pg.application());
+        assertEquals("db:postgresql://h/db?user=u#trial=3", pg.ofTrial(3));
+        assertEquals("db:runs.duckdb?trial=3", s.ofTrial(3));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Selection.parse("db:x?colour=red"));
         assertTrue(e.getMessage().startsWith("db:x?colour=red: unknown key 'colour'"), e.getMessage());
+    }
+
+    @Test
+    void aPostgresqlSelectionGivenAsAPathKeepsItsUrl() {
+        // commands take runs as paths, and Path.of collapses the URL's "//"
+        for (String url : List.of("postgresql://h:5432/db?user=u", "postgres://h/db", "jdbc:postgresql://h/db?user=u")) {
+            String asPath = Path.of("db:" + url + "#app=cg").toString();
+            assertTrue(!asPath.contains("//"), asPath);
+            Selection s = Selection.parse(asPath);
+            assertEquals(url, s.database());
+            assertEquals("cg", s.application());
+        }
+    }
+
+    @Test
+    void aStudyOperandOnPostgresqlReachesItsTrials() throws Exception {
+        String url = PostgresServer.get().newDatabase();
+        try (ExperimentDatabase db = ExperimentDatabase.open(url)) {
+            db.add(List.of(trial(32, "a"), trial(48, "b")), false);
+        }
+        Selection s = Selection.parse(Path.of("db:" + url + "#processes=48").toString());
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(s.database())) {
+            List<ExperimentDatabase.TrialInfo> trials = db.list(s);
+            assertEquals(1, trials.size());
+            assertEquals(48, trials.get(0).processes());
+            assertEquals(COMMS.get(48).size(), db.load(trials.get(0)).communicators().size());
+        }
     }
 
     static String query(ExperimentDatabase db, String sql) throws IOException {
