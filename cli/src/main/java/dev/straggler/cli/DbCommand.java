@@ -98,13 +98,20 @@ final class DbCommand implements Runnable {
                 String kind = Experiments.isCube(r.path()) ? (r.path().toString().endsWith(".json") ? "analysis-json" : "cubex")
                         : "trace";
                 trials.add(new ExperimentDatabase.NewTrial(application, experiment, r.label(), r.tasks(), r.cube(),
-                        r.callsites(), parameters, r.path().toAbsolutePath().normalize().toString(), kind, h.bytes(),
+                        r.callsites(), r.communicators(), parameters, r.path().toAbsolutePath().normalize().toString(), kind, h.bytes(),
                         h.hex(), Analysis.rootCausesAnalysed(r.cube()), Main.VERSION,
                         "straggler db add " + String.join(" ", runs.stream().map(Path::toString).toList())));
             }
             long t1 = System.nanoTime();
             try (ExperimentDatabase d = ExperimentDatabase.open(db)) {
+                int opened = d.schemaVersion();
                 List<Integer> ids = d.add(trials, replace);
+                if (d.schemaVersion() != opened) {
+                    // the upgrade only adds tables; trials stored before it still lack what they add
+                    System.err.printf(Locale.ROOT, "straggler: %s: schema upgraded from version %d to %d; trials "
+                            + "added before keep no per-communicator waiting (db add --replace with their runs stores "
+                            + "it)%n", db, opened, d.schemaVersion());
+                }
                 long t2 = System.nanoTime();
                 for (int i = 0; i < ids.size(); i++) {
                     ExperimentDatabase.NewTrial t = trials.get(i);
@@ -148,7 +155,7 @@ final class DbCommand implements Runnable {
 
     @Command(name = "query", mixinStandardHelpOptions = true,
             description = "Runs an SQL query and prints the result as CSV (views: trial_overview, metric_totals, "
-                    + "callpath_totals, callsite_totals; tables in docs/experiment-database.md).")
+                    + "callpath_totals, callsite_totals, communicator_totals; tables in docs/experiment-database.md).")
     static final class Query implements Callable<Integer> {
         @Option(names = "--db", required = true, paramLabel = "FILE|URL", description = DB_HELP)
         String db;

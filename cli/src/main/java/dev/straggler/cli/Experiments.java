@@ -30,12 +30,29 @@ import java.util.Map;
 final class Experiments {
     /**
      * One run; {@code callsites}, {@code cube} or {@code communicators} is null when its input cannot give it (a
-     * {@code .cubex} has no communicator dimension, an mpiP report no cube).
+     * {@code .cubex} has no communicator dimension, an mpiP report no cube) or, for a trial of an experiment
+     * database, when it was not stored; {@code stored} is null unless the run is such a trial.
      */
     record Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube,
-               List<CommunicatorWaits> communicators) {
+               List<CommunicatorWaits> communicators, Stored stored) {
+        Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube,
+            List<CommunicatorWaits> communicators) {
+            this(path, label, tasks, callsites, cube, communicators, null);
+        }
+
         Run(Path path, String label, int tasks, CallsiteStatistics callsites, SeverityCube cube) {
-            this(path, label, tasks, callsites, cube, null);
+            this(path, label, tasks, callsites, cube, null, null);
+        }
+    }
+
+    /**
+     * What a database trial was added from and with: its input kind ({@code trace}, {@code cubex},
+     * {@code analysis-json}) and whether its wait states per communicator are stored, or why not; commands that
+     * miss a part of a trial say why with these.
+     */
+    record Stored(int trial, String sourceKind, ExperimentDatabase.Communicators communicators) {
+        boolean fromTrace() {
+            return "trace".equals(sourceKind);
         }
     }
 
@@ -108,7 +125,10 @@ final class Experiments {
         }
     }
 
-    /** The trials a {@code db:} selection names, as runs with their stored cube and callsite statistics. */
+    /**
+     * The trials a {@code db:} selection names, as runs with their stored cube, callsite statistics and wait states
+     * per communicator.
+     */
     static List<Run> fromDatabase(String spec) throws IOException {
         Selection s = Selection.parse(spec);
         List<Run> out = new ArrayList<>();
@@ -120,7 +140,9 @@ final class Experiments {
             }
             for (ExperimentDatabase.TrialInfo t : trials) {
                 ExperimentDatabase.LoadedTrial l = db.load(t);
-                out.add(new Run(Path.of(spec), t.name(), t.processes(), l.callsites(), l.cube(), null));
+                // each run named by its own trial, so that runs of one selection are told apart
+                out.add(new Run(Path.of(s.ofTrial(t.id())), t.name(), t.processes(), l.callsites(), l.cube(), l.communicators(),
+                        new Stored(t.id(), l.sourceKind(), l.communicatorsStored())));
             }
         }
         return out;

@@ -24,9 +24,9 @@ final class Inputs {
     static dev.straggler.patterns.algebra.Operands.Operand operand(Path path, dev.straggler.patterns.AnalysisOptions o,
                                                                  CommonOptions common) throws IOException {
         if (dev.straggler.experiments.Selection.isSelection(path.toString())) {
-            // a database trial: its stored cube (per-communicator waiting is not stored)
-            return new dev.straggler.patterns.algebra.Operands.Operand(Experiments.oneFromDatabase(path.toString()).cube(),
-                    null, java.util.List.of());
+            // a database trial: its stored cube and wait states per communicator (null when not stored)
+            Experiments.Run r = Experiments.oneFromDatabase(path.toString());
+            return new dev.straggler.patterns.algebra.Operands.Operand(r.cube(), r.communicators(), java.util.List.of());
         }
         var op = dev.straggler.patterns.algebra.Operands.loadOperand(path, o,
                 common instanceof ReadingOptions r && r.lenient);

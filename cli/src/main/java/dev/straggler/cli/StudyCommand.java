@@ -248,9 +248,16 @@ final class StudyCommand implements Callable<Integer> {
                         most.size(), RunSummary.seconds(most.b()), RunSummary.seconds(most.a())));
             }
         }
+        String commsMissing = StudyMissing.communicators(withCube);
+        if (commsMissing != null) {
+            out.append("  ").append(commsMissing).append('\n');
+        }
         ObjectNode g = DiffJson.toJson(growth, 50);
         if (comms != null) {
             g.set("communicatorSizes", comms.toJson());
+        }
+        if (commsMissing != null) {
+            g.put("communicatorSizesMissing", commsMissing);
         }
         doc.set("growth", g);
         page.add(StudyReport.growth(growth, comms, top));
@@ -314,15 +321,30 @@ final class StudyCommand implements Callable<Integer> {
         out.append(growingModels(models, largestP, nextP));
 
         // 5. root causes per run and 6. waiting per communicator size
-        page.add(StudyReport.causes(labels, wholes));
+        String causesMissing = StudyMissing.rootCauses(withCube, rootCauses, false);
+        page.add(StudyReport.causes(labels, wholes, causesMissing));
+        if (causesMissing != null) {
+            doc.put("rootCausesMissing", causesMissing);
+        }
         RunSummary last = summaries.get(summaries.size() - 1);
+        // the terminal keeps its own line for --no-root-causes and says the other reasons after it
+        boolean notAnalysed = StudyMissing.analysedWithoutRootCauses(withCube, rootCauses);
+        String otherwise = StudyMissing.rootCauses(withCube, rootCauses, true);
+        StringBuilder why = new StringBuilder();
         if (last.cause() != null) {
-            out.append(String.format(Locale.ROOT, "%nWhy, in %s: %s%n", last.label(), last.cause()));
-        } else if (!rootCauses) {
-            out.append(String.format(Locale.ROOT, "%nRoot causes not analysed (--no-root-causes).%n"));
+            why.append(String.format(Locale.ROOT, "Why, in %s: %s%n", last.label(), last.cause()));
+        }
+        if (notAnalysed) {
+            why.append(String.format(Locale.ROOT, "Root causes not analysed (--no-root-causes).%n"));
+        }
+        if (otherwise != null) {
+            why.append(otherwise).append('\n');
+        }
+        if (!why.isEmpty()) {
+            out.append('\n').append(why);
         }
         List<List<CommunicatorWaits>> perRun = withCube.stream().map(Experiments.Run::communicators).toList();
-        page.add(StudyReport.communicators(labels, perRun));
+        page.add(StudyReport.communicators(labels, perRun, commsMissing));
 
         // 7. the include list for the next run
         out.append(includeList(withCube, nextP, filterFormat, doc, page));

@@ -1,5 +1,6 @@
 package dev.straggler.experiments;
 
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.callsite.Callsite;
 import dev.straggler.patterns.callsite.CallsiteEntry;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
@@ -38,10 +39,16 @@ import java.util.Objects;
 public final class ExperimentDatabase implements AutoCloseable {
     private final Connection connection;
     private final String where;
+    /** The schema version of the database as opened; {@link #add} brings it to {@link Schema#VERSION}. */
+    private int version;
 
-    /** One run to add: its analysis, its callsite statistics (null when its input has none) and provenance. */
+    /**
+     * One run to add: its analysis, its callsite statistics and its wait states per communicator (each null when its
+     * input has none: an analysis cube has no callsite statistics, a .cubex no communicator dimension) and provenance.
+     */
     public record NewTrial(String application, String experiment, String name, int processes, SeverityCube cube,
-                           CallsiteStatistics callsites, Map<String, String> parameters, String source,
+                           CallsiteStatistics callsites, List<CommunicatorWaits> communicators,
+                           Map<String, String> parameters, String source,
                            String sourceKind, long sourceBytes, String contentHash, boolean rootCauses,
                            String stragglerVersion, String commandLine) {
         public NewTrial {
@@ -49,6 +56,7 @@ public final class ExperimentDatabase implements AutoCloseable {
             Objects.requireNonNull(experiment, "experiment");
             Objects.requireNonNull(cube, "cube");
             parameters = Map.copyOf(parameters);
+            communicators = communicators == null ? null : List.copyOf(communicators);
         }
     }
 
@@ -57,8 +65,24 @@ public final class ExperimentDatabase implements AutoCloseable {
                             String machine, String addedAt, String source, Map<String, String> parameters) {
     }
 
-    /** A trial loaded back: its analysis cube and, when stored, its callsite statistics. */
-    public record LoadedTrial(TrialInfo info, SeverityCube cube, CallsiteStatistics callsites) {
+    /** Whether a trial's wait states per communicator are in the database, and why not. */
+    public enum Communicators {
+        /** Stored with the trial. */
+        STORED,
+        /** The trial's input has no communicator dimension (a .cubex). */
+        NOT_IN_INPUT,
+        /** The trial was added before the database kept them (schema version 1); adding it again stores them. */
+        ADDED_BEFORE_KEPT
+    }
+
+    /**
+     * A trial loaded back: its analysis cube, its callsite statistics and wait states per communicator (each null
+     * when not stored; {@code communicatorsStored} says why), and what kind of input it was added from
+     * ({@code trace}, {@code cubex} or {@code analysis-json}).
+     */
+    public record LoadedTrial(TrialInfo info, SeverityCube cube, CallsiteStatistics callsites,
+                              List<CommunicatorWaits> communicators, Communicators communicatorsStored,
+                              String sourceKind) {
     }
 
     private ExperimentDatabase(Connection connection, String where) {
@@ -123,6 +147,11 @@ public final class ExperimentDatabase implements AutoCloseable {
         return (nl < 0 ? m : m.substring(0, nl)).trim();
     }
 
+    /** The database's schema version: {@link Schema#VERSION}, or older until the first {@link #add} upgrades it. */
+    public int schemaVersion() {
+        return version;
+    }
+
     private void ensureSchema() throws SQLException, IOException {
         boolean exists;
         try (ResultSet rs = connection.getMetaData().getTables(null, null, "schema_version", null)) {
@@ -139,6 +168,7 @@ public final class ExperimentDatabase implements AutoCloseable {
                 }
                 s.execute("INSERT INTO schema_version VALUES (" + Schema.VERSION + ")");
                 connection.commit();
+                version = Schema.VERSION;
             } catch (SQLException e) {
                 connection.rollback();
                 throw e;
@@ -149,11 +179,28 @@ public final class ExperimentDatabase implements AutoCloseable {
         }
         try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
             int v = rs.next() ? rs.getInt(1) : -1;
-            if (v != Schema.VERSION) {
+            // an older version is read as it is and upgraded by the first add; a newer one has tables this
+            // Straggler does not know, whose rows a removal or replacement would leave behind
+            if (v < 1 || v > Schema.VERSION) {
                 throw new IOException(where + ": experiment database of schema version " + v + "; this Straggler reads "
-                        + "version " + Schema.VERSION);
+                        + "versions 1 to " + Schema.VERSION);
+            }
+            version = v;
+        }
+    }
+
+    /** Brings an older database up to {@link Schema#VERSION} inside the caller's transaction (additions only). */
+    private void upgrade() throws SQLException {
+        try (Statement s = connection.createStatement()) {
+            // read again: another writer of a shared server may have upgraded it since this one opened it
+            try (ResultSet rs = s.executeQuery("SELECT version FROM schema_version")) {
+                version = rs.next() ? rs.getInt(1) : version;
+            }
+            for (String ddl : Schema.upgrade(version)) {
+                s.execute(ddl);
             }
         }
+        version = Schema.VERSION;
     }
 
     /**
@@ -166,8 +213,11 @@ public final class ExperimentDatabase implements AutoCloseable {
      */
     public List<Integer> add(List<NewTrial> trials, boolean replace) throws IOException {
         List<Integer> ids = new ArrayList<>();
+        int opened = version;
         try {
             connection.setAutoCommit(false);
+            // the upgrade belongs to the add: a failed add leaves the database at its old version too
+            upgrade();
             for (NewTrial t : trials) {
                 Integer existing = findDuplicate(t);
                 if (existing != null) {
@@ -182,6 +232,7 @@ public final class ExperimentDatabase implements AutoCloseable {
             connection.commit();
             return ids;
         } catch (SQLException | IOException | RuntimeException e) {
+            version = opened;
             try {
                 connection.rollback();
             } catch (SQLException ignored) {
@@ -275,7 +326,44 @@ public final class ExperimentDatabase implements AutoCloseable {
         if (t.callsites() != null) {
             insertCallsites(id, t.callsites());
         }
+        insertCommunicators(id, t.communicators());
         return id;
+    }
+
+    /** The trial's wait states per communicator; null (a .cubex) is stored as "the input has none". */
+    private void insertCommunicators(int id, List<CommunicatorWaits> comms) throws SQLException {
+        update("INSERT INTO communicator_runs (trial_id, has_communicators) VALUES (?, ?)", id, comms != null);
+        if (comms == null) {
+            return;
+        }
+        try (PreparedStatement c = connection.prepareStatement("INSERT INTO communicators VALUES (?, ?, ?)");
+             PreparedStatement m = connection.prepareStatement("INSERT INTO communicator_members VALUES (?, ?, ?, ?)");
+             PreparedStatement w = connection.prepareStatement("INSERT INTO communicator_waits VALUES (?, ?, ?, ?)")) {
+            for (CommunicatorWaits x : comms) {
+                c.setInt(1, id);
+                c.setInt(2, x.id());
+                c.setString(3, x.name());
+                c.addBatch();
+                int[] ranks = x.ranks();
+                for (int i = 0; i < ranks.length; i++) {
+                    m.setInt(1, id);
+                    m.setInt(2, x.id());
+                    m.setInt(3, i);
+                    m.setInt(4, ranks[i]);
+                    m.addBatch();
+                }
+                for (Map.Entry<String, Double> e : x.metrics().entrySet()) {
+                    w.setInt(1, id);
+                    w.setInt(2, x.id());
+                    w.setString(3, e.getKey());
+                    w.setDouble(4, e.getValue());
+                    w.addBatch();
+                }
+            }
+            c.executeBatch();
+            m.executeBatch();
+            w.executeBatch();
+        }
     }
 
     private void insertCube(int id, SeverityCube c) throws SQLException {
@@ -465,7 +553,7 @@ public final class ExperimentDatabase implements AutoCloseable {
     }
 
     private void removeTrial(int id) throws SQLException {
-        for (String table : Schema.TRIAL_TABLES) {
+        for (String table : Schema.trialTables(version)) {
             update("DELETE FROM " + table + " WHERE trial_id = ?", id);
         }
         update("DELETE FROM trials WHERE id = ?", id);
@@ -566,10 +654,47 @@ public final class ExperimentDatabase implements AutoCloseable {
                 }
             }
             cube.freeze();
-            return new LoadedTrial(info, cube, loadCallsites(id));
+            String[] kind = new String[1];
+            query("SELECT source_kind FROM trials WHERE id = ?", id, rs -> kind[0] = rs.getString(1));
+            Communicators stored = communicatorsStored(id);
+            return new LoadedTrial(info, cube, loadCallsites(id),
+                    stored == Communicators.STORED ? loadCommunicators(id) : null, stored, kind[0]);
         } catch (SQLException e) {
             throw new IOException(where + ": trial " + id + ": " + oneLine(e), e);
         }
+    }
+
+    private Communicators communicatorsStored(int id) throws SQLException {
+        if (version < 2) {
+            return Communicators.ADDED_BEFORE_KEPT;
+        }
+        Boolean[] has = new Boolean[1];
+        query("SELECT has_communicators FROM communicator_runs WHERE trial_id = ?", id, rs -> has[0] = rs.getBoolean(1));
+        // no row: added while the database was at version 1, and upgraded since
+        return has[0] == null ? Communicators.ADDED_BEFORE_KEPT
+                : has[0] ? Communicators.STORED : Communicators.NOT_IN_INPUT;
+    }
+
+    /** The trial's communicators in id order (definition order for a trace), metrics in metric-tree order. */
+    private List<CommunicatorWaits> loadCommunicators(int id) throws SQLException {
+        Map<Integer, String> names = new LinkedHashMap<>();
+        query("SELECT id, name FROM communicators WHERE trial_id = ? ORDER BY id", id,
+                rs -> names.put(rs.getInt(1), rs.getString(2)));
+        Map<Integer, List<Integer>> members = new LinkedHashMap<>();
+        query("SELECT communicator_id, rank FROM communicator_members WHERE trial_id = ? ORDER BY communicator_id, position",
+                id, rs -> members.computeIfAbsent(rs.getInt(1), k -> new ArrayList<>()).add(rs.getInt(2)));
+        Map<Integer, Map<String, Double>> waits = new LinkedHashMap<>();
+        // the metrics table's ids are the cube's metric-tree order, the order CommunicatorWaits keeps them in
+        query("SELECT w.communicator_id, w.metric, w.seconds FROM communicator_waits w LEFT JOIN metrics m "
+                        + "ON m.trial_id = w.trial_id AND m.unique_name = w.metric WHERE w.trial_id = ? "
+                        + "ORDER BY w.communicator_id, m.id, w.metric", id,
+                rs -> waits.computeIfAbsent(rs.getInt(1), k -> new LinkedHashMap<>()).put(rs.getString(2), rs.getDouble(3)));
+        List<CommunicatorWaits> out = new ArrayList<>();
+        for (Map.Entry<Integer, String> c : names.entrySet()) {
+            int[] ranks = members.getOrDefault(c.getKey(), List.of()).stream().mapToInt(Integer::intValue).toArray();
+            out.add(new CommunicatorWaits(c.getKey(), c.getValue(), ranks, waits.getOrDefault(c.getKey(), Map.of())));
+        }
+        return out;
     }
 
     private CallsiteStatistics loadCallsites(int id) throws SQLException {
@@ -691,7 +816,7 @@ public final class ExperimentDatabase implements AutoCloseable {
     public Map<String, Long> rowCounts() throws IOException {
         Map<String, Long> out = new LinkedHashMap<>();
         List<String> tables = new ArrayList<>(List.of("applications", "experiments", "trials"));
-        tables.addAll(Schema.TRIAL_TABLES);
+        tables.addAll(Schema.trialTables(version));
         try (Statement s = connection.createStatement()) {
             for (String t : tables) {
                 try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + t)) {

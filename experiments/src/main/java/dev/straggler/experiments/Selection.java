@@ -33,8 +33,9 @@ public record Selection(String database, String application, String experiment, 
         if (!isSelection(spec)) {
             throw new IllegalArgumentException(spec + ": a database selection starts with " + PREFIX);
         }
-        String rest = spec.substring(PREFIX.length());
-        boolean url = rest.startsWith("postgresql://") || rest.startsWith("postgres://") || rest.startsWith("jdbc:");
+        // commands take their runs as file paths, and a path collapses a URL's "//" into "/": put it back
+        String rest = spec.substring(PREFIX.length()).replaceFirst("^(jdbc:)?(postgresql|postgres):/(?!/)", "$1$2://");
+        boolean url = isUrl(rest);
         int q = url ? rest.indexOf('#') : rest.indexOf('?');
         String db = q < 0 ? rest : rest.substring(0, q);
         if (db.isEmpty()) {
@@ -72,6 +73,15 @@ public record Selection(String database, String application, String experiment, 
             }
         }
         return new Selection(db, app, exp, p, t, params);
+    }
+
+    private static boolean isUrl(String database) {
+        return database.startsWith("postgresql://") || database.startsWith("postgres://") || database.startsWith("jdbc:");
+    }
+
+    /** The selection of one trial of this database: how a trial loaded through a wider selection is named. */
+    public String ofTrial(int id) {
+        return PREFIX + database + (isUrl(database) ? "#" : "?") + "trial=" + id;
     }
 
     private static int number(String spec, String key, String v) {

@@ -2,6 +2,8 @@ package dev.straggler.experiments;
 
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.callsite.CallsiteEntry;
 import dev.straggler.patterns.callsite.CallsiteProfiler;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
@@ -30,6 +32,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -46,6 +49,7 @@ class ExperimentDatabaseTest {
     /** GYRO-like runs: p = 32 divides the work (no waiting), p = 48 does not (Wait at N x N in the transpose). */
     static final Map<Integer, SeverityCube> CUBES = new HashMap<>();
     static final Map<Integer, CallsiteStatistics> SITES = new HashMap<>();
+    static final Map<Integer, List<CommunicatorWaits>> COMMS = new HashMap<>();
     static final Map<Integer, ExpectedSeverities> EXPECTED = new HashMap<>();
 
     @BeforeAll
@@ -53,7 +57,9 @@ class ExperimentDatabaseTest {
         for (int p : new int[]{32, 48}) {
             MemoryTrace t = new MemoryTrace("gyro-like.p" + p);
             EXPECTED.put(p, Scenarios.byName("gyro-like").generate(ScenarioParams.of(p), t).expected());
-            CUBES.put(p, Analysis.run(t, AnalysisOptions.defaults()).cube());
+            AnalysisResult r = Analysis.run(t, AnalysisOptions.defaults());
+            CUBES.put(p, r.cube());
+            COMMS.put(p, r.communicators());
             SITES.put(p, CallsiteProfiler.profile(t).callsites());
         }
     }
@@ -71,7 +77,7 @@ class ExperimentDatabaseTest {
 
     static ExperimentDatabase.NewTrial trial(int p, String hash) {
         return new ExperimentDatabase.NewTrial("gyro", "scaling", "gyro-like.p" + p, p, CUBES.get(p), SITES.get(p),
-                Map.of("units", "2048"), "/runs/gyro-like.p" + p, "trace", 1000, hash, false, "straggler test", "test");
+                COMMS.get(p), Map.of("units", "2048"), "/runs/gyro-like.p" + p, "trace", 1000, hash, false, "straggler test", "test");
     }
 
     @ParameterizedTest
@@ -113,6 +119,140 @@ class ExperimentDatabaseTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"duckdb", "postgresql"})
+    void waitsPerCommunicatorReadBackValueForValueAndEqualTheClosedForm(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(48, "h48")), false);
+            ExperimentDatabase.LoadedTrial back = db.load(db.list(Selection.all("x")).get(0));
+            assertEquals(ExperimentDatabase.Communicators.STORED, back.communicatorsStored());
+            assertEquals("trace", back.sourceKind());
+            List<CommunicatorWaits> a = COMMS.get(48);
+            List<CommunicatorWaits> b = back.communicators();
+            assertEquals(a.size(), b.size());
+            for (int i = 0; i < a.size(); i++) {
+                assertEquals(a.get(i).id(), b.get(i).id());
+                assertEquals(a.get(i).name(), b.get(i).name());
+                assertArrayEquals(a.get(i).ranks(), b.get(i).ranks());
+                // same metrics, same order (metric-tree order), bit for bit
+                assertEquals(List.copyOf(a.get(i).metrics().entrySet()), List.copyOf(b.get(i).metrics().entrySet()));
+            }
+            // the scenario's closed form: all of the run's Wait at N x N is in the transposes of communicators of 16
+            double expected = EXPECTED.get(48).entries().stream().filter(e -> e.metric().equals("mpi_wait_nxn"))
+                    .mapToDouble(ExpectedSeverities.Entry::value).sum();
+            String csv = query(db, "SELECT size, SUM(seconds) AS waiting FROM communicator_totals "
+                    + "WHERE metric = 'mpi_wait_nxn' GROUP BY size");
+            String[] rows = csv.split("\n");
+            assertEquals(2, rows.length, csv);
+            assertEquals("16", rows[1].split(",")[0]);
+            assertEquals(expected, Double.parseDouble(rows[1].split(",")[1]), 1e-12);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void aTrialWithoutACommunicatorDimensionIsToldFromOneStoredBeforeTheDatabaseKeptThem(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            ExperimentDatabase.NewTrial t = trial(32, "cubex");
+            db.add(List.of(new ExperimentDatabase.NewTrial(t.application(), t.experiment(), t.name(), t.processes(),
+                    t.cube(), null, null, t.parameters(), "/runs/p32.cubex", "cubex", 1, "cubex", false, "test",
+                    "test")), false);
+            ExperimentDatabase.LoadedTrial back = db.load(db.list(Selection.all("x")).get(0));
+            assertEquals(ExperimentDatabase.Communicators.NOT_IN_INPUT, back.communicatorsStored());
+            assertEquals(null, back.communicators());
+            assertEquals("cubex", back.sourceKind());
+        }
+    }
+
+    /** The database as {@code spec}, reached without Straggler: to make it what an older Straggler wrote. */
+    private static void sql(String engine, String spec, String... statements) throws Exception {
+        String url = engine.equals("duckdb") ? "jdbc:duckdb:" + spec : "jdbc:" + spec;
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url);
+             java.sql.Statement s = c.createStatement()) {
+            for (String q : statements) {
+                s.execute(q);
+            }
+        }
+    }
+
+    /** A fresh database's spec (a DuckDB file or a PostgreSQL URL). */
+    private static String newSpec(String engine) throws Exception {
+        return engine.equals("duckdb") ? tmp.resolve("db" + (++counter) + ".duckdb").toString()
+                : PostgresServer.get().newDatabase();
+    }
+
+    /** Version 1 had none of the communicator tables: what version 2 added, taken away again. */
+    private static void makeVersion1(String engine, String spec) throws Exception {
+        sql(engine, spec, "DROP VIEW communicator_totals", "DROP TABLE communicator_waits",
+                "DROP TABLE communicator_members", "DROP TABLE communicators", "DROP TABLE communicator_runs",
+                "UPDATE schema_version SET version = 1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void aVersion1DatabaseIsReadAsItIsAndUpgradedByTheNextAdd(String engine) throws Exception {
+        String spec = newSpec(engine);
+        try (ExperimentDatabase db = ExperimentDatabase.open(spec)) {
+            db.add(List.of(trial(32, "a")), false);
+        }
+        makeVersion1(engine, spec);
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(spec)) {
+            assertEquals(1, db.schemaVersion());
+            ExperimentDatabase.LoadedTrial old = db.load(db.list(Selection.all("x")).get(0));
+            assertEquals(ExperimentDatabase.Communicators.ADDED_BEFORE_KEPT, old.communicatorsStored());
+            assertEquals(null, old.communicators());
+            assertEquals(CUBES.get(32).total(0), old.cube().total(0), 0.0, "the rest of the trial is there");
+            Map<String, Long> counts = db.rowCounts();
+            // a failed add (the same run again) leaves the database at version 1, rows and all
+            assertThrows(IOException.class, () -> db.add(List.of(trial(48, "a")), false));
+            assertEquals(1, db.schemaVersion());
+            assertEquals(counts, db.rowCounts());
+        }
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(spec)) {
+            assertEquals(1, db.schemaVersion(), "reading did not change it");
+            db.add(List.of(trial(48, "b")), false);
+            assertEquals(Schema.VERSION, db.schemaVersion());
+        }
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(spec)) {
+            assertEquals(Schema.VERSION, db.schemaVersion());
+            List<ExperimentDatabase.TrialInfo> trials = db.list(Selection.all("x"));
+            assertEquals(ExperimentDatabase.Communicators.ADDED_BEFORE_KEPT, db.load(trials.get(0)).communicatorsStored());
+            assertEquals(ExperimentDatabase.Communicators.STORED, db.load(trials.get(1)).communicatorsStored());
+            // adding the old trial again (--replace) stores what it lacked
+            db.add(List.of(trial(32, "a")), true);
+            ExperimentDatabase.TrialInfo again = db.list(Selection.all("x")).stream().filter(t -> t.processes() == 32)
+                    .findFirst().orElseThrow();
+            assertEquals(COMMS.get(32).size(), db.load(again).communicators().size());
+            db.remove(db.list(Selection.all("x")).stream().map(ExperimentDatabase.TrialInfo::id).toList());
+            assertTrue(db.rowCounts().values().stream().allMatch(n -> n == 0), db.rowCounts().toString());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void removingFromAVersion1DatabaseLeavesItAtVersion1(String engine) throws Exception {
+        String spec = newSpec(engine);
+        try (ExperimentDatabase db = ExperimentDatabase.open(spec)) {
+            db.add(List.of(trial(32, "a"), trial(48, "b")), false);
+        }
+        makeVersion1(engine, spec);
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(spec)) {
+            assertEquals(1, db.remove(List.of(1)));
+            assertEquals(1, db.list(Selection.all("x")).size());
+            assertEquals(1, db.schemaVersion());
+        }
+    }
+
+    @Test
+    void aDatabaseOfANewerVersionIsRefusedNamingBoth() throws Exception {
+        String spec = newSpec("duckdb");
+        ExperimentDatabase.open(spec).close();
+        sql("duckdb", spec, "UPDATE schema_version SET version = " + (Schema.VERSION + 1));
+        IOException e = assertThrows(IOException.class, () -> ExperimentDatabase.openExisting(spec));
+        assertEquals(spec + ": experiment database of schema version " + (Schema.VERSION + 1) + "; this Straggler reads "
+                + "versions 1 to " + Schema.VERSION, e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
     void metricTotalsEqualTheScenariosClosedForm(String engine) throws Exception {
         try (ExperimentDatabase db = open(engine)) {
             db.add(List.of(trial(32, "h32"), trial(48, "h48")), false);
@@ -140,7 +280,7 @@ class ExperimentDatabaseTest {
         }
         Map<String, Double> dump = dumpTotals(dir.resolve("scalasca_dump.csv"));
         try (ExperimentDatabase db = open(engine)) {
-            db.add(List.of(new ExperimentDatabase.NewTrial("cg", "npb", "npb-cg.S-4", 4, cube, null, Map.of(), dir.toString(),
+            db.add(List.of(new ExperimentDatabase.NewTrial("cg", "npb", "npb-cg.S-4", 4, cube, null, null, Map.of(), dir.toString(),
                     "trace", 0, "cg4", false, "straggler test", "test")), false);
             for (String metric : List.of("visits", "mpi_latereceiver", "mpi_wait_nxn", "mpi_barrier_wait", "bytes_sent")) {
                 String csv = query(db, "SELECT value FROM metric_totals WHERE metric = '" + metric + "'");
@@ -254,8 +394,37 @@ class ExperimentDatabaseTest {
         Selection pg = Selection.parse("db:postgresql://h/db?user=u#app=cg");
         assertEquals("postgresql://h/db?user=u", pg.database());
         assertEquals("cg", pg.application());
+        assertEquals("db:postgresql://h/db?user=u#trial=3", pg.ofTrial(3));
+        assertEquals("db:runs.duckdb?trial=3", s.ofTrial(3));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Selection.parse("db:x?colour=red"));
         assertTrue(e.getMessage().startsWith("db:x?colour=red: unknown key 'colour'"), e.getMessage());
+    }
+
+    @Test
+    void aPostgresqlSelectionGivenAsAPathKeepsItsUrl() {
+        // commands take runs as paths, and Path.of collapses the URL's "//"
+        for (String url : List.of("postgresql://h:5432/db?user=u", "postgres://h/db", "jdbc:postgresql://h/db?user=u")) {
+            String asPath = Path.of("db:" + url + "#app=cg").toString();
+            assertTrue(!asPath.contains("//"), asPath);
+            Selection s = Selection.parse(asPath);
+            assertEquals(url, s.database());
+            assertEquals("cg", s.application());
+        }
+    }
+
+    @Test
+    void aStudyOperandOnPostgresqlReachesItsTrials() throws Exception {
+        String url = PostgresServer.get().newDatabase();
+        try (ExperimentDatabase db = ExperimentDatabase.open(url)) {
+            db.add(List.of(trial(32, "a"), trial(48, "b")), false);
+        }
+        Selection s = Selection.parse(Path.of("db:" + url + "#processes=48").toString());
+        try (ExperimentDatabase db = ExperimentDatabase.openExisting(s.database())) {
+            List<ExperimentDatabase.TrialInfo> trials = db.list(s);
+            assertEquals(1, trials.size());
+            assertEquals(48, trials.get(0).processes());
+            assertEquals(COMMS.get(48).size(), db.load(trials.get(0)).communicators().size());
+        }
     }
 
     static String query(ExperimentDatabase db, String sql) throws IOException {

@@ -148,8 +148,12 @@ public final class StudyReport {
         return (seconds > 0 ? "+" : seconds < 0 ? "\u2212" : "") + RunSummary.seconds(Math.abs(seconds));
     }
 
-    /** Per run with root causes, one sentence per wait-state kind with waiting: what causes it. */
-    public static HtmlSection causes(List<String> labels, List<SeverityCube> cubes) {
+    /**
+     * Per run with root causes, one sentence per wait-state kind with waiting: what causes it.
+     *
+     * @param missing which runs lack root causes and why, in one line; null when every run has them
+     */
+    public static HtmlSection causes(List<String> labels, List<SeverityCube> cubes, String missing) {
         return new StaticSection("study-causes", "Root causes per run", h -> {
             boolean any = false;
             for (int i = 0; i < cubes.size(); i++) {
@@ -177,15 +181,22 @@ public final class StudyReport {
                 }
                 h.append("</ul>");
             }
-            if (!any) {
-                h.append("<p class=\"note\">No run carries root causes: traces are analysed with them unless "
-                        + "--no-root-causes is given; a .cubex has them when its analysis did.</p>");
+            if (missing != null) {
+                h.append("<p class=\"note\">").append(HtmlPage.esc(missing)).append("</p>");
+            } else if (!any) {
+                h.append("<p class=\"note\">No run has waiting to explain.</p>");
             }
         });
     }
 
-    /** Waiting per communicator size (rows) and run (columns), with its share of the run's waiting. */
-    public static HtmlSection communicators(List<String> labels, List<List<CommunicatorWaits>> perRun) {
+    /**
+     * Waiting per communicator size (rows) and run (columns), with its share of the run's waiting.
+     *
+     * @param perRun  per run its wait states per communicator, null where it has none
+     * @param missing which runs have none and why, in one line; null when every run has them
+     */
+    public static HtmlSection communicators(List<String> labels, List<List<CommunicatorWaits>> perRun,
+                                            String missing) {
         return new StaticSection("study-communicators", "Waiting by communicator size", h -> {
             TreeMap<Integer, double[]> bySize = new TreeMap<>();
             double[] all = new double[perRun.size()];
@@ -198,9 +209,14 @@ public final class StudyReport {
                     all[i] += k.waiting();
                 }
             }
+            String note = missing == null ? "" : "<p class=\"note\">" + HtmlPage.esc(missing) + "</p>";
             if (bySize.isEmpty()) {
-                h.append("<p class=\"note\">No run has per-communicator waiting (analyse traces, or give analysis JSON; "
-                        + "a .cubex has no communicator dimension).</p>");
+                boolean someHave = perRun.stream().anyMatch(java.util.Objects::nonNull);
+                h.append(note);
+                if (someHave) {
+                    h.append("<p class=\"note\">").append(missing == null ? "No run" : "No other run")
+                            .append(" waits in any communicator.</p>");
+                }
                 return;
             }
             h.append("<table class=\"top\"><thead><tr><th class=\"num\">Communicator size</th>");
@@ -218,7 +234,7 @@ public final class StudyReport {
                 h.append("</tr>");
             }
             h.append("</tbody></table><p class=\"note\">Wait states on the operations of communicators of each size, "
-                    + "as seconds over all processes and as a share of the run's waiting.</p>");
+                    + "as seconds over all processes and as a share of the run's waiting.</p>").append(note);
         });
     }
 
