@@ -207,7 +207,8 @@ final class StudyCommand implements Callable<Integer> {
             out.append(s.line(width, focus)).append('\n');
             ObjectNode j = runsJson.addObject();
             j.put("label", s.label());
-            j.put("path", r.path().toString());
+            // a database selection as the user wrote it (a Path collapses a URL's "//")
+            j.put("path", r.path().toString().replaceFirst("^db:(jdbc:)?(postgresql|postgres):/(?!/)", "db:$1$2://"));
             j.put("processes", s.processes());
             DiffJson.num(j, "timePerProcess", s.timePerProcess());
             DiffJson.num(j, "computationShare", s.computation());
