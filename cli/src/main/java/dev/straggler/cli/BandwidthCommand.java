@@ -6,7 +6,6 @@ import dev.straggler.cli.report.BandwidthSection;
 import dev.straggler.cli.report.HtmlPage;
 import dev.straggler.patterns.scaling.BandwidthDemand;
 import dev.straggler.patterns.scaling.BandwidthReport;
-import dev.straggler.testdata.sim.NetworkModel;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -31,7 +30,9 @@ import java.util.concurrent.Callable;
                 + "run; repeated runs are averaged).%nWith --from-traces, the table comes from the traces instead: "
                 + "each trace (one per process count) is replayed on a network model at every --bandwidths level, "
                 + "keeping its recorded computation and re-timing its communication (a Dimemas-style what-if "
-                + "replay; no bandwidth throttling hardware needed).")
+                + "replay; no bandwidth throttling hardware needed). Without --link-bandwidth and --latency, both are "
+                + "calibrated on the traces' own messages (the fastest recorded time of each size; "
+                + "docs/bandwidth-demand.md).")
 final class BandwidthCommand implements Callable<Integer> {
     @Mixin
     ReadingOptions common;
@@ -47,13 +48,15 @@ final class BandwidthCommand implements Callable<Integer> {
             description = "--from-traces: bandwidth levels in percent of --link-bandwidth (default ${DEFAULT-VALUE}; 100 is always replayed).")
     List<Double> bandwidths = new ArrayList<>();
 
-    @Option(names = "--link-bandwidth", paramLabel = "BYTES/S", defaultValue = "1e9",
-            description = "--from-traces: the network's full bandwidth, bytes per second (default ${DEFAULT-VALUE}).")
-    double linkBandwidth;
+    @Option(names = "--link-bandwidth", paramLabel = "BYTES/S",
+            description = "--from-traces: the network's full bandwidth, bytes per second (default: calibrated on "
+                    + "the traces' recorded messages, else 1e9).")
+    Double linkBandwidth;
 
-    @Option(names = "--latency", paramLabel = "SECONDS", defaultValue = "2e-6",
-            description = "--from-traces: latency per message or collective step (default ${DEFAULT-VALUE}).")
-    double latency;
+    @Option(names = "--latency", paramLabel = "SECONDS",
+            description = "--from-traces: latency per message or collective step (default: calibrated on the "
+                    + "traces' recorded messages, else 2e-6).")
+    Double latency;
 
     @Option(names = "--eager", paramLabel = "BYTES", defaultValue = "16384",
             description = "--from-traces: largest message sent eagerly; larger ones use rendezvous (default ${DEFAULT-VALUE}).")
@@ -94,7 +97,8 @@ final class BandwidthCommand implements Callable<Integer> {
         List<BandwidthDemand.Measurement> rows;
         ThrottlingReplay.Table replayed = null;
         if (fromTraces) {
-            replayed = ThrottlingReplay.run(inputs, levels(), network(), common);
+            checkNetwork();
+            replayed = ThrottlingReplay.run(inputs, levels(), linkBandwidth, latency, eager, overhead, common);
             rows = replayed.measurements();
             origin = inputs.size() == 1 ? inputs.get(0).toString() : inputs.size() + " traces";
             System.out.print(replayed.text());
@@ -128,7 +132,8 @@ final class BandwidthCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(origin + ": " + e.getMessage(), e);
         }
-        System.out.print(BandwidthReport.text(result));
+        String remedy = remedy(result);
+        System.out.print(BandwidthReport.text(result, remedy));
         ObjectNode doc = BandwidthReport.json(result);
         if (replayed != null) {
             doc.set("whatIfReplay", replayed.json());
@@ -142,10 +147,37 @@ final class BandwidthCommand implements Callable<Integer> {
             if (replayed != null) {
                 page.add(replayed.section());
             }
-            page.add(new BandwidthSection(result)).write(html);
+            page.add(new BandwidthSection(result, remedy)).write(html);
             System.out.println("wrote " + html);
         }
         return 0;
+    }
+
+    /**
+     * When no configuration reaches any CTI: the options that would give demands. CTIs every configuration reaches
+     * give values (and pairs for a demand constant) from the same runs; lower bandwidths may reach the CTIs asked.
+     */
+    private String remedy(BandwidthDemand.Result r) {
+        if (r.noDemand() == null) {
+            return null;
+        }
+        String lower = fromTraces
+                ? "add levels below " + BandwidthReport.num(r.lowestBandwidth()) + " % with --bandwidths"
+                : "measure bandwidths below " + BandwidthReport.num(r.lowestBandwidth()) + " %";
+        double reach = 100 * r.commonReach();
+        if (!(reach > 0)) {
+            return lower;
+        }
+        // four evenly spaced CTIs on a 1-2-5 step, all within what every configuration reaches
+        double raw = reach / 4;
+        double decade = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = raw >= 5 * decade ? 5 * decade : raw >= 2 * decade ? 2 * decade : decade;
+        List<String> example = new ArrayList<>();
+        for (int k = 1; k <= 4; k++) {
+            example.add(BandwidthReport.num(k * step));
+        }
+        return "choose CTIs every configuration reaches, up to " + BandwidthReport.num(reach) + " %, with --cti (e.g. "
+                + "--cti " + String.join(",", example) + "), or " + lower;
     }
 
     /** The bandwidth levels, 100 % always among them, highest first. */
@@ -164,11 +196,11 @@ final class BandwidthCommand implements Callable<Integer> {
         return new ArrayList<>(set);
     }
 
-    private NetworkModel network() {
-        if (!(linkBandwidth > 0) || Double.isInfinite(linkBandwidth)) {
+    private void checkNetwork() {
+        if (linkBandwidth != null && (!(linkBandwidth > 0) || Double.isInfinite(linkBandwidth))) {
             throw new IllegalArgumentException("--link-bandwidth takes bytes per second above 0, not " + linkBandwidth);
         }
-        if (!(latency >= 0) || latency > 1) {
+        if (latency != null && (!(latency >= 0) || latency > 1)) {
             throw new IllegalArgumentException("--latency takes seconds in [0, 1], not " + latency);
         }
         if (!(overhead >= 0) || overhead > 1) {
@@ -177,6 +209,5 @@ final class BandwidthCommand implements Callable<Integer> {
         if (eager < 0) {
             throw new IllegalArgumentException("--eager takes a size in bytes >= 0, not " + eager);
         }
-        return new NetworkModel(Math.round(latency * 1e9), linkBandwidth, eager, Math.round(overhead * 1e9), 0);
     }
 }

@@ -12,9 +12,16 @@ import java.util.Locale;
  */
 public final class BandwidthSection implements HtmlSection {
     private final BandwidthDemand.Result r;
+    private final String remedy;
 
     public BandwidthSection(BandwidthDemand.Result r) {
+        this(r, null);
+    }
+
+    /** @param remedy when no configuration reaches any CTI: what the user can change (null for nothing) */
+    public BandwidthSection(BandwidthDemand.Result r, String remedy) {
         this.r = r;
+        this.remedy = remedy;
     }
 
     @Override
@@ -53,6 +60,13 @@ public final class BandwidthSection implements HtmlSection {
             h.append("</tr>");
         }
         h.append("</tbody></table>");
+        if (r.noDemand() != null) {
+            // one sentence instead of a table without values
+            h.append("<p>").append(HtmlPage.esc("No bandwidth demand: " + r.noDemand()
+                    + (remedy == null ? "" : "; " + remedy) + ".")).append("</p>");
+            notes(h);
+            return;
+        }
         h.append("<table class=\"top\"><caption>Bandwidth demand BW<sub>CTI,p</sub> (% of full bandwidth)</caption>"
                 + "<thead><tr><th class=\"num\">p</th>");
         for (double cti : r.ctis()) {
@@ -84,6 +98,10 @@ public final class BandwidthSection implements HtmlSection {
         h.append("<p>").append(HtmlPage.esc(Double.isNaN(r.demandConstant()) ? "No demand constant: fewer than two "
                 + "configurations reach a CTI." : String.format(Locale.ROOT, "Demand constant DC = %.4f (mean of %d "
                 + "pairwise constants).", r.demandConstant(), r.constants().size()))).append("</p>");
+        notes(h);
+    }
+
+    private void notes(Appendable h) throws IOException {
         if (!r.notes().isEmpty()) {
             h.append("<ul class=\"notes\">");
             for (String n : r.notes()) {

@@ -25,7 +25,9 @@ import java.util.TreeMap;
  * Documented choices where the paper is silent: repeated runs of one (p, bw) are averaged; when a curve reaches a
  * CTI more than once (it need not be monotone), the highest such bandwidth is taken, since that is where p first
  * suffers that increment as bandwidth shrinks; a CTI outside a configuration's measured range has no demand there
- * and is reported, never extrapolated; a pair or prediction lacking a demand is left out and said so.
+ * and is reported, never extrapolated; a pair or prediction lacking a demand is left out and said so. What is
+ * left out is said once per kind, every configuration or CTI it concerns in one line; when no configuration
+ * reaches any CTI, that is the result ({@link Result#noDemand}) instead of a table without values.
  */
 public final class BandwidthDemand {
 
@@ -62,11 +64,24 @@ public final class BandwidthDemand {
 
     /**
      * @param demandConstant the mean of {@code constants}; NaN when there is none (then no predictions)
-     * @param notes          what could not be computed and why
+     * @param noDemand       when no configuration reaches any of the CTIs: that fact in one sentence (which CTIs
+     *                       the measurements do reach is in {@link #commonReach}); null when some demand exists
+     * @param notes          what could not be computed and why, one line per kind
      */
     public record Result(List<Configuration> configurations, List<Double> ctis, List<Demand> demands,
                          List<PairConstant> constants, double demandConstant, List<Prediction> predictions,
-                         List<String> notes) {
+                         String noDemand, List<String> notes) {
+
+        /** The largest CTI every configuration reaches within its measured bandwidths (0 when one never slows). */
+        public double commonReach() {
+            return configurations.stream().mapToDouble(c -> Math.max(0, c.maxCti())).min().orElse(0);
+        }
+
+        /** The lowest bandwidth measured in any configuration, percent. */
+        public double lowestBandwidth() {
+            return configurations.stream().flatMap(c -> c.points().stream()).mapToDouble(Point::bandwidthPercent)
+                    .min().orElse(100);
+        }
     }
 
     private BandwidthDemand() {
@@ -108,18 +123,49 @@ public final class BandwidthDemand {
         }
         List<Demand> demands = new ArrayList<>();
         Map<Integer, Map<Double, Double>> bw = new TreeMap<>();
+        // per configuration, the CTIs it never reaches: one note for all of them, not one per (p, CTI)
+        List<String> missed = new ArrayList<>();
+        int missing = 0;
         for (Configuration c : configs) {
+            List<String> never = new ArrayList<>();
             for (double cti : ctis) {
                 Double b = bandwidthAt(c, cti);
                 demands.add(new Demand(c.tasks(), cti, b));
                 if (b == null) {
-                    notes.add(String.format(Locale.ROOT, "p=%d never reaches CTI %s %% in its measured range "
-                            + "(%s %% .. %s %%): no demand there", c.tasks(), pct(cti), pct(c.minCti()),
-                            pct(c.maxCti())));
+                    never.add(pct(cti));
                 } else {
                     bw.computeIfAbsent(c.tasks(), k -> new TreeMap<>()).put(cti, b);
                 }
             }
+            missing += never.size();
+            if (!never.isEmpty()) {
+                missed.add(String.format(Locale.ROOT, "p=%d never reaches CTI %s %% (its CTIs span %s %% .. %s %%)",
+                        c.tasks(), String.join(", ", never), pct(c.minCti()), pct(c.maxCti())));
+            }
+        }
+        String noDemand = null;
+        if (!configs.isEmpty() && !ctis.isEmpty() && missing == demands.size()) {
+            Configuration most = configs.get(0);
+            Point worst = null;
+            for (Configuration c : configs) {
+                for (Point pt : c.points()) {
+                    if (worst == null || pt.cti() > worst.cti()) {
+                        worst = pt;
+                        most = c;
+                    }
+                }
+            }
+            List<String> all = ctis.stream().map(BandwidthDemand::pct).toList();
+            double lowest = configs.stream().flatMap(c -> c.points().stream()).mapToDouble(Point::bandwidthPercent)
+                    .min().orElse(100);
+            noDemand = String.format(Locale.ROOT, "no configuration reaches %s at any measured bandwidth down to %s %% "
+                            + "(the largest CTI is %s %%, p=%d at %s %%)",
+                    (all.size() == 1 ? "CTI " : "any CTI of ") + String.join(", ", all) + " %",
+                    BandwidthReport.num(lowest), pct(worst.cti()), most.tasks(),
+                    BandwidthReport.num(worst.bandwidthPercent()));
+        } else if (missing > 0) {
+            notes.add(String.format(Locale.ROOT, "no demand for %d of %d (p, CTI) pairs, the CTI being outside the "
+                    + "measured range (never extrapolated): %s", missing, demands.size(), String.join("; ", missed)));
         }
         List<PairConstant> constants = new ArrayList<>();
         for (int i = 0; i < configs.size(); i++) {
@@ -141,26 +187,44 @@ public final class BandwidthDemand {
             notes.add("one configuration only: a demand constant needs two");
         }
         List<Prediction> predictions = new ArrayList<>();
+        if (predictAt.length > 0 && Double.isNaN(dc) && noDemand == null) {
+            notes.add("no predictions: no two configurations have a demand at one CTI, so there is no demand constant");
+        }
         if (!Double.isNaN(dc) && !configs.isEmpty()) {
             int largest = configs.get(configs.size() - 1).tasks();
+            List<String> lacking = new ArrayList<>();
+            Map<Integer, List<String>> beyondFull = new TreeMap<>();
+            for (double cti : ctis) {
+                if (bw.getOrDefault(largest, Map.of()).get(cti) == null) {
+                    lacking.add(pct(cti));
+                }
+            }
             for (int q : predictAt) {
                 for (double cti : ctis) {
                     Double b = bw.getOrDefault(largest, Map.of()).get(cti);
                     if (b == null) {
-                        notes.add(String.format(Locale.ROOT, "no prediction at p=%d for CTI %s %%: the largest "
-                                + "configuration (p=%d) has no demand there", q, pct(cti), largest));
                         continue;
                     }
                     double v = b * dc * Math.sqrt((double) q / largest);
                     predictions.add(new Prediction(q, cti, v));
                     if (v > 100) {
-                        notes.add(String.format(Locale.ROOT, "p=%d needs more than the full bandwidth to stay within "
-                                + "CTI %s %% (%.1f %%): that increment cannot be avoided", q, pct(cti), v));
+                        beyondFull.computeIfAbsent(q, k -> new ArrayList<>())
+                                .add(String.format(Locale.ROOT, "%s %% (%.1f %%)", pct(cti), v));
                     }
                 }
             }
+            if (predictAt.length > 0 && !lacking.isEmpty()) {
+                notes.add(String.format(Locale.ROOT, "no prediction for CTI %s %%: the largest configuration (p=%d) "
+                        + "has no demand there", String.join(", ", lacking), largest));
+            }
+            if (!beyondFull.isEmpty()) {
+                List<String> parts = new ArrayList<>();
+                beyondFull.forEach((q, l) -> parts.add("p=" + q + " at CTI " + String.join(", ", l)));
+                notes.add("more than the full bandwidth would be needed to stay within the CTI, so that increment "
+                        + "cannot be avoided: " + String.join("; ", parts));
+            }
         }
-        return new Result(configs, List.copyOf(ctis), demands, constants, dc, predictions, notes);
+        return new Result(configs, List.copyOf(ctis), demands, constants, dc, predictions, noDemand, notes);
     }
 
     /**
@@ -187,7 +251,8 @@ public final class BandwidthDemand {
 
     private static String pct(double fraction) {
         double v = 100 * fraction;
-        return Math.abs(v - Math.rint(v)) < 1e-9 ? Long.toString(Math.round(v)) : String.format(Locale.ROOT, "%.3g", v);
+        return Math.abs(v - Math.rint(v)) < 1e-9 ? Long.toString(Math.round(v))
+                : new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 
     /**

@@ -17,6 +17,14 @@ public final class BandwidthReport {
     }
 
     public static String text(BandwidthDemand.Result r) {
+        return text(r, null);
+    }
+
+    /**
+     * @param remedy when no configuration reaches any CTI: what the user can change, appended to that one line
+     *               (null for nothing)
+     */
+    public static String text(BandwidthDemand.Result r, String remedy) {
         StringBuilder sb = new StringBuilder("Bandwidth demand (Medya et al.): CTI = (T_bw - T_100) / T_100\n\n");
         sb.append("Completion-time increments per configuration\n");
         for (BandwidthDemand.Configuration c : r.configurations()) {
@@ -25,6 +33,15 @@ public final class BandwidthReport {
                 sb.append(String.format(Locale.ROOT, "  %s%% %.2f%%", num(pt.bandwidthPercent()), 100 * pt.cti()));
             }
             sb.append('\n');
+        }
+        if (r.noDemand() != null) {
+            // a table of dashes says less than one line saying why there are no values and what would give some
+            sb.append("\nBandwidth demand BW_CTI,p: none: ").append(r.noDemand())
+                    .append(remedy == null ? "" : "; " + remedy).append('\n');
+            for (String n : r.notes()) {
+                sb.append("note: ").append(n).append('\n');
+            }
+            return sb.toString();
         }
         sb.append("\nBandwidth demand BW_CTI,p (% of full bandwidth)\n  ").append(String.format(Locale.ROOT, "%8s",
                 "p \\ CTI"));
@@ -109,6 +126,11 @@ public final class BandwidthReport {
             n.put("tasks", p.tasks());
             n.put("cti", percent(p.cti()));
             n.put("bandwidthPercent", p.bandwidthPercent());
+        }
+        if (r.noDemand() == null) {
+            o.putNull("noDemand");
+        } else {
+            o.put("noDemand", r.noDemand());
         }
         ArrayNode notes = o.putArray("notes");
         r.notes().forEach(notes::add);

@@ -99,8 +99,32 @@ class BandwidthDemandTest {
         BandwidthDemand.Result r = BandwidthDemand.analyse(table(), List.of(0.30), new int[] {450});
         BandwidthDemand.Demand d = r.demands().stream().filter(x -> x.tasks() == 72).findFirst().orElseThrow();
         assertNull(d.bandwidthPercent());
-        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("p=72 never reaches CTI 30 %")), r.notes().toString());
+        // no configuration reaches 30 % (p = 288 reaches 28 %): said in one sentence
+        assertTrue(r.noDemand().startsWith("no configuration reaches CTI 30 %"), r.noDemand());
         assertTrue(r.predictions().isEmpty());
+    }
+
+    /** CTI 22 % and 26 % lie beyond p = 72 (at most 20.8 %), 26 % also beyond p = 162 (24 %): one note, not three. */
+    @Test
+    void ctisOutsideTheRangesOfSeveralConfigurationsAreOneNote() {
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), List.of(0.08, 0.22, 0.26), new int[0]);
+        assertEquals(List.of("no demand for 3 of 9 (p, CTI) pairs, the CTI being outside the measured range (never "
+                + "extrapolated): p=72 never reaches CTI 22, 26 % (its CTIs span 0 % .. 20.8 %); p=162 never reaches "
+                + "CTI 26 % (its CTIs span 0 % .. 24 %)"), r.notes());
+        assertNull(r.noDemand());
+    }
+
+    /** p = 288 reaches at most 28 % (at 20 % bandwidth): no configuration reaches 40 % or 50 %. */
+    @Test
+    void noConfigurationReachingAnyCtiIsOneSentenceNotATableWithoutValues() {
+        BandwidthDemand.Result r = BandwidthDemand.analyse(table(), List.of(0.40, 0.50), new int[] {450});
+        assertEquals("no configuration reaches any CTI of 40, 50 % at any measured bandwidth down to 20 % (the "
+                + "largest CTI is 28 %, p=288 at 20 %)", r.noDemand());
+        assertEquals(List.of(), r.notes());
+        assertEquals(0.208, r.commonReach(), 1e-12);
+        String text = BandwidthReport.text(r, "measure lower");
+        assertTrue(text.contains("\nBandwidth demand BW_CTI,p: none: " + r.noDemand() + "; measure lower\n"), text);
+        assertTrue(!text.contains("p \\ CTI") && !text.contains("Demand constants"), text);
     }
 
     @Test

@@ -64,6 +64,24 @@ public record NetworkModel(long latency, double bandwidth, long eagerThreshold, 
     }
 
     /**
+     * The two linear terms of {@link #collectiveCost}: {@code {latency steps, bytes}}, so that the cost is
+     * {@code steps × latency + bytes / bandwidth} up to rounding to whole ticks (once per step for bcast, reduce, scan
+     * and allreduce) and never less than {@code overhead}. Used to calibrate the model on recorded collectives.
+     */
+    public static long[] collectiveTerms(MpiCall call, long n, int size) {
+        long steps = size > 1 ? 32 - Integer.numberOfLeadingZeros(size - 1) : 0;
+        return switch (call) {
+            case INIT, FINALIZE, BARRIER -> new long[] {steps, 0};
+            case COMM_SPLIT -> new long[] {steps, 8L * (size - 1)};
+            case BCAST, REDUCE, SCAN -> new long[] {steps, steps * n};
+            case SCATTER, GATHER, ALLGATHER, ALLTOALL -> new long[] {steps, n * (size - 1L)};
+            case ALLREDUCE -> new long[] {2 * steps, 2 * steps * n};
+            case ALLTOALLV -> new long[] {steps, n};
+            default -> throw new IllegalArgumentException(call + " is not a collective");
+        };
+    }
+
+    /**
      * Duration of a collective after its prerequisite arrivals, for a communicator of {@code size} ranks and a
      * per-rank payload of {@code n} bytes (Alltoallv: the rank's total sent bytes); a binomial tree of
      * ⌈log2 size⌉ steps. Never less than {@code overhead}.

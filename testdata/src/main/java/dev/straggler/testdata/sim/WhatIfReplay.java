@@ -76,6 +76,7 @@ public final class WhatIfReplay {
     private final long unmatchedSends;
     private final long unmatchedReceives;
     private final long incompleteCollectives;
+    private final RecordedTimes recorded;
 
     /** The replay of one rank: its MPI calls, in order, with the computation before each. */
     private static final class RankOps {
@@ -108,6 +109,29 @@ public final class WhatIfReplay {
 
     /** The completion of one replay. */
     public record Outcome(double seconds, long[] rankEndTicks) {
+    }
+
+    /**
+     * The fastest recorded time of one communication term: {@code count} observations whose model cost is
+     * {@code latencySteps × latency + bytes / bandwidth}, the shortest of them {@code seconds}.
+     */
+    public record RecordedTime(int latencySteps, long bytes, double seconds, long count) {
+    }
+
+    /**
+     * What the trace recorded of its communication, in the model's cost terms, for calibrating the model to the
+     * machine the trace was recorded on.
+     *
+     * @param pointToPoint per message size: receive leave − send enter of matched messages (latency steps 1). In the
+     *                     model this is never less than the transfer time, and equals it when the receive was posted
+     *                     before the message arrived (eager) or before the send began (rendezvous).
+     * @param collectives  per (latency steps, bytes) of {@link NetworkModel#collectiveTerms}: for every complete
+     *                     instance of an N×N collective or barrier (not MPI_Init/MPI_Finalize, which keep their
+     *                     recorded time), the first member's leave − the last member's enter; in the model this is
+     *                     the collective's cost (plus the exit stagger of the member that left first)
+     */
+    public record RecordedTimes(long messages, long collectiveInstances, List<RecordedTime> pointToPoint,
+                                List<RecordedTime> collectives) {
     }
 
     private WhatIfReplay(Builder b) {
@@ -151,6 +175,61 @@ public final class WhatIfReplay {
         }
         this.incompleteCollectives = b.incompleteCollectives;
         this.measuredTicks = b.lastTime - b.firstTime;
+        this.recorded = recordedTimes(b);
+    }
+
+    private RecordedTimes recordedTimes(Builder b) {
+        // key: latency steps in the top byte, bytes below; value: {shortest ticks, count}
+        it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<long[]> p2p = new it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<>();
+        long messages = 0;
+        for (int s = 0; s < sendPartner.length; s++) {
+            int rv = sendPartner[s];
+            long leave = rv < 0 ? UNKNOWN : b.recvLeave.getLong(rv);
+            if (leave == UNKNOWN) {
+                continue;
+            }
+            messages++;
+            fastest(p2p, 1, sendBytes[s], leave - b.sendEnter.getLong(s));
+        }
+        it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<long[]> coll = new it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<>();
+        long instances = 0;
+        for (int i = 0; i < instComm.length; i++) {
+            MpiCall c = instCall[i];
+            int size = members[instComm[i]].length;
+            if (c.sync() != MpiCall.Sync.ALL || Builder.keepsRecordedTime(c) || size < 2
+                    || b.instJoined.getInt(i) < size) {
+                continue;
+            }
+            long[] terms = NetworkModel.collectiveTerms(c, b.instFirstLeavePayload.getLong(i), size);
+            instances++;
+            fastest(coll, terms[0], terms[1], b.instFirstLeave.getLong(i) - b.instRecordedBegin.getLong(i));
+        }
+        return new RecordedTimes(messages, instances, list(p2p), list(coll));
+    }
+
+    private static void fastest(it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<long[]> m, long steps, long bytes,
+                                long ticks) {
+        if (steps > 127 || bytes >= 1L << 56) {
+            return;
+        }
+        long[] a = m.get(steps << 56 | bytes);
+        if (a == null) {
+            m.put(steps << 56 | bytes, new long[] {ticks, 1});
+        } else {
+            a[0] = Math.min(a[0], ticks);
+            a[1]++;
+        }
+    }
+
+    private List<RecordedTime> list(it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap<long[]> m) {
+        List<RecordedTime> out = new ArrayList<>();
+        for (var e : m.long2ObjectEntrySet()) {
+            long k = e.getLongKey();
+            out.add(new RecordedTime((int) (k >>> 56), k & ((1L << 56) - 1), (double) e.getValue()[0] / ticksPerSecond,
+                    e.getValue()[1]));
+        }
+        out.sort(java.util.Comparator.comparingInt(RecordedTime::latencySteps).thenComparingLong(RecordedTime::bytes));
+        return List.copyOf(out);
     }
 
     private static long countNegative(int[] partner, boolean[] relevant) {
@@ -199,6 +278,11 @@ public final class WhatIfReplay {
     /** Collective records whose instance some member of the communicator never joined. */
     public long incompleteCollectives() {
         return incompleteCollectives;
+    }
+
+    /** The recorded communication times, per cost term of the network model. */
+    public RecordedTimes recordedTimes() {
+        return recorded;
     }
 
     /**
@@ -483,6 +567,10 @@ public final class WhatIfReplay {
         final RankOps[] ops;
         final int[][] members;
         final LongArrayList sendBytes = new LongArrayList();
+        /** Recorded enter of the call of each send. */
+        final LongArrayList sendEnter = new LongArrayList();
+        /** Recorded leave of the call completing each receive; UNKNOWN while not completed. */
+        final LongArrayList recvLeave = new LongArrayList();
         final IntArrayList sendSync = new IntArrayList();
         final IntArrayList sendOwner = new IntArrayList();
         final IntArrayList recvOwner = new IntArrayList();
@@ -494,6 +582,11 @@ public final class WhatIfReplay {
         final IntArrayList instRoot = new IntArrayList();
         /** Latest recorded enter of the members of each instance. */
         final LongArrayList instRecordedBegin = new LongArrayList();
+        /** Earliest recorded leave of the members of each instance, and that member's payload. */
+        final LongArrayList instFirstLeave = new LongArrayList();
+        final LongArrayList instFirstLeavePayload = new LongArrayList();
+        /** Members that joined each instance. */
+        final IntArrayList instJoined = new IntArrayList();
         /** Per communicator: instance id of its k-th collective. */
         final IntArrayList[] instancesOf;
         /** Per communicator and member: how many collectives that member has joined. */
@@ -638,6 +731,7 @@ public final class WhatIfReplay {
                             }
                             case EventKind.LEAVE_CODE -> {
                                 if (mpiDepth > 0 && depth == mpiDepth) {
+                                    recordLeave(o, callItems, t);
                                     o.addCall(callEnter - prevLeave, t - callEnter, callItems);
                                     prevLeave = t;
                                     mpiDepth = 0;
@@ -651,6 +745,7 @@ public final class WhatIfReplay {
                                 }
                                 int s = sendBytes.size();
                                 sendBytes.add(Math.max(0, b.bytes[i]));
+                                sendEnter.add(callEnter);
                                 MpiCall c = callRegion >= 0 ? callOfRegion[callRegion] : null;
                                 sendSync.add(c == MpiCall.SSEND ? 1 : 0);
                                 sendOwner.add(rank);
@@ -734,9 +829,29 @@ public final class WhatIfReplay {
             envelope(comm, globalRank(comm, b.ref[i], location, b.firstIndex + i), rank, b.tag[i]).recvs.add(rv);
         }
 
+        /** The recorded leave of a call, for the receives it completes and the collectives it joins. */
+        private void recordLeave(RankOps o, int from, long leave) {
+            for (int i = from; i < o.itemKind.size(); i++) {
+                int ref = o.itemRef.getInt(i);
+                switch (o.itemKind.getInt(i)) {
+                    case RECV, RECV_COMPLETE -> recvLeave.set(ref, leave);
+                    case COLLECTIVE -> {
+                        if (leave < instFirstLeave.getLong(ref)) {
+                            instFirstLeave.set(ref, leave);
+                            instFirstLeavePayload.set(ref, o.itemPayload.getLong(i));
+                        }
+                    }
+                    default -> {
+                        // sends and posts: their enter is what counts
+                    }
+                }
+            }
+        }
+
         private int newRecv(int rank) {
             int rv = recvOwner.size();
             recvOwner.add(rank);
+            recvLeave.add(UNKNOWN);
             recvEnvelope.add(false);
             return rv;
         }
@@ -808,8 +923,12 @@ public final class WhatIfReplay {
                 instCall.add(call);
                 instRoot.add(root);
                 instRecordedBegin.add(Long.MIN_VALUE);
+                instFirstLeave.add(Long.MAX_VALUE);
+                instFirstLeavePayload.add(0);
+                instJoined.add(0);
                 list.add(inst);
             }
+            instJoined.set(inst, instJoined.getInt(inst) + 1);
             instRecordedBegin.set(inst, Math.max(instRecordedBegin.getLong(inst), callEnter));
             // MPI_Init and MPI_Finalize: the recorded end, turned into the recorded time after the last arrival once
             // every member is read (see keepsRecordedTime)

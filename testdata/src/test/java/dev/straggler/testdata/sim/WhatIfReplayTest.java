@@ -174,4 +174,28 @@ class WhatIfReplayTest {
         assertTrue(e.getMessage().startsWith("bad-root: location "), e.getMessage());
         assertTrue(e.getMessage().contains("root"), e.getMessage());
     }
+
+    /**
+     * What the calibration of the network fits: on the simulator's default network (1 GB/s, so a byte takes exactly
+     * 1 ns and nothing is rounded) the fastest recorded time of each message size is the model's transfer time, and
+     * that of each N×N collective its cost, steps × latency + bytes / bandwidth, since in every size some receiver
+     * or member was already waiting.
+     */
+    @Test
+    void fastestRecordedTimesAreTheModelsCosts() throws Exception {
+        Scenario s = scenario("bt-like");
+        ScenarioParams sp = ScenarioParams.of(9);
+        NetworkModel net = params(s, sp).network();
+        WhatIfReplay.RecordedTimes t = WhatIfReplay.load(simulate(s, sp)).recordedTimes();
+        assertTrue(t.pointToPoint().size() >= 2 && t.messages() > 0, t.toString());
+        for (WhatIfReplay.RecordedTime m : t.pointToPoint()) {
+            assertEquals(1, m.latencySteps());
+            assertEquals(net.transfer(m.bytes()) / 1e9, m.seconds(), 1e-15, m.toString());
+        }
+        assertTrue(!t.collectives().isEmpty(), t.toString());
+        for (WhatIfReplay.RecordedTime c : t.collectives()) {
+            long cost = Math.max(net.overhead(), c.latencySteps() * net.latency() + net.bytesTime(c.bytes()));
+            assertEquals(cost / 1e9, c.seconds(), 1e-15, c.toString());
+        }
+    }
 }
