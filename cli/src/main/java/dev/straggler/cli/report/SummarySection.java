@@ -1,5 +1,6 @@
 package dev.straggler.cli.report;
 
+import dev.straggler.patterns.algebra.Format;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 
@@ -111,7 +112,7 @@ public final class SummarySection implements HtmlSection {
                 h.append(" <span class=\"self\">(in ").append(HtmlPage.esc(cube.metric(x.parent()).displayName())).append(")</span>");
             }
             h.append("</td><td class=\"num\">").append(seconds(r.value)).append("</td><td class=\"num\">")
-                    .append(String.format(Locale.ROOT, "%.1f %%", pct)).append("</td><td class=\"barcell\"><span class=\"bar")
+                    .append(Format.unsignedZero(String.format(Locale.ROOT, "%.1f %%", pct))).append("</td><td class=\"barcell\"><span class=\"bar")
                     .append(difference ? (r.value < 0 ? " negbar" : " posbar") : "").append("\" style=\"width:")
                     .append(String.format(Locale.ROOT, "%.1f", Math.min(100, Math.abs(pct)))).append("%\"></span></td></tr>");
         }
