@@ -9,6 +9,7 @@ import dev.straggler.patterns.algebra.DiffText;
 import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.Operands;
 import dev.straggler.patterns.algebra.ProfileAlgebra;
+import dev.straggler.patterns.algebra.SystemMode;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cubex.CubexWriter;
 import picocli.CommandLine.Command;
@@ -18,6 +19,8 @@ import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 @Command(name = "diff", mixinStandardHelpOptions = true,
@@ -76,12 +79,37 @@ final class DiffCommand implements Callable<Integer> {
                 System.out.println("wrote " + cube);
             }
             if (html != null) {
-                HtmlReport.of(d).difference(true)
+                Map<String, String> facts = new LinkedHashMap<>();
+                facts.put("A", report.minuend() + processes(report.minuendRanks()));
+                facts.put("B", report.subtrahend() + processes(report.subtrahendRanks()));
+                facts.put("Change", report.headline());
+                if (report.collapsed()) {
+                    facts.put("Processes", capitalised(report.systemNote()) + ".");
+                }
+                HtmlReport.of(d).difference(true).summary(facts)
+                        .perProcessMeans(report.collapsed() ? perProcessMeans(ca, cb) : null)
                         .title("Straggler: " + CubeAttributes.describe(ca, "A") + " minus " + CubeAttributes.describe(cb, "B"))
                         .write(html);
                 System.out.println("wrote " + html);
             }
         }
         return 0;
+    }
+
+    private static String processes(int n) {
+        return n > 0 ? " (" + n + (n == 1 ? " process)" : " processes)") : "";
+    }
+
+    private static String capitalised(String s) {
+        return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
+    }
+
+    /** A − B with each run's sums divided by its processes; null when a run's process count is unknown. */
+    private static SeverityCube perProcessMeans(SeverityCube a, SeverityCube b) {
+        try {
+            return ProfileAlgebra.diff(a, b, SystemMode.MEAN);
+        } catch (IllegalArgumentException e) {
+            return null; // a collapsed operand without a recorded rank count has no per-process mean
+        }
     }
 }

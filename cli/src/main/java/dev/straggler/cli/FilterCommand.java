@@ -1,5 +1,6 @@
 package dev.straggler.cli;
 
+import dev.straggler.patterns.algebra.Format;
 import dev.straggler.patterns.reduce.FilterFiles;
 import dev.straggler.patterns.reduce.TraceReducer;
 import dev.straggler.trace.TraceSource;
@@ -76,10 +77,10 @@ final class FilterCommand implements Callable<Integer> {
         }
         System.out.printf("filtered %s with %s into %s (%s)%n", trace, filterFile, output, otf2 ? "OTF2" : "store");
         System.out.printf("  %-26s %,d defined%n", "regions excluded", r.regionsExcluded());
-        System.out.printf("  %-26s %,16d -> %,16d  (%+.1f %%)%n", "events", r.eventsBefore(), r.eventsAfter(),
-                change(r.eventsBefore(), r.eventsAfter()));
-        System.out.printf("  %-26s %,16d -> %,16d  (%+.1f %%)%n", "bytes (OTF2 event files)", r.bytesBefore(),
-                r.bytesAfter(), change(r.bytesBefore(), r.bytesAfter()));
+        System.out.printf("  %-26s %,16d -> %,16d  (%s)%n", "events", r.eventsBefore(), r.eventsAfter(),
+                percent(change(r.eventsBefore(), r.eventsAfter())));
+        System.out.printf("  %-26s %,16d -> %,16d  (%s)%n", "bytes (OTF2 event files)", r.bytesBefore(),
+                r.bytesAfter(), percent(change(r.bytesBefore(), r.bytesAfter())));
         System.out.printf("  %-26s %,16d bytes on disk%n", "written", otf2 ? archiveSize(anchor) : sizeOnDisk(output));
         if (noValidate) {
             return 0;
@@ -112,6 +113,11 @@ final class FilterCommand implements Callable<Integer> {
 
     private static double change(long before, long after) {
         return before == 0 ? 0 : 100.0 * (after - before) / before;
+    }
+
+    /** A change in percent with its sign, "0.0 %" when it rounds to nothing (a filter that dropped nothing). */
+    private static String percent(double change) {
+        return Format.unsignedZero(String.format(Locale.ROOT, "%+.1f %%", change));
     }
 
     /** Anchor, global definitions and the per-location directory of an OTF2 archive. */

@@ -15,6 +15,7 @@ import java.util.Map;
 
 import static dev.straggler.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FilterCommandTest {
@@ -107,6 +108,18 @@ class FilterCommandTest {
         CliTest.Run r = run("filter", deepCallTree().toString(), "--filter", bogus.toString(), "-o", tmp.resolve("o").toString());
         assertEquals(1, r.code());
         assertTrue(r.err().contains(bogus + ": neither a Score-P filter file"), r.err());
+    }
+
+    /** A filter that matches no region changes nothing: "0.0 %", not "+0.0 %". */
+    @Test
+    void aFilterThatDropsNothingPrintsAnUnsignedZeroChange() throws Exception {
+        Path filter = tmp.resolve("nothing.filter");
+        Files.writeString(filter, "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE no_such_region\nSCOREP_REGION_NAMES_END\n");
+        CliTest.Run r = run("filter", deepCallTree().toString(), "--filter", filter.toString(), "-o",
+                tmp.resolve("same").toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("(0.0 %)"), r.out());
+        assertFalse(r.out().contains("+0.0") || r.out().contains("-0.0"), r.out());
     }
 
     private static long expectedEvents(Path in) throws Exception {

@@ -87,6 +87,16 @@ class IncludeListCommandTest {
         assertTrue(none.out().lines().noneMatch(l -> l.startsWith("+")), none.out());
     }
 
+    /** A plan that drops nothing changes no figure of the summary: each change prints "0.0 %", without a sign. */
+    @Test
+    void aPlanThatDropsNothingPrintsUnsignedZeroChanges() {
+        CliTest.Run none = run("include-list", deepCallTree().toString(), "--rule", "numcalls > 5000");
+        assertEquals(0, none.code(), none.err());
+        assertTrue(none.out().contains("regions visited / kept"), none.out());
+        assertTrue(none.out().lines().filter(l -> l.startsWith("  events ") || l.startsWith("  regions visited"))
+                .allMatch(l -> l.endsWith(" 0.0 %") && !l.endsWith("+0.0 %")), none.out());
+    }
+
     @Test
     void aRuleSyntaxErrorNamesTheLine() throws Exception {
         Path rules = tmp.resolve("rules.txt");

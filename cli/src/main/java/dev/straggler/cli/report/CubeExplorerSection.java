@@ -1,6 +1,9 @@
 package dev.straggler.cli.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.straggler.patterns.algebra.CauseMetrics;
+import dev.straggler.patterns.algebra.CubeAttributes;
+import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
@@ -25,6 +28,11 @@ import java.util.List;
  *
  * <p>In a difference cube ({@code difference = true}) values may be negative; the page then colours
  * increases and decreases differently and sorts by magnitude.
+ *
+ * <p>A cube whose system dimension was collapsed (the algebra's sum over ranks or mean per rank, e.g. the difference
+ * of runs on 16 and 8 processes) has one value per (metric, call path) and no processes: the lower pane then says
+ * so in one sentence and gives the selected call path's whole-run value, and, when given the same difference of
+ * per-process means, that one beside it, labelled as such; it draws no per-process bars.
  */
 public final class CubeExplorerSection implements HtmlSection {
     public static final long DEFAULT_MAX_ROW_VALUES = 2_000_000;
@@ -32,11 +40,51 @@ public final class CubeExplorerSection implements HtmlSection {
     private final SeverityCube cube;
     private final boolean difference;
     private final long maxRowValues;
+    private final SeverityCube means;
 
     public CubeExplorerSection(SeverityCube cube, boolean difference, long maxRowValues) {
+        this(cube, difference, maxRowValues, null);
+    }
+
+    /**
+     * @param means for a collapsed difference: the same difference of per-process means (the algebra's
+     *              {@code SystemMode.MEAN}, same metrics and call paths as {@code cube}); null for none
+     */
+    public CubeExplorerSection(SeverityCube cube, boolean difference, long maxRowValues, SeverityCube means) {
         this.cube = cube;
         this.difference = difference;
         this.maxRowValues = maxRowValues;
+        boolean fits = means != null && collapsed(cube) && means.metrics().size() == cube.metrics().size()
+                && means.callPaths().size() == cube.callPaths().size();
+        for (int m = 0; fits && m < cube.metrics().size(); m++) {
+            fits = means.metrics().get(m).uniqueName().equals(cube.metrics().get(m).uniqueName());
+        }
+        this.means = fits ? means : null;
+    }
+
+    /** True when the cube's system dimension was collapsed by the algebra: its one location is no process. */
+    static boolean collapsed(SeverityCube cube) {
+        return !CubeAttributes.SYSTEM_LOCATIONS.equals(CubeAttributes.system(cube));
+    }
+
+    /**
+     * What a collapsed cube holds instead of processes, as one sentence: for a difference of runs with different
+     * numbers of processes the diff report's sentence, else what the system dimension became and why.
+     */
+    static String collapsedSentence(SeverityCube cube) {
+        int[] ranks = CubeAttributes.operandRanks(cube);
+        String s;
+        if ("diff".equals(cube.attributes().get(CubeAttributes.OPERATION)) && ranks != null && ranks.length == 2
+                && CubeAttributes.SYSTEM_SUM.equals(CubeAttributes.system(cube))) {
+            s = DiffReport.collapsedNote(ranks, cube.attributes().getOrDefault(CubeAttributes.SYSTEM_NOTE,
+                    "system: " + CubeAttributes.system(cube)));
+        } else {
+            String note = cube.attributes().get(CubeAttributes.SYSTEM_NOTE);
+            s = "values are " + (CubeAttributes.SYSTEM_MEAN.equals(CubeAttributes.system(cube))
+                    ? "means per process" : "summed over processes") + ", one per call path, with no per-process "
+                    + "breakdown" + (note == null || note.isBlank() ? "" : " (" + note + ")");
+        }
+        return Character.toUpperCase(s.charAt(0)) + s.substring(1) + ".";
     }
 
     @Override
@@ -51,8 +99,10 @@ public final class CubeExplorerSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
+        boolean collapsed = collapsed(cube);
         h.append("<p class=\"hint\">Click a metric to see where in the program it occurs; click a call path to see "
-                + "how it is distributed over the processes. Values of a metric include its sub-metrics; "
+                + (collapsed ? "its value for the whole run" : "how it is distributed over the processes")
+                + ". Values of a metric include its sub-metrics; "
                 + "<b>excl.</b> is the time in the call path itself, <b>incl.</b> includes its callees.");
         if (difference) {
             h.append(" This is a <b>difference</b> of two experiments: <span class=\"pos\">red</span> values grew, "
@@ -63,10 +113,11 @@ public final class CubeExplorerSection implements HtmlSection {
                 + "<div class=\"pane\"><div class=\"pane-head\">Call tree: <span id=\"explorer-metric-name\"></span>"
                 + "<label class=\"opt\"><input type=\"checkbox\" id=\"explorer-zero\"> show zero paths</label></div>"
                 + "<div class=\"tree\" id=\"explorer-calltree\"></div></div>\n"
-                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\">Per process"
+                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\">" + (collapsed ? "Whole run" : "Per process")
                 + "<span class=\"opt\"><label><input type=\"radio\" name=\"explorer-mode\" value=\"excl\" checked> exclusive</label>"
                 + "<label><input type=\"radio\" name=\"explorer-mode\" value=\"incl\"> inclusive</label>"
                 + "<button type=\"button\" id=\"explorer-all\">All call paths</button></span></div>"
+                + (collapsed ? "<div class=\"stats\" id=\"explorer-system\">" + HtmlPage.esc(collapsedSentence(cube)) + "</div>" : "")
                 + "<div class=\"path-title\" id=\"explorer-path-name\"></div>"
                 + "<div id=\"explorer-stats\" class=\"stats\"></div><div id=\"explorer-chart\" class=\"chart\"></div></div>\n");
     }
@@ -91,6 +142,14 @@ public final class CubeExplorerSection implements HtmlSection {
 
         g.writeStartObject();
         g.writeBooleanField("difference", difference);
+        // a collapsed cube's one location stands for all processes: the page draws no per-process bars for it
+        g.writeBooleanField("collapsed", collapsed(cube));
+        if (means != null) {
+            int[] ranks = CubeAttributes.operandRanks(cube);
+            g.writeStringField("meanLabel", ranks != null && ranks.length == 2 && ranks[0] > 0 && ranks[1] > 0
+                    ? "difference of per-process means (A / " + ranks[0] + " \u2212 B / " + ranks[1] + ")"
+                    : "difference of per-process means");
+        }
         g.writeNumberField("timeMetric", timeMetric());
         g.writeArrayFieldStart("metrics");
         for (int m = 0; m < nm; m++) {
@@ -191,6 +250,25 @@ public final class CubeExplorerSection implements HtmlSection {
             }
             g.writeEndArray();
             g.writeNumberField("omittedRows", omitted);
+            // a critical path's length has no per-process mean (the algebra leaves it as it is)
+            if (means != null && !CauseMetrics.isPath(metrics.get(m))) {
+                g.writeArrayFieldStart("meanPaths");
+                for (int p = 0; p < np; p++) {
+                    if (means.sumOverLocations(m, p) != 0) {
+                        g.writeNumber(p);
+                    }
+                }
+                g.writeEndArray();
+                g.writeArrayFieldStart("meanSums");
+                for (int p = 0; p < np; p++) {
+                    double v = means.sumOverLocations(m, p);
+                    if (v != 0) {
+                        g.writeNumber(v);
+                    }
+                }
+                g.writeEndArray();
+                g.writeNumberField("meanTotal", means.total(m));
+            }
             g.writeEndObject();
         }
         g.writeEndArray();

@@ -1,14 +1,17 @@
 package dev.straggler.cli.report;
 
 import dev.straggler.patterns.CommunicatorWaits;
+import dev.straggler.patterns.algebra.CubeAttributes;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * The analysis report as one self-contained HTML file: summary; when the cube holds root causes, why processes
@@ -38,6 +41,7 @@ public final class HtmlReport {
     private boolean difference;
     private List<CommunicatorWaits> communicators = List.of();
     private long maxRowValues = CubeExplorerSection.DEFAULT_MAX_ROW_VALUES;
+    private SeverityCube perProcessMeans;
 
     private HtmlReport(SeverityCube cube) {
         this.cube = Objects.requireNonNull(cube, "cube");
@@ -84,6 +88,16 @@ public final class HtmlReport {
     }
 
     /**
+     * For a difference of runs with different numbers of processes (a cube summed over processes): the same
+     * difference of per-process means, each run's sums divided by its processes (the algebra's
+     * {@code SystemMode.MEAN}); the explorer shows it beside the whole-run values, labelled as such.
+     */
+    public HtmlReport perProcessMeans(SeverityCube means) {
+        this.perProcessMeans = means;
+        return this;
+    }
+
+    /**
      * Upper bound of per-location values embedded for the explorer's per-process chart (see
      * {@link CubeExplorerSection}); the critical-path view embeds at most half as many again.
      */
@@ -97,10 +111,7 @@ public final class HtmlReport {
 
     /** The page with the standard sections, to write or to extend with more sections. */
     public HtmlPage page() {
-        String sub = subtitle.isEmpty()
-                ? cube.locations().size() + " locations, " + cube.callPaths().size() + " call paths, "
-                + cube.metrics().size() + " metrics" + (difference ? " (difference of two experiments)" : "")
-                : subtitle;
+        String sub = subtitle.isEmpty() ? defaultSubtitle() : subtitle;
         HtmlPage page = new HtmlPage(title, sub);
         page.add(new SummarySection(summary, cube, difference));
         if (!difference) {
@@ -118,11 +129,32 @@ public final class HtmlReport {
         if (byComm != null) {
             page.add(byComm);
         }
-        page.add(new CubeExplorerSection(cube, difference, maxRowValues));
+        page.add(new CubeExplorerSection(cube, difference, maxRowValues, perProcessMeans));
         if (messages != null) {
             page.add(new CommMatrixSection(messages, bytes));
         }
         return page;
+    }
+
+    /**
+     * The cube's dimensions in words. A collapsed cube's one location stands for all processes of its runs, so it is
+     * not counted as a location: the subtitle says what its values are instead.
+     */
+    private String defaultSubtitle() {
+        String system;
+        if (CubeExplorerSection.collapsed(cube)) {
+            int[] ranks = CubeAttributes.operandRanks(cube);
+            String processes = ranks == null || Arrays.stream(ranks).anyMatch(r -> r <= 0) ? ""
+                    : " (runs on " + Arrays.stream(ranks).mapToObj(Integer::toString)
+                    .collect(Collectors.joining(" and ")) + " processes)";
+            system = (CubeAttributes.SYSTEM_MEAN.equals(CubeAttributes.system(cube)) ? "values as means per process"
+                    : "values summed over processes") + processes;
+        } else {
+            int n = cube.locations().size();
+            system = n + (n == 1 ? " location" : " locations");
+        }
+        return system + ", " + cube.callPaths().size() + " call paths, " + cube.metrics().size() + " metrics"
+                + (difference ? " (difference of two experiments)" : "");
     }
 
     public void write(Path out) throws IOException {

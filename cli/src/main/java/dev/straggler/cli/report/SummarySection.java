@@ -1,5 +1,6 @@
 package dev.straggler.cli.report;
 
+import dev.straggler.patterns.algebra.Format;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 
@@ -142,7 +143,7 @@ public final class SummarySection implements HtmlSection {
     private void valueCells(Appendable h, double value, double total) throws IOException {
         double pct = total != 0 ? 100 * value / total : 0;
         h.append("<td class=\"num\">").append(seconds(value)).append("</td><td class=\"num\">")
-                .append(String.format(Locale.ROOT, "%.1f %%", pct)).append("</td><td class=\"barcell\"><span class=\"bar")
+                .append(Format.unsignedZero(String.format(Locale.ROOT, "%.1f %%", pct))).append("</td><td class=\"barcell\"><span class=\"bar")
                 .append(difference ? (value < 0 ? " negbar" : " posbar") : "").append("\" style=\"width:")
                 .append(String.format(Locale.ROOT, "%.1f", Math.min(100, Math.abs(pct)))).append("%\"></span></td>");
     }

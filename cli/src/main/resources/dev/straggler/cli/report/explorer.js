@@ -20,7 +20,7 @@
 
   const state = { metric: D.timeMetric >= 0 ? D.timeMetric : 0, path: -1, mode: 'excl',
     showZeroPaths: false, showZeroMetrics: false, openPaths: new Set(), closedMetrics: new Set() };
-  let excl, incl, mass, rows;
+  let excl, incl, mass, rows, meanExcl, meanIncl;
 
   function rootOf(m) { while (M[m].parent >= 0) m = M[m].parent; return m; }
   /** Percentages of time metrics refer to total time; others to their root metric. */
@@ -59,6 +59,13 @@
     }
     rows = new Map();
     d.rowPaths.forEach((p, i) => rows.set(p, d.rows[i]));
+    meanExcl = meanIncl = null;
+    if (d.meanPaths) {
+      meanExcl = new Float64Array(np);
+      d.meanPaths.forEach((p, i) => { meanExcl[p] = d.meanSums[i]; });
+      meanIncl = Float64Array.from(meanExcl);
+      for (let p = np - 1; p >= 0; p--) if (P.parent[p] >= 0) meanIncl[P.parent[p]] += meanIncl[p];
+    }
   }
 
   /** Opens the call tree down to the path with the largest exclusive value and selects it. */
@@ -201,6 +208,7 @@
     const box = document.getElementById('explorer-chart');
     stats.textContent = '';
     box.textContent = '';
+    if (D.collapsed) { wholeRun(m, stats); return; }
     let min = Infinity, max = -Infinity, sum = 0, iMin = 0, iMax = 0;
     for (let l = 0; l < nl; l++) {
       const v = values[l];
@@ -231,6 +239,19 @@
         + ' below this one are not broken down per process in this page (size limit); the bars show the rest.'));
     }
     drawBars(box, values, m, mean);
+  }
+
+  /** A collapsed cube has one value per call path for all processes together: no bars, which would show one "rank". */
+  function wholeRun(m, stats) {
+    const all = state.path < 0, inc = state.mode === 'incl';
+    const whole = all ? M[m].total : (inc ? incl : excl)[state.path];
+    stats.appendChild(S.el('span', null, ['whole run (summed over processes) ', S.el('b', null, fmt(m, whole))]));
+    if (meanExcl) {
+      const mean = all ? D.data[m].meanTotal : (inc ? meanIncl : meanExcl)[state.path];
+      stats.appendChild(document.createTextNode(' \u00b7 '));
+      // a mean of counts need not be whole: not rounded like the counts themselves
+      stats.appendChild(S.el('span', null, [D.meanLabel + ' ', S.el('b', null, S.fmt(mean, M[m].unit, false))]));
+    }
   }
 
   function drawBars(box, values, m, mean) {

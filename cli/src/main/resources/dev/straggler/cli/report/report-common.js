@@ -13,8 +13,16 @@ window.Straggler = (function () {
     return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2);
   }
 
-  /** A value in its unit: seconds scaled to s/ms/µs/ns, bytes to KiB/MiB/..., counts with separators. */
+  /**
+   * A value in its unit: seconds scaled to s/ms/µs/ns, bytes to KiB/MiB/..., counts with separators. What prints as
+   * zero has no sign ("−0 B" or "−0.00 ns" would read as a loss).
+   */
   function fmt(v, unit, integer) {
+    const s = magnitude(v, unit, integer);
+    return /^\u2212[0.,]+(\s|$)/.test(s) ? s.substring(1) : s;
+  }
+
+  function magnitude(v, unit, integer) {
     if (v === 0 || !isFinite(v)) return v === 0 ? '0' : String(v);
     const a = Math.abs(v);
     const sign = v < 0 ? '\u2212' : '';

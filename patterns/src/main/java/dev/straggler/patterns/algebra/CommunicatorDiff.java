@@ -15,8 +15,13 @@ import java.util.TreeSet;
  * How the waiting per communicator size changes from experiment B to A: the KOJAK paper's GYRO question ("in which
  * communicators does the extra waiting at 192 processes happen?", reference §9.2) answered from two analyses.
  * Communicators are grouped by size because the same code creates different numbers of them at different process
- * counts; each size's change is given with its share of the gross change in waiting (growth and shrinkage apart,
- * so shares stay within [0, 100] %).
+ * counts (the world communicator of a run on 16 processes has size 16, on 8 processes size 8).
+ *
+ * <p>Each size's change comes with its <em>share of the gross change</em>: the change divided by the gross change,
+ * the sum of every size's change taken positive. The share keeps the sign of the change, so growth and shrinkage
+ * read apart (−25 % and +75 % for −0.08 s and +0.24 s); it lies within [−100 %, 100 %] and the shares' magnitudes
+ * add up to 100 %. A share of the net change would exceed 100 % whenever another size shrank, and shares of the
+ * growth and of the shrinkage taken apart give 100 % to both of two opposite changes.
  *
  * @param rows one per communicator size with waiting in either experiment, smallest first
  */
@@ -53,25 +58,31 @@ public record CommunicatorDiff(List<Row> rows) {
         }
     }
 
-    /** Gross growth (sum of the positive changes) and gross shrinkage (sum of the negative ones, as a positive). */
-    private double[] gross() {
-        double up = 0;
-        double down = 0;
+    /** The gross change: every size's change taken positive, summed (seconds). */
+    public double grossChange() {
+        double g = 0;
         for (Row r : rows) {
-            if (r.change() > 0) {
-                up += r.change();
-            } else {
-                down -= r.change();
-            }
+            g += Math.abs(r.change());
         }
-        return new double[] {up, down};
+        return g;
     }
 
-    /** A row's share of the gross change in its direction, in percent (0 when it did not change). */
+    /** The net change: the sizes' changes summed with their signs (seconds). */
+    public double netChange() {
+        double n = 0;
+        for (Row r : rows) {
+            n += r.change();
+        }
+        return n;
+    }
+
+    /**
+     * A row's change as a signed fraction of the {@link #grossChange() gross change}, within [−1, 1]; 0 when
+     * nothing changed.
+     */
     public double share(Row r) {
-        double[] g = gross();
-        double whole = r.change() >= 0 ? g[0] : g[1];
-        return whole > 0 ? Math.min(100, 100 * Math.abs(r.change()) / whole) : 0;
+        double g = grossChange();
+        return g > 0 ? Math.max(-1, Math.min(1, r.change() / g)) : 0;
     }
 
     /** The table for the terminal, or "" when neither experiment waits on any communicator. */
@@ -80,11 +91,18 @@ public record CommunicatorDiff(List<Row> rows) {
             return "";
         }
         StringBuilder out = new StringBuilder("\nWaiting by communicator size (A vs B)\n");
-        out.append(String.format(Locale.ROOT, "  %6s %9s %12s %12s %13s %8s%n", "size", "comms A/B", "A", "B",
-                "change", "share"));
+        out.append(String.format(Locale.ROOT, "  %6s %9s %12s %12s %13s %16s%n", "size", "comms A/B", "A", "B",
+                "change", "of gross change"));
         for (Row r : rows) {
-            out.append(String.format(Locale.ROOT, "  %6d %4d/%-4d %10.6f s %10.6f s %+11.6f s %7.1f%%%n", r.size(),
-                    r.countA(), r.countB(), r.a(), r.b(), r.change(), share(r)));
+            out.append(String.format(Locale.ROOT, "  %6d %4d/%-4d %12s %12s %13s %16s%n", r.size(), r.countA(),
+                    r.countB(), seconds(r.a(), false), seconds(r.b(), false), seconds(r.change(), true),
+                    Format.relative(share(r))));
+        }
+        double gross = grossChange();
+        if (gross > 0) {
+            out.append("  gross change ").append(seconds(gross, false).strip())
+                    .append(" (the sizes' changes taken positive, summed); net change ")
+                    .append(seconds(netChange(), true).strip()).append('\n');
         }
         Row top = rows.stream().filter(r -> r.change() > 0).max((x, y) -> Double.compare(x.change(), y.change()))
                 .orElse(null);
@@ -95,14 +113,22 @@ public record CommunicatorDiff(List<Row> rows) {
                     growing.add(r.size());
                 }
             }
-            out.append(String.format(Locale.ROOT, "  %.1f %% of the growth in waiting is in communicators of %d "
-                    + "processes%s%n", share(top), top.size(), growing.size() > 1
-                    ? " (growing sizes: " + growing + ")" : ""));
+            out.append(String.format(Locale.ROOT, "  waiting grew most in communicators of %d processes: %s, %s of "
+                    + "the gross change%s%n", top.size(), seconds(top.change(), true).strip(),
+                    Format.share(share(top)), growing.size() > 1 ? " (growing sizes: " + growing + ")" : ""));
         }
         return out.toString();
     }
 
-    /** {@code [{size, communicatorsA, communicatorsB, waitingA, waitingB, change, sharePercent}]}. */
+    /** Seconds with six decimals, without the sign of a zero. */
+    private static String seconds(double v, boolean sign) {
+        return Format.unsignedZero(String.format(Locale.ROOT, sign ? "%+.6f s" : "%.6f s", v));
+    }
+
+    /**
+     * {@code [{size, communicatorsA, communicatorsB, waitingA, waitingB, change, shareOfGrossChangePercent}]}; the
+     * share is {@link #share} in percent.
+     */
     public ArrayNode toJson() {
         ArrayNode arr = JsonNodeFactory.instance.arrayNode();
         for (Row r : rows) {
@@ -113,7 +139,7 @@ public record CommunicatorDiff(List<Row> rows) {
             o.put("waitingA", r.a());
             o.put("waitingB", r.b());
             o.put("change", r.change());
-            o.put("sharePercent", share(r));
+            o.put("shareOfGrossChangePercent", 100 * share(r));
         }
         return arr;
     }

@@ -22,6 +22,11 @@ public final class CubeAttributes {
     public static final String SYSTEM_RANKS = "straggler.system.ranks";
     /** A sentence explaining why and how the system dimension was collapsed. */
     public static final String SYSTEM_NOTE = "straggler.system.note";
+    /**
+     * In a collapsed result: the rank count of each operand, in operand order, separated by spaces ("?" when
+     * unknown), so that a report of it can say what was compared.
+     */
+    public static final String SYSTEM_OPERAND_RANKS = "straggler.system.operand_ranks";
     /** Attributes that name an experiment, tried in this order by {@link #describe}. */
     private static final String[] NAME_KEYS = {"name", "experiment", "trace", "origin", "file", "application"};
 
@@ -43,6 +48,24 @@ public final class CubeAttributes {
     /** The system attribute of a cube, {@link #SYSTEM_LOCATIONS} when absent. */
     public static String system(SeverityCube c) {
         return c.attributes().getOrDefault(SYSTEM, SYSTEM_LOCATIONS);
+    }
+
+    /** {@link #SYSTEM_OPERAND_RANKS} of a collapsed result (−1 for an unknown count); null when absent or malformed. */
+    public static int[] operandRanks(SeverityCube c) {
+        String v = c.attributes().get(SYSTEM_OPERAND_RANKS);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        String[] parts = v.trim().split("\\s+");
+        int[] out = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                out[i] = "?".equals(parts[i]) ? -1 : Integer.parseInt(parts[i]);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        return out;
     }
 
     /** Ranks a cube stands for: the recorded count for a collapsed cube, else its distinct ranks; -1 when unknown. */

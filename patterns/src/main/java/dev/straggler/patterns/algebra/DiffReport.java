@@ -21,10 +21,12 @@ import java.util.function.IntPredicate;
  * "total time +72.3 %; of the growth 66 % is Wait at N x N under `transpose`, 31 % is collective communication,
  * computation +1 %".
  *
- * <p>Values are aggregates over ranks (Cube's sum over the system tree). When the operands have different ranks the
- * report says so ({@link #collapsed}) and gives per-rank means beside the aggregates, since the aggregate of a run
- * on more processes grows even when nothing got worse per process. The critical path is the exception: summed over
- * ranks it is the path's length, so it has no per-rank mean and no share of the time difference (both NaN).
+ * <p>Values are aggregates over ranks (Cube's sum over the system tree): the whole run, per metric and call path. When
+ * the operands' processes do not correspond (different rank counts, {@link #collapsed}) there is no per-process
+ * difference to show; the report says so in one sentence ({@link #systemNote}) and gives per-process means (a run's
+ * sum divided by its processes) beside the aggregates, since the aggregate of a run on more processes grows even
+ * when nothing got worse per process. The critical path is the exception: summed over ranks it is the path's
+ * length, so it has no per-process mean and no share of the time difference (both NaN).
  *
  * <p>Only metrics both operands carry are compared ({@link CauseMetrics#carried}): a metric one of them lacks, or
  * holds only as the zeros of an analysis without root causes, is named in {@link #notes} instead of showing up as
@@ -34,7 +36,7 @@ import java.util.function.IntPredicate;
  * @param minuend          name of A
  * @param subtrahend       name of B
  * @param collapsed        true when A and B differ in their locations, so only aggregates can be compared
- * @param systemNote       a sentence on the system dimension, empty when values are per location
+ * @param systemNote       the sentence saying so ({@link #collapsedNote}), empty when the locations correspond
  * @param timeMetric       unique name of the time metric the shares refer to; null when the cubes have none
  * @param totalTime        the time metric summed over everything
  * @param headline         the one-sentence summary
@@ -56,7 +58,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
      *
      * @param a          aggregate over ranks in A
      * @param b          aggregate over ranks in B
-     * @param aPerRank   {@code a} divided by A's number of ranks (NaN when unknown)
+     * @param aPerRank   {@code a} divided by A's number of ranks, the per-process mean (NaN when unknown)
      * @param bPerRank   {@code b} divided by B's number of ranks
      * @param share      {@code (a − b)} as a fraction of the total time difference for time metrics, of the
      *                   metric's own total difference for counts and bytes; NaN when that difference is 0 and for
@@ -108,9 +110,20 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
 
     /** Number formatting shared by the text renderer and the headline. */
     static String percent(double fraction, int decimals) {
-        String s = String.format(Locale.ROOT, "%+." + decimals + "f %%", 100 * fraction);
         // a change that rounds to nothing has no sign ("-0.0 %" reads as a loss)
-        return s.matches("[+-]0(\\.0+)? %") ? s.substring(1) : s;
+        return Format.unsignedZero(String.format(Locale.ROOT, "%+." + decimals + "f %%", 100 * fraction));
+    }
+
+    /**
+     * The one sentence for operands whose processes do not correspond: what is compared instead of processes. With
+     * {@code ranks} A's and B's rank counts (−1 when unknown) and {@code summary} the operands' systems in words
+     * (used when the counts do not tell the difference).
+     */
+    public static String collapsedNote(int[] ranks, String summary) {
+        String why = ranks[0] > 0 && ranks[1] > 0 && ranks[0] != ranks[1]
+                ? "the runs have different numbers of processes (" + ranks[0] + " vs " + ranks[1] + ")"
+                : "the runs' processes do not correspond (" + summary + ")";
+        return why + ", so the difference is shown for the whole run (summed over processes) and per call path";
     }
 
     private static final class Builder {
@@ -270,9 +283,7 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             }
             boolean collapsed = !SystemUnion.sameLocations(List.of(a, b));
             String note = collapsed
-                    ? "the operands have different ranks (" + SystemUnion.rankSummary(List.of(a, b), List.of("A", "B"))
-                    + "): values are compared as sums over ranks, with per-rank means beside them"
-                    : "";
+                    ? collapsedNote(ranks, SystemUnion.rankSummary(List.of(a, b), List.of("A", "B"))) : "";
             String headline = headline(time, total, timeDiff, top, categories, collapsed);
             DelayCauses causes = DelayCauses.applies(a, b) ? DelayCauses.of(a, b, u, ranks, timeDiff) : null;
             return new DiffReport(CubeAttributes.describe(a, "A"), CubeAttributes.describe(b, "B"), ranks[0], ranks[1],
@@ -390,7 +401,8 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 sb.append(name).append(' ').append(percent(total.relative(), 1));
             }
             if (collapsed && !Double.isNaN(total.perRankRelative())) {
-                sb.append(" (sum over ranks; per rank ").append(percent(total.perRankRelative(), 1)).append(')');
+                sb.append(" (summed over processes; per-process mean ").append(percent(total.perRankRelative(), 1))
+                        .append(')');
             }
             if (timeDiff == 0) {
                 return sb.toString();

@@ -38,7 +38,11 @@ public final class DiffText {
         sb.append("A: ").append(r.minuend()).append(ranks(r.minuendRanks())).append('\n');
         sb.append("B: ").append(r.subtrahend()).append(ranks(r.subtrahendRanks())).append('\n');
         if (r.collapsed()) {
-            sb.append("note: ").append(r.systemNote()).append('\n');
+            sb.append("note: ").append(r.systemNote());
+            if (r.minuendRanks() > 0 && r.subtrahendRanks() > 0) {
+                sb.append("; \"per proc\" columns compare per-process means (a run's sum divided by its processes)");
+            }
+            sb.append('\n');
         }
         for (String n : r.notes()) {
             sb.append("note: ").append(n).append('\n');
@@ -56,6 +60,11 @@ public final class DiffText {
                 continue;
             }
             sb.append(Format.left("  ".repeat(m.depth()) + m.displayName(), 34)).append(row(m.change(), m.unit(), r.collapsed())).append('\n');
+        }
+        if (r.timeMetric() != null && r.totalTime().diff() != 0) {
+            // say what the shares are of: they are signed and exceed 100 % where other parts moved the other way
+            sb.append("share: a row's change divided by the change of total time (")
+                    .append(Format.signed(r.totalTime().diff(), "sec")).append(")\n");
         }
 
         if (r.timeMetric() != null && !r.callTree().isEmpty()) {
@@ -117,16 +126,18 @@ public final class DiffText {
     private static String header(boolean perRank) {
         String h = Format.right("A", 16) + Format.right("B", 16) + Format.right("Δ", 16) + Format.right("Δ %", 10)
                 + Format.right("share", 9);
-        return perRank ? h + Format.right("A/rank", 14) + Format.right("B/rank", 14) + Format.right("Δ %/rank", 10) : h;
+        return perRank ? h + Format.right("A per proc", 14) + Format.right("B per proc", 14)
+                + Format.right("Δ % per proc", 14) : h;
     }
 
     private static String row(Change c, String unit, boolean perRank) {
+        // the share column is of the change of total time; a count's share of its own change says nothing
         String s = Format.right(Format.value(c.a(), unit), 16) + Format.right(Format.value(c.b(), unit), 16)
                 + Format.right(Format.signed(c.diff(), unit), 16) + Format.right(Format.relative(c.relative()), 10)
-                + Format.right(Format.share(c.share()), 9);
+                + Format.right("sec".equals(unit) ? Format.share(c.share()) : "-", 9);
         if (perRank) {
             s += Format.right(Format.value(c.aPerRank(), unit), 14) + Format.right(Format.value(c.bPerRank(), unit), 14)
-                    + Format.right(Format.relative(c.perRankRelative()), 10);
+                    + Format.right(Format.relative(c.perRankRelative()), 14);
         }
         return s;
     }

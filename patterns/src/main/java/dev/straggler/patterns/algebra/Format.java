@@ -2,7 +2,11 @@ package dev.straggler.patterns.algebra;
 
 import java.util.Locale;
 
-/** Number formatting for terminal reports: values with their unit, signed differences, percentages. */
+/**
+ * Number formatting for terminal reports: values with their unit, signed differences, percentages. No text it
+ * returns carries the sign of a number that prints as zero: "-0.0 %" or "-0 s" reads as a loss that did not happen,
+ * "+0.000 s" as a gain.
+ */
 public final class Format {
     private Format() {
     }
@@ -12,11 +16,11 @@ public final class Format {
         if (Double.isNaN(v)) {
             return "-";
         }
-        return switch (unit) {
+        return unsignedZero(switch (unit) {
             case "sec" -> seconds(v, false);
             case "bytes" -> String.format(Locale.ROOT, "%,.0f B", v);
             default -> v == Math.rint(v) ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%,.2f", v);
-        };
+        });
     }
 
     /** Like {@link #value} with an explicit sign. */
@@ -25,10 +29,10 @@ public final class Format {
             return "-";
         }
         if ("sec".equals(unit)) {
-            return seconds(v, true);
+            return unsignedZero(seconds(v, true));
         }
         String s = value(Math.abs(v), unit);
-        return (v < 0 ? "-" : "+") + s;
+        return unsignedZero((v < 0 ? "-" : "+") + s);
     }
 
     private static String seconds(double v, boolean sign) {
@@ -36,14 +40,47 @@ public final class Format {
         return String.format(Locale.ROOT, f, v);
     }
 
-    /** A fraction as a signed percentage with one decimal; "-" for NaN. */
+    /** A fraction as a signed percentage with one decimal; "-" for NaN; "0.0 %" for what rounds to zero. */
     public static String relative(double fraction) {
-        return Double.isNaN(fraction) || Double.isInfinite(fraction) ? "-" : String.format(Locale.ROOT, "%+.1f %%", 100 * fraction);
+        return Double.isNaN(fraction) || Double.isInfinite(fraction) ? "-"
+                : unsignedZero(String.format(Locale.ROOT, "%+.1f %%", 100 * fraction));
     }
 
-    /** A fraction as an unsigned-style percentage with one decimal; "-" for NaN. */
+    /** A fraction as a percentage with one decimal, signed only when negative; "-" for NaN. */
     public static String share(double fraction) {
-        return Double.isNaN(fraction) || Double.isInfinite(fraction) ? "-" : String.format(Locale.ROOT, "%.1f %%", 100 * fraction);
+        return Double.isNaN(fraction) || Double.isInfinite(fraction) ? "-"
+                : unsignedZero(String.format(Locale.ROOT, "%.1f %%", 100 * fraction));
+    }
+
+    /**
+     * {@code s} without the sign of its number when every digit of that number is 0 ("-0.0 %" becomes "0.0 %",
+     * "+0.000 s" becomes "0.000 s", "-0 B" becomes "0 B"). The number is the first one in {@code s}, after any
+     * padding; a padded text keeps its width. Text without a leading signed number is returned as it is.
+     */
+    public static String unsignedZero(String s) {
+        int i = 0;
+        while (i < s.length() && s.charAt(i) == ' ') {
+            i++;
+        }
+        if (i >= s.length() || (s.charAt(i) != '-' && s.charAt(i) != '+' && s.charAt(i) != '\u2212')) {
+            return s;
+        }
+        boolean digits = false;
+        for (int j = i + 1; j < s.length(); j++) {
+            char c = s.charAt(j);
+            if (c >= '1' && c <= '9') {
+                return s;
+            }
+            if (c == '0') {
+                digits = true;
+            } else if (c != '.' && c != ',') {
+                break;
+            }
+        }
+        if (!digits) {
+            return s;
+        }
+        return i > 0 ? s.substring(0, i) + ' ' + s.substring(i + 1) : s.substring(1);
     }
 
     /**

@@ -84,6 +84,12 @@ final class SystemUnion {
         }
         attributes.put(CubeAttributes.SYSTEM, target);
         copyRanks(cubes);
+        StringBuilder operandRanks = new StringBuilder();
+        for (SeverityCube c : cubes) {
+            int r = CubeAttributes.ranks(c);
+            operandRanks.append(operandRanks.length() == 0 ? "" : " ").append(r > 0 ? Integer.toString(r) : "?");
+        }
+        attributes.put(CubeAttributes.SYSTEM_OPERAND_RANKS, operandRanks.toString());
         String why = same ? "requested" : "the operands have different ranks (" + rankSummary(cubes, names) + ")";
         attributes.put(CubeAttributes.SYSTEM_NOTE, "system dimension collapsed to the " + target + ": " + why);
     }

@@ -1,5 +1,7 @@
 package dev.straggler.patterns.reduce;
 
+import dev.straggler.patterns.algebra.Format;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -109,7 +111,9 @@ public final class ScoreReport {
     }
 
     private static void line(StringBuilder sb, String what, long before, long after) {
-        String change = before == 0 ? "" : String.format(Locale.ROOT, "%+.1f %%", 100.0 * (after - before) / before);
+        // an unchanged or barely changed figure prints "0.0 %", not "+0.0 %" or "-0.0 %"
+        String change = before == 0 ? "" : Format.unsignedZero(String.format(Locale.ROOT, "%+.1f %%",
+                100.0 * (after - before) / before));
         sb.append(String.format(Locale.ROOT, "  %-30s %,16d %,16d %9s%n", what, before, after, change));
     }
 }

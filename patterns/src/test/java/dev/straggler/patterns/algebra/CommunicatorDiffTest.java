@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class CommunicatorDiffTest {
@@ -33,15 +34,51 @@ class CommunicatorDiffTest {
     }
 
     @Test
-    void sharesAreOfTheGrossChangeInTheirDirection() {
-        // size 4: +0.3, size 8: +0.1, size 64: -0.2 -> 75 % and 25 % of the growth, 100 % of the shrinkage
+    void sharesAreSignedPartsOfTheGrossChange() {
+        // size 4: +0.3, size 8: +0.1, size 64: -0.2; gross change 0.6 -> +50 %, +16.7 %, -33.3 %
         CommunicatorDiff d = CommunicatorDiff.of(
                 List.of(comm(0, 4, 0.4, 0), comm(1, 8, 0.1, 0), comm(2, 64, 0.1, 0)),
                 List.of(comm(0, 4, 0.1, 0), comm(2, 64, 0.3, 0)));
-        assertEquals(75.0, d.share(d.rows().get(0)), 1e-9);
-        assertEquals(25.0, d.share(d.rows().get(1)), 1e-9);
-        assertEquals(100.0, d.share(d.rows().get(2)), 1e-9);
-        assertTrue(d.render().contains("75.0 % of the growth in waiting is in communicators of 4 processes"),
-                d.render());
+        assertEquals(0.6, d.grossChange(), 1e-12);
+        assertEquals(0.2, d.netChange(), 1e-12);
+        assertEquals(0.5, d.share(d.rows().get(0)), 1e-9);
+        assertEquals(0.1 / 0.6, d.share(d.rows().get(1)), 1e-9);
+        assertEquals(-0.2 / 0.6, d.share(d.rows().get(2)), 1e-9);
+        assertTrue(d.render().contains("waiting grew most in communicators of 4 processes: +0.300000 s, 50.0 % of the "
+                + "gross change"), d.render());
+        assertEquals(50.0, d.toJson().get(0).get("shareOfGrossChangePercent").asDouble(), 1e-9);
+    }
+
+    /**
+     * NPB MG's world communicator at 16 against 8 processes: the 8's waiting (0.08 s) is gone and the 16's (0.24 s)
+     * is new. The two opposite changes get opposite shares, -25 % and +75 % of the gross 0.32 s, not 100 % each.
+     */
+    @Test
+    void oppositeChangesGetOppositeSharesWithinOneHundredPercent() {
+        CommunicatorDiff d = CommunicatorDiff.of(List.of(comm(0, 16, 0.24, 0)), List.of(comm(0, 8, 0.08, 0)));
+        assertEquals(-0.25, d.share(d.rows().get(0)), 1e-9);
+        assertEquals(0.75, d.share(d.rows().get(1)), 1e-9);
+        String text = d.render();
+        assertTrue(text.contains("-25.0 %") && text.contains("+75.0 %"), text);
+        assertFalse(text.contains("100.0"), text);
+        assertTrue(text.contains("gross change 0.320000 s"), text);
+        double magnitudes = 0;
+        for (var row : d.toJson()) {
+            double share = row.get("shareOfGrossChangePercent").asDouble();
+            assertTrue(share >= -100 && share <= 100, row.toString());
+            assertEquals(Math.signum(row.get("change").asDouble()), Math.signum(share), row.toString());
+            magnitudes += Math.abs(share);
+        }
+        assertEquals(100.0, magnitudes, 1e-9);
+    }
+
+    /** A size whose waiting changed by a rounding residue prints a change and share of 0, without a sign. */
+    @Test
+    void aChangeThatRoundsToZeroHasNoSign() {
+        CommunicatorDiff d = CommunicatorDiff.of(List.of(comm(0, 4, 0.3, 0), comm(1, 8, 0.1, 0)),
+                List.of(comm(0, 4, 0.1, 0), comm(1, 8, 0.1 + 1e-9, 0)));
+        String text = d.render();
+        assertFalse(text.contains("-0.0"), text);
+        assertTrue(text.contains(" 0.000000 s"), text);
     }
 }

@@ -82,7 +82,7 @@ class DelayCausesTest {
     void theSentenceNamesTheLargestCauseItsRanksAndItsParts() {
         DelayCauses c = DiffReport.of(after(), before()).causes();
         assertEquals("waiting +0.400 s; of the growth in the delays causing it, 75.0 % is caused by `x_solve` on rank 3: "
-                + "+0.300 s short-term, +0.000 s propagated", c.sentence());
+                + "+0.300 s short-term, 0.000 s propagated", c.sentence());
     }
 
     @Test
@@ -183,7 +183,7 @@ class DelayCausesTest {
         DiffReport r = DiffReport.of(after(), before());
         String text = DiffText.render(r);
         assertTrue(text.contains("why: " + r.causes().sentence()), text);
-        assertTrue(text.contains("   75.0 %      +0.300 s      +0.300 s      +0.000 s  x_solve on rank 3"), text);
+        assertTrue(text.contains("   75.0 %      +0.300 s      +0.300 s       0.000 s  x_solve on rank 3"), text);
         JsonNode why = DiffJson.toJson(r).get("why");
         assertEquals("growth", why.get("direction").asText());
         assertEquals(r.causes().sentence(), why.get("sentence").asText());

@@ -75,10 +75,47 @@ class DiffReportTest {
         SeverityCube b = new TestCubes(2).set("time", "main/compute", 10, 10).build();
         DiffReport r = DiffReport.of(a, b);
         assertTrue(r.collapsed());
-        assertTrue(r.headline().startsWith("total time +20.0 % (sum over ranks; per rank -40.0 %)"), r.headline());
+        assertTrue(r.headline().startsWith("total time +20.0 % (summed over processes; per-process mean -40.0 %)"),
+                r.headline());
         assertEquals(6.0, r.totalTime().aPerRank(), 1e-12);
         assertEquals(10.0, r.totalTime().bPerRank(), 1e-12);
-        assertTrue(r.systemNote().contains("different ranks"));
+    }
+
+    /**
+     * 16 ranks against 8: no process of A corresponds to one of B, so the report says in one line that it compares
+     * the whole run and call paths, and labels the per-process means as such instead of per-rank columns.
+     */
+    @Test
+    void differentProcessCountsAreSaidInOneLineAndTheMeansAreLabelledPerProcess() {
+        double[] sixteen = new double[16];
+        double[] eight = new double[8];
+        java.util.Arrays.fill(sixteen, 3);
+        java.util.Arrays.fill(eight, 4);
+        DiffReport r = DiffReport.of(new TestCubes(16).set("time", "main/compute", sixteen).build(),
+                new TestCubes(8).set("time", "main/compute", eight).build());
+        String text = DiffText.render(r);
+        String line = "note: the runs have different numbers of processes (16 vs 8), so the difference is shown for "
+                + "the whole run (summed over processes) and per call path";
+        assertTrue(text.contains(line), text);
+        assertEquals(1, text.split("different numbers of processes", -1).length - 1, text);
+        assertFalse(text.contains("/rank"), text);
+        assertTrue(text.contains("A per proc"), text);
+        // 48 s against 32 s in all, 3 s against 4 s per process
+        assertTrue(text.contains("total time +50.0 % (summed over processes; per-process mean -25.0 %)"), text);
+    }
+
+    /** A change that rounds to zero prints without a sign: "-0.0 %" would read as a loss that did not happen. */
+    @Test
+    void noFigureOfTheTextIsANegativeZero() {
+        // total time +100 s; the Late Sender shrinks by 0.01 s: -0.01 % of the change, -0.1 % of its own 10 s
+        SeverityCube b = new TestCubes(1).set("time", "main/MPI_Recv", 100).set("mpi_latesender", "main/MPI_Recv", 10)
+                .set("time", "main/compute", 100).build();
+        SeverityCube a = new TestCubes(1).set("time", "main/MPI_Recv", 99.99).set("mpi_latesender", "main/MPI_Recv", 9.99)
+                .set("time", "main/compute", 200.01).build();
+        String text = DiffText.render(DiffReport.of(a, b));
+        assertTrue(text.contains("Late Sender"), text);
+        assertFalse(java.util.regex.Pattern.compile("[-+\u2212]0(\\.0+)?( |%|$)", java.util.regex.Pattern.MULTILINE)
+                .matcher(text).find(), text);
     }
 
     @Test

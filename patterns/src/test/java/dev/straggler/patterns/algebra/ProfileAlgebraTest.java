@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -155,6 +156,16 @@ class ProfileAlgebraTest {
         String note = d.attributes().get(CubeAttributes.SYSTEM_NOTE);
         assertTrue(note.contains("different ranks") && note.contains("A: 4 ranks") && note.contains("B: 6 ranks"), note);
         assertNull(d.attributes().get(CubeAttributes.SYSTEM_RANKS), "a 4-rank minus a 6-rank run stands for no single rank count");
+    }
+
+    /** A collapsed result keeps each operand's process count, so that a report of it can say what it compares. */
+    @Test
+    void aCollapsedDifferenceRecordsEachOperandsProcessCount() {
+        SeverityCube a = new TestCubes(4).set("time", "main", 1, 2, 3, 4).build();
+        SeverityCube b = new TestCubes(6).set("time", "main", 1, 1, 1, 1, 1, 1).build();
+        assertArrayEquals(new int[]{4, 6}, CubeAttributes.operandRanks(ProfileAlgebra.diff(a, b)));
+        assertArrayEquals(new int[]{4, 6}, CubeAttributes.operandRanks(ProfileAlgebra.diff(a, b, SystemMode.MEAN)));
+        assertNull(CubeAttributes.operandRanks(ProfileAlgebra.diff(a, a)), "per location: nothing collapsed");
     }
 
     @Test
