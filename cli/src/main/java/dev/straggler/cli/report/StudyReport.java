@@ -86,7 +86,7 @@ public final class StudyReport {
                 h.append("<table class=\"top\"><caption>Time by kind, all processes</caption><thead><tr><th>Kind</th>"
                         + "<th class=\"num\">").append(HtmlPage.esc(d.subtrahend())).append("</th><th class=\"num\">")
                         .append(HtmlPage.esc(d.minuend())).append("</th><th class=\"num\">Change</th>"
-                                + "<th class=\"num\">Share of the growth</th></tr></thead><tbody>");
+                                + "<th class=\"num\">Share</th></tr></thead><tbody>");
                 for (DiffReport.CategoryChange c : d.categories()) {
                     if (c.change().a() == 0 && c.change().b() == 0) {
                         continue;
@@ -99,12 +99,19 @@ public final class StudyReport {
                 h.append("<table class=\"top\"><caption>Where the time grew: wait state or computation, and call path"
                         + "</caption><thead><tr><th>What, where</th><th class=\"num\">").append(HtmlPage.esc(d.subtrahend()))
                         .append("</th><th class=\"num\">").append(HtmlPage.esc(d.minuend()))
-                        .append("</th><th class=\"num\">Change</th><th class=\"num\">Share of the growth</th></tr></thead><tbody>");
+                        .append("</th><th class=\"num\">Change</th><th class=\"num\">Share</th></tr></thead><tbody>");
                 for (DiffReport.Entry e : top) {
                     String where = e.path().isEmpty() ? "" : " at " + String.join(" \u203a ", e.path());
                     row(h, e.displayName() + where, e.change());
                 }
                 h.append("</tbody></table>");
+            }
+            if (!d.categories().isEmpty() || !top.isEmpty()) {
+                h.append("<p class=\"note\">Share: an increase as a part of all increases of time (")
+                        .append(HtmlPage.esc(signed(d.grossGrowth()))).append(", every part of time that grew, summed), a "
+                        + "decrease as a part of all decreases (").append(HtmlPage.esc(signed(-d.grossReduction())))
+                        .append("); the net change is ").append(HtmlPage.esc(signed(d.totalTime().diff())))
+                        .append(". So no share exceeds 100 % where parts moved in opposite directions.</p>");
             }
             if (comms != null && !comms.rows().isEmpty()) {
                 double growth = 0;
@@ -138,7 +145,7 @@ public final class StudyReport {
                 .append(Double.isNaN(c.share()) ? "" : HtmlPage.esc(shareOfGrowth(c.share()))).append("</td></tr>");
     }
 
-    /** A share of the growth as a percentage; beyond ±100 % when other parts shrank, which is said by the sign. */
+    /** A share of the gross growth (positive) or of the gross reduction (negative), as a signed percentage. */
     public static String shareOfGrowth(double share) {
         String s = String.format(Locale.ROOT, "%+.1f %%", 100 * share);
         return s.matches("[+-]0\\.0 %") ? "0.0 %" : s;

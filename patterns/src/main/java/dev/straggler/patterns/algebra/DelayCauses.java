@@ -71,9 +71,12 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
 
     /**
      * @param rankCounts the ranks A and B stand for (for per-rank means), −1 when unknown
-     * @param timeDiff   the time difference the {@link Change#share()} of waiting and delay refer to
+     * @param grossUp    the gross growth of time, what an increase of waiting is a {@link Change#share()} of
+     * @param grossDown  the gross reduction of time, what a decrease of waiting is a share of (delay costs are no
+     *                   part of time and get no share)
      */
-    static DelayCauses of(SeverityCube a, SeverityCube b, DimensionUnion u, int[] rankCounts, double timeDiff) {
+    static DelayCauses of(SeverityCube a, SeverityCube b, DimensionUnion u, int[] rankCounts, double grossUp,
+                          double grossDown) {
         SeverityCube[] ops = {a, b};
         int nc = u.callPaths().size();
         double[][] shortTerm = new double[2][nc];
@@ -143,8 +146,8 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
                     longTerm[0][p] - longTerm[1][p], share, ranks, of));
         }
         causes.sort(Comparator.comparingDouble((Cause c) -> -Math.abs(c.diff())).thenComparingInt(Cause::callPath));
-        Change w = change(waiting[0], waiting[1], rankCounts, timeDiff);
-        Change dl = change(delay[0], delay[1], rankCounts, timeDiff);
+        Change w = change(waiting[0], waiting[1], rankCounts, grossUp, grossDown);
+        Change dl = change(delay[0], delay[1], rankCounts, 0, 0);
         return new DelayCauses(w, dl, dir, moved, offset, sentence(w, dir, offset, causes), List.copyOf(causes));
     }
 
@@ -236,9 +239,11 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
         }
     }
 
-    private static Change change(double va, double vb, int[] ranks, double timeDiff) {
+    private static Change change(double va, double vb, int[] ranks, double grossUp, double grossDown) {
+        double d = va - vb;
+        double gross = d > 0 ? grossUp : grossDown;
         return new Change(va, vb, ranks[0] > 0 ? va / ranks[0] : Double.NaN, ranks[1] > 0 ? vb / ranks[1] : Double.NaN,
-                timeDiff == 0 ? Double.NaN : (va - vb) / timeDiff);
+                d == 0 ? 0 : gross > 0 ? d / gross : Double.NaN);
     }
 
     private static String sentence(Change waiting, int dir, double offset, List<Cause> causes) {

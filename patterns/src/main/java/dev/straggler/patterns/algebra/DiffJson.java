@@ -44,6 +44,9 @@ public final class DiffJson {
         ArrayNode notes = o.putArray("notes");
         r.notes().forEach(notes::add);
         o.set("totalTime", change(r.totalTime()));
+        // what every time share is of: an increase of the gross growth, a decrease of the gross reduction
+        num(o, "grossGrowth", r.grossGrowth());
+        num(o, "grossReduction", r.grossReduction());
         if (r.causes() != null) {
             o.set("why", causes(r.causes()));
         }

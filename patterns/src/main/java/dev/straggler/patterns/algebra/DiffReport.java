@@ -51,7 +51,8 @@ import java.util.function.IntPredicate;
 public record DiffReport(String minuend, String subtrahend, int minuendRanks, int subtrahendRanks, boolean collapsed,
                          String systemNote, String timeMetric, Change totalTime, String headline, Finding topFinding,
                          List<CategoryChange> categories, List<MetricChange> metrics, List<CallNode> callTree,
-                         List<Entry> entries, DelayCauses causes, List<String> notes) {
+                         List<Entry> entries, DelayCauses causes, List<String> notes, double grossGrowth,
+                         double grossReduction) {
 
     /**
      * A pair of values with their difference.
@@ -176,9 +177,20 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             return row == null ? 0 : row[c];
         }
 
+        /** Sum of every increase, and of every decrease, over the disjoint parts of time (set by {@link #build}). */
+        double grossUp;
+        double grossDown;
+
+        /**
+         * {@code totalDiff} is the change a share refers to; for time it is the net change, and the share is taken of
+         * the gross growth instead (every part of time that grew, summed) when the change is an increase, of the gross
+         * reduction when it is a decrease: a part can grow by more than the net growth where others shrank, and a
+         * share above 100 % reads as impossible.
+         */
         Change change(double va, double vb, double totalDiff) {
             double d = va - vb;
-            double share = totalDiff == 0 ? Double.NaN : d / totalDiff;
+            double gross = d > 0 ? grossUp : grossDown;
+            double share = totalDiff == 0 || d != 0 && gross <= 0 ? Double.NaN : d == 0 ? 0 : d / gross;
             return new Change(va, vb, ranks[0] > 0 ? va / ranks[0] : Double.NaN,
                     ranks[1] > 0 ? vb / ranks[1] : Double.NaN, share);
         }
@@ -241,9 +253,15 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 }
             }
             double timeDiff = time < 0 ? 0 : significant(totA[time] - totB[time], totA[time], totB[time]);
+            boolean[] inTime = time < 0 ? new boolean[nm] : subtree(metrics, time);
+            if (time >= 0) {
+                gross(metrics, inTime);
+            }
             double[] denominators = new double[nm];
             for (int m = 0; m < nm; m++) {
-                denominators[m] = "sec".equals(metrics.get(m).unit()) ? timeDiff : totA[m] - totB[m];
+                // a count's or a byte total's share of its own change says nothing; time outside the time tree (delay
+                // costs, the critical path) is no part of the time that changed
+                denominators[m] = inTime[m] ? timeDiff : 0;
             }
 
             List<MetricChange> metricChanges = new ArrayList<>();
@@ -285,10 +303,89 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             String note = collapsed
                     ? collapsedNote(ranks, SystemUnion.rankSummary(List.of(a, b), List.of("A", "B"))) : "";
             String headline = headline(time, total, timeDiff, top, categories, collapsed);
-            DelayCauses causes = DelayCauses.applies(a, b) ? DelayCauses.of(a, b, u, ranks, timeDiff) : null;
+            DelayCauses causes = DelayCauses.applies(a, b) ? DelayCauses.of(a, b, u, ranks, grossUp, grossDown) : null;
             return new DiffReport(CubeAttributes.describe(a, "A"), CubeAttributes.describe(b, "B"), ranks[0], ranks[1],
                     collapsed, note, time < 0 ? null : metrics.get(time).uniqueName(), total, headline, top,
-                    categories, metricChanges, tree, entries, causes, notes());
+                    categories, metricChanges, tree, entries, causes, notes(), grossUp, grossDown);
+        }
+
+        /** Whether each metric is {@code root} or lies below it in the metric tree. */
+        static boolean[] subtree(List<Metric> metrics, int root) {
+            Map<String, Integer> index = new HashMap<>();
+            for (int m = 0; m < metrics.size(); m++) {
+                index.put(metrics.get(m).uniqueName(), m);
+            }
+            boolean[] out = new boolean[metrics.size()];
+            for (int m = 0; m < metrics.size(); m++) {
+                for (Integer x = m; x != null; x = metrics.get(x).parent() == null ? null : index.get(metrics.get(x).parent())) {
+                    if (x == root) {
+                        out[m] = true;
+                        break;
+                    }
+                }
+            }
+            return out;
+        }
+
+        /**
+         * {@link #grossUp} and {@link #grossDown}: over the disjoint parts of time, each metric's own share (its value
+         * less its children's, Cube's metric-inclusive convention) on each call path, the increases and the decreases
+         * summed apart. Every row of the report is a sum of such parts, so its change never exceeds them.
+         */
+        void gross(List<Metric> metrics, boolean[] inTime) {
+            int nc = u.callPaths().size();
+            Map<String, Integer> index = new HashMap<>();
+            for (int m = 0; m < metrics.size(); m++) {
+                index.put(metrics.get(m).uniqueName(), m);
+            }
+            // only metrics with values take part; a child's value is taken from its nearest ancestor with values, so
+            // a cube that leaves intermediate levels of the tree empty is cut into parts all the same
+            boolean[] data = new boolean[metrics.size()];
+            for (int m = 0; m < metrics.size(); m++) {
+                data[m] = inTime[m] && both(m) && (sums[0][m] != null || sums[1][m] != null);
+            }
+            double[][] self = new double[metrics.size()][];
+            for (int m = 0; m < metrics.size(); m++) {
+                if (!data[m]) {
+                    continue;
+                }
+                double[] v = new double[nc];
+                for (int c = 0; c < nc; c++) {
+                    v[c] = sum(0, m, c) - sum(1, m, c);
+                }
+                self[m] = self[m] == null ? v : add(self[m], v);
+                Integer parent = metrics.get(m).parent() == null ? null : index.get(metrics.get(m).parent());
+                while (parent != null && !data[parent]) {
+                    parent = metrics.get(parent).parent() == null ? null : index.get(metrics.get(parent).parent());
+                }
+                if (parent != null) {
+                    double[] neg = new double[nc];
+                    for (int c = 0; c < nc; c++) {
+                        neg[c] = -v[c];
+                    }
+                    self[parent] = self[parent] == null ? neg : add(self[parent], neg);
+                }
+            }
+            double up = 0;
+            double down = 0;
+            for (double[] v : self) {
+                for (int c = 0; v != null && c < nc; c++) {
+                    if (v[c] > 0) {
+                        up += v[c];
+                    } else {
+                        down -= v[c];
+                    }
+                }
+            }
+            grossUp = up;
+            grossDown = down;
+        }
+
+        private static double[] add(double[] a, double[] b) {
+            for (int i = 0; i < a.length; i++) {
+                a[i] += b[i];
+            }
+            return a;
         }
 
         List<CallNode> callTree(int time, double timeDiff) {
@@ -408,15 +505,18 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 return sb.toString();
             }
             List<String> parts = new ArrayList<>();
-            if (top != null && top.change().share() >= 0.01) {
-                parts.add(String.format(Locale.ROOT, "%.0f %% is %s under `%s`", 100 * top.change().share(),
+            // shares are signed (an increase of the gross growth, a decrease of the gross reduction): what moved with
+            // the total explains it
+            double sign = Math.signum(timeDiff);
+            if (top != null && sign * top.change().share() >= 0.01) {
+                parts.add(String.format(Locale.ROOT, "%.0f %% is %s under `%s`", 100 * sign * top.change().share(),
                         top.displayName(), top.caller()));
             }
             categories.stream()
-                    .filter(c -> c.kind() != MpiCallKind.COMPUTATION && c.change().share() >= 0.05)
-                    .sorted(Comparator.comparingDouble((CategoryChange c) -> c.change().share()).reversed())
+                    .filter(c -> c.kind() != MpiCallKind.COMPUTATION && sign * c.change().share() >= 0.05)
+                    .sorted(Comparator.comparingDouble((CategoryChange c) -> sign * c.change().share()).reversed())
                     .limit(3)
-                    .forEach(c -> parts.add(String.format(Locale.ROOT, "%.0f %% is %s", 100 * c.change().share(),
+                    .forEach(c -> parts.add(String.format(Locale.ROOT, "%.0f %% is %s", 100 * sign * c.change().share(),
                             c.kind().description())));
             String computation = categories.stream().filter(c -> c.kind() == MpiCallKind.COMPUTATION)
                     .map(c -> c.change().relative()).filter(rel -> !Double.isNaN(rel))

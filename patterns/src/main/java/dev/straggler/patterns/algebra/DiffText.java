@@ -62,9 +62,12 @@ public final class DiffText {
             sb.append(Format.left("  ".repeat(m.depth()) + m.displayName(), 34)).append(row(m.change(), m.unit(), r.collapsed())).append('\n');
         }
         if (r.timeMetric() != null && r.totalTime().diff() != 0) {
-            // say what the shares are of: they are signed and exceed 100 % where other parts moved the other way
-            sb.append("share: a row's change divided by the change of total time (")
-                    .append(Format.signed(r.totalTime().diff(), "sec")).append(")\n");
+            // say what the shares are of: the gross growth or reduction, so that none exceeds 100 % where parts moved
+            // in opposite directions
+            sb.append("share: an increase as a part of all increases of time (")
+                    .append(Format.signed(r.grossGrowth(), "sec")).append("), a decrease of all decreases (")
+                    .append(Format.signed(-r.grossReduction(), "sec")).append("); net change ")
+                    .append(Format.signed(r.totalTime().diff(), "sec")).append("\n");
         }
 
         if (r.timeMetric() != null && !r.callTree().isEmpty()) {
