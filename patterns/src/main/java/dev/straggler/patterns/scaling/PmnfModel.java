@@ -59,18 +59,18 @@ public record PmnfModel(double c0, double c1, PmnfTerm term, int points, double 
     }
 
     /**
-     * Where the fitted curve turns over, if at or beyond the smallest measured p: a form whose direction changes
-     * there predicts a peak (or a minimum) and the reverse trend after it although no run may show it.
+     * Where the fitted curve turns over beyond the measured process counts: there the form predicts a peak (or a
+     * minimum) and the reverse trend after it, which no run shows. A turn inside the measured range is not reported:
+     * the runs show it, and beyond them the curve keeps the direction of the last runs.
      *
-     * @param p          the turning point
-     * @param peak       the curve rises to it and falls after ({@code c1 > 0}); else falls to a minimum and rises
-     * @param beyondData it lies beyond the largest measured p: no run shows the turn
-     * @param text       one line for reports
+     * @param p    the turning point
+     * @param peak the curve rises to it and falls after ({@code c1 > 0}); else falls to a minimum and rises
+     * @param text one line for reports
      */
-    public record TurnOver(double p, boolean peak, boolean beyondData, String text) {
+    public record TurnOver(double p, boolean peak, String text) {
     }
 
-    /** The turn-over of the fitted curve given the measured process counts, or null when it has none from their smallest on. */
+    /** The turn-over of the fitted curve beyond the measured process counts, or null when it has none there. */
     public TurnOver turnOver(double[] measured) {
         double t = turningPoint();
         if (Double.isNaN(t) || measured.length == 0) {
@@ -82,18 +82,13 @@ public record PmnfModel(double c0, double c1, PmnfTerm term, int points, double 
             lo = Math.min(lo, v);
             hi = Math.max(hi, v);
         }
-        if (t < lo) {
+        if (t <= hi) {
             return null;
         }
         boolean peak = c1 > 0;
-        boolean beyond = t > hi;
-        String range = count(lo) + "–" + count(hi);
-        String text = String.format(Locale.ROOT, "the fitted form turns over at p ≈ %s (%s), %s",
-                t >= 10 ? String.format(Locale.ROOT, "%.0f", t) : String.format(Locale.ROOT, "%.1f", t),
-                peak ? "a peak" : "a minimum",
-                beyond ? "beyond the measured " + range + ": extrapolation unreliable"
-                        : "inside the measured " + range + ": beyond the data it keeps " + (peak ? "falling" : "rising"));
-        return new TurnOver(t, peak, beyond, text);
+        String text = String.format(Locale.ROOT, "the fitted form turns over at p ≈ %.0f (%s), beyond the measured "
+                + "%s–%s: extrapolation unreliable", t, peak ? "a peak" : "a minimum", count(lo), count(hi));
+        return new TurnOver(t, peak, text);
     }
 
     private static String count(double p) {

@@ -149,7 +149,6 @@ public final class ScalingJson {
                     ObjectNode t = n.putObject("turnOver");
                     t.put("p", turn.p());
                     t.put("kind", turn.peak() ? "peak" : "minimum");
-                    t.put("beyondData", turn.beyondData());
                     t.put("text", turn.text());
                 }
                 ArrayNode notes = n.putArray("notes");
