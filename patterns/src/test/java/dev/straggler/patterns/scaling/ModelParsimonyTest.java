@@ -67,7 +67,8 @@ class ModelParsimonyTest {
     /**
      * Gaussian noise around a constant at six process counts, 400 seeded series: the previous search reported a trend
      * for about two thirds of them (the best of 116 forms nearly always beats the constant on left-out points by
-     * chance); requiring a significant coefficient and a clear cross-validated gain leaves about a fifth.
+     * chance, 279 here); requiring a significant coefficient and a clear cross-validated gain leaves about one in
+     * eight (52).
      */
     @Test
     void pureNoiseRarelyGetsATrend() {
@@ -84,7 +85,7 @@ class ModelParsimonyTest {
                 trends++;
             }
         }
-        assertTrue(trends <= 0.3 * n, trends + " of " + n + " noise series got a trend");
+        assertTrue(trends <= 0.2 * n, trends + " of " + n + " noise series got a trend");
     }
 
     /**
