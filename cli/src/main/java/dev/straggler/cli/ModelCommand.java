@@ -68,8 +68,9 @@ final class ModelCommand implements Callable<Integer> {
 
     @Option(names = "--search", paramLabel = "straggler|extra-p", defaultValue = "straggler",
             description = "Which search chooses the normal-form models: straggler (default: 116 hypotheses with "
-                    + "negative exponents for strong scaling, the constant scored like the others) or extra-p (the "
-                    + "choice Extra-P 4.2.5 makes: its 42 hypotheses, the constant scored in-sample); "
+                    + "negative exponents for strong scaling; the simpler model is kept unless a richer one has a "
+                    + "significant coefficient and at least halves the leave-one-out error) or extra-p (the choice "
+                    + "Extra-P 4.2.5 makes: its 42 hypotheses, the lowest error wins, the constant scored in-sample); "
                     + "docs/scaling-models.md.")
     String search;
 

@@ -32,9 +32,11 @@ public final class ModelSection implements HtmlSection {
     @Override
     public void writeBody(Appendable h) throws IOException {
         h.append("<p class=\"hint\">Measured values (dots), fitted model (line) and its confidence band (shaded), "
-                + "extrapolated to larger process counts; the x axis is logarithmic.</p>\n<div class=\"pane wide\">"
+                + "extrapolated to larger process counts; the x axis is logarithmic. Below the chart: why a simpler "
+                + "model was preferred, and where a fitted form turns over.</p>\n<div class=\"pane wide\">"
                 + "<div class=\"pane-head\"><select id=\"model-pick\"></select><span class=\"opt\" id=\"model-formula\"></span>"
-                + "</div><div class=\"stats\" id=\"model-stats\"></div><div class=\"chart\" id=\"model-chart\"></div></div>");
+                + "</div><div class=\"stats\" id=\"model-stats\"></div><div class=\"chart\" id=\"model-chart\"></div>"
+                + "<div class=\"stats\" id=\"model-notes\"></div></div>");
     }
 
     @Override

@@ -133,6 +133,7 @@
     const formula = document.getElementById('model-formula');
     const stats = document.getElementById('model-stats');
     const area = document.getElementById('model-chart');
+    const notes = document.getElementById('model-notes');
     const items = [];
     if (M.medya) items.push({label: 'run time: c0 + c1/p + c2/\u221ap (time, computation, MPI)', medya: M.medya});
     for (const m of (M.models || [])) items.push({label: m.metric + (m.callPath.length ? ' @ ' + m.callPath.join(' \u203a ') : ''), model: m});
@@ -140,6 +141,7 @@
     const show = i => {
       const it = items[i];
       if (!it) { area.textContent = 'no model'; return; }
+      if (notes) notes.textContent = '';
       if (it.medya) {
         const md = it.medya, pts = md.points;
         const pmin = Math.min(...pts.map(p => p.tasks));
@@ -173,7 +175,10 @@
           series.push({points: m.curve.p.map((p, k) => [p, m.curve.fit[k]]), line: true, label: 'model'});
           band = {x: m.curve.p, lo: m.curve.lower, hi: m.curve.upper};
         }
-        chart(area, {logX: true, xLabel: 'processes', yLabel: m.metric, unit: 'sec', series: series, band: band});
+        chart(area, {logX: true, xLabel: 'processes', yLabel: m.metric, unit: 'sec', series: series, band: band,
+          vline: m.turnOver ? {x: m.turnOver.p, label: 'form turns over'} : null});
+        // the turn-over flag first: it says whether the extrapolated curve can be trusted at all
+        if (notes) notes.textContent = [m.turnOver ? m.turnOver.text : null].concat(m.notes || []).filter(x => x).join(' \u00b7 ');
       }
     };
     pick.addEventListener('change', () => show(+pick.value));

@@ -67,6 +67,29 @@ class ScalingSectionsBrowserTest {
         assertTrue(dom.contains("MPI overtakes computation at p = 729.8"));
     }
 
+    /**
+     * A model whose form peaks beyond the data (1 + 0.5·p^(-1/2)·log2(p)^2 at 2 … 16 peaks at p = e^4 ≈ 54.6): the
+     * section says so under the chart and marks the turn, which lies inside the plotted range up to p = 128.
+     */
+    @Test
+    void modelTurningOverBeyondTheDataIsFlaggedUnderTheChart() throws Exception {
+        double[] p = {2, 4, 8, 16};
+        double[] y = new double[p.length];
+        for (int i = 0; i < p.length; i++) {
+            y[i] = 1 + 0.5 * Math.pow(p[i], -0.5) * Math.pow(Math.log(p[i]) / Math.log(2), 2);
+        }
+        List<ModelSearch.SeriesModel> models = ModelSearch.fitAll(List.of(new MeasurementSeries("time", List.of("main"),
+                p, y)), PmnfModeler.Options.defaults());
+        String dom = renderedDom(new HtmlPage("Models", "test").add(new ModelSection(ScalingJson.toJson(null, models,
+                128, 0.95))));
+        assertTrue(dom.contains("id=\"model-notes\""), "no notes under the model chart");
+        String notes = dom.substring(dom.indexOf("id=\"model-notes\""));
+        assertTrue(notes.startsWith("id=\"model-notes\">the fitted form turns over at p ≈ 55 (a peak), beyond the "
+                + "measured 2–16: extrapolation unreliable"), notes.substring(0, Math.min(300, notes.length())));
+        String chart = dom.substring(dom.indexOf("id=\"model-chart\""), dom.indexOf("id=\"model-notes\""));
+        assertTrue(chart.contains("class=\"vline\"") && chart.contains("form turns over"), chart);
+    }
+
     private String renderedDom(HtmlPage page) throws Exception {
         String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
                 .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * The model choice of Extra-P 4.2.5's default single-parameter modeler ("Basic", with its default options), for
  * users who want the model Extra-P would report. Its rules, which differ from Straggler's own search
- * ({@link PmnfModeler}):
+ * ({@link PmnfModeler}, which also keeps the simpler model unless a richer one is clearly better, where here the lowest
+ * score wins):
  * <ul>
  *   <li>Hypotheses: {@code c0 + c1·p^(a/b)·log2(p)^c} for Extra-P's 42 building blocks {@link #TERMS}, in that order;
  *       no negative exponents; log terms only when every p ≥ 1.</li>
@@ -19,7 +20,8 @@ import java.util.List;
  *       when its residual sum of squares is 0; every other hypothesis is scored by leave-one-out SMAPE and replaces
  *       the best so far only when strictly better.</li>
  *   <li>In each leave-one-out fit the constant coefficient is set to 0 when it is below 0.0005 of the smallest
- *       training value (Extra-P's "clean constant coefficient"); the reported model is the fit to all points.</li>
+ *       training value or, when that value is 0, below 0.0005 in absolute terms (the data's own unit; Extra-P's
+ *       "clean constant coefficient"); the reported model is the fit to all points.</li>
  *   <li>A hypothesis whose term coefficient is 0, or whose term contributes less than 0.0005 of the measured value
  *       at every point, is discarded; so is one with a non-finite residual sum of squares.</li>
  *   <li>Coefficients are least-squares solutions (pseudo-inverse, as numpy's lstsq); repetitions at one p are

@@ -10,10 +10,13 @@ public final class ModelSearch {
     public enum Search {
         /**
          * Straggler's own search ({@link PmnfModeler}): every p^(i/j)·log2(p)^k of 20 exponents × 3 log powers and,
-         * for strong scaling, their negations (116 hypotheses); the constant scored by leave-one-out like the others.
+         * for strong scaling, their negations (116 hypotheses), scored by leave-one-out SMAPE; the simpler model is
+         * kept unless a richer one has a significant coefficient and clearly lower score.
          */
-        STRAGGLER("Straggler's search: 116 hypotheses c0 + c1*p^i*log2(p)^j (negative exponents included), every "
-                + "model and the constant scored by leave-one-out SMAPE"),
+        STRAGGLER("Straggler's search: 116 hypotheses c0 + c1*p^i*log2(p)^j (negative exponents included) scored by "
+                + "leave-one-out SMAPE; the simpler model (constant < p^i or log2(p)^j < p^i*log2(p)^j) is kept unless "
+                + "the richer one's coefficient is significant (F-test, 5 %) and it at least halves the SMAPE (and "
+                + "lowers the constant's by 1 point or more)"),
         /** Extra-P 4.2.5's default choice ({@link ExtraPModeler}). */
         EXTRA_P("Extra-P-compatible search: Extra-P 4.2.5's 42 hypotheses c0 + c1*p^i*log2(p)^j, the constant "
                 + "scored in-sample, the others by leave-one-out SMAPE");

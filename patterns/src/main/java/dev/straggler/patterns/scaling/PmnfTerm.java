@@ -23,6 +23,27 @@ public record PmnfTerm(int num, int den, int logExponent) {
         return v;
     }
 
+    /**
+     * Whether the term is a product of a power and a log factor, {@code p^i·log2(p)^j} with {@code i ≠ 0} and
+     * {@code j > 0}: the richer of the two kinds of term the search prefers among ({@link PmnfModeler}).
+     */
+    public boolean product() {
+        return num != 0 && logExponent != 0;
+    }
+
+    /**
+     * The p > 1 at which the term changes direction, NaN when it is monotone for every p > 1. With {@code x = ln p},
+     * {@code d/dp p^i·log2(p)^j = p^(i−1)·log2(p)^(j−1)·(i·x + j)/ln 2}, zero only at {@code x = −j/i}: a turn exists
+     * for a falling power with a log factor ({@code i < 0 < j}), at {@code p = e^(j/|i|)} (e^4 ≈ 54.6 for
+     * p^(-1/2)·log2(p)^2). A pure power or a pure log never turns.
+     */
+    public double turningPoint() {
+        if (num >= 0 || logExponent == 0) {
+            return Double.NaN;
+        }
+        return Math.exp(logExponent * den / (double) -num);
+    }
+
     /** e.g. "p^(1/2)·log2(p)^2", "p", "p^2", "log2(p)", "p^(-1)". */
     @Override
     public String toString() {

@@ -141,6 +141,16 @@ public final class ScalingJson {
                 DiffJson.num(n, "smape", pm.smape());
                 DiffJson.num(n, "cvSmape", pm.cvSmape());
                 DiffJson.num(n, "rss", pm.rss());
+                DiffJson.num(n, "termPValue", pm.termPValue());
+                PmnfModel.TurnOver turn = pm.turnOver(sm.series().p());
+                if (turn == null) {
+                    n.putNull("turnOver");
+                } else {
+                    ObjectNode t = n.putObject("turnOver");
+                    t.put("p", turn.p());
+                    t.put("kind", turn.peak() ? "peak" : "minimum");
+                    t.put("text", turn.text());
+                }
                 ArrayNode notes = n.putArray("notes");
                 pm.notes().forEach(notes::add);
                 n.set("curve", curve(pm, sm.series().p(), curveTo, level));

@@ -118,6 +118,17 @@ public final class ScalingText {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Normal-form models (%s); %.0f %% confidence band at p = %.0f%n",
                 search.description(), 100 * level, at));
+        int fewest = Integer.MAX_VALUE;
+        for (ModelSearch.SeriesModel m : models) {
+            if (m.model() != null) {
+                fewest = Math.min(fewest, m.model().points());
+            }
+        }
+        if (fewest < 5) {
+            sb.append("note: ").append(search == ModelSearch.Search.EXTRA_P
+                    ? "only " + fewest + " process counts; Extra-P advises at least 5 for a reliable model"
+                    : PmnfModeler.fewPointsNote(fewest)).append('\n');
+        }
         sb.append(String.format(Locale.ROOT, "%-44s %-34s %8s %9s %12s %27s%n", "Series", "Model", "R^2", "cv SMAPE",
                 "at p", "band"));
         for (ModelSearch.SeriesModel m : models) {
@@ -137,6 +148,10 @@ public final class ScalingText {
                     label.length() > 44 ? label + "\n" + " ".repeat(44) : label, pm.formula(),
                     Double.isNaN(pm.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", pm.r2()), pm.cvSmape(),
                     v < 0 ? "invalid (<0)" : String.format(Locale.ROOT, "%.5g", v), band2));
+            PmnfModel.TurnOver turn = pm.turnOver(m.series().p());
+            if (turn != null) {
+                sb.append(" ".repeat(45)).append(turn.text()).append('\n');
+            }
         }
         return sb.toString();
     }
