@@ -36,7 +36,7 @@ class ModelHonestyTest {
         assertTrue(r.predictions().get(0).total() < 0, "the fixture must predict below zero");
         String text = ScalingText.render(r);
         assertTrue(text.contains("invalid (<0)"), text);
-        assertTrue(text.contains("the fitted model predicts a negative time, so it is not valid there: total at p = 1000"),
+        assertTrue(text.contains("the fitted model predicts a negative time, so it is not valid there: time at p = 1000"),
                 text);
         assertTrue(text.contains("no degrees of freedom are left"), text);
     }
