@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
 @Command(name = "scaling", mixinStandardHelpOptions = true,
         description = "Rank-correlation scalability analysis (Vetter & McCracken) of runs at several process counts: "
                 + "which callsites, wait states and (when the runs carry them) delay costs by delaying call path "
-                + "take a growing share of communication time as the process count grows.%nRuns: traces (process "
+                + "take a growing share of MPI time (MPI_Init and MPI_Finalize left out) as the process count grows.%nRuns: traces (process "
                 + "count from their definitions), mpiP reports (callsites only) or .cubex/analysis JSON (wait "
                 + "states only).")
 final class ScalingCommand implements Callable<Integer> {
@@ -43,7 +43,7 @@ final class ScalingCommand implements Callable<Integer> {
     List<Path> experiments;
 
     @Option(names = "--threshold", defaultValue = "0.01",
-            description = "Report a callsite or wait state whose share of communication reaches this in some run (default ${DEFAULT-VALUE}).")
+            description = "Report a callsite or wait state whose share of MPI time reaches this in some run (default ${DEFAULT-VALUE}).")
     double threshold;
 
     @Option(names = "--json", paramLabel = "FILE",

@@ -106,7 +106,7 @@ final class StudyCommand implements Callable<Integer> {
     double keepCauses;
 
     @Option(names = "--threshold", defaultValue = "0.01",
-            description = "Rank correlation: report a callsite or wait state whose share of communication reaches this in some run (default ${DEFAULT-VALUE}).")
+            description = "Rank correlation: report a callsite or wait state whose share of MPI time reaches this in some run (default ${DEFAULT-VALUE}).")
     double threshold;
 
     @Option(names = "--search", paramLabel = "straggler|extra-p", defaultValue = "straggler",

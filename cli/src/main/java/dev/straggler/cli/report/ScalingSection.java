@@ -38,7 +38,7 @@ public final class ScalingSection implements HtmlSection {
     @Override
     public void writeBody(Appendable h) throws IOException {
         String e = HtmlPage.esc(id);
-        h.append("<p class=\"hint\">Spearman's r_s between the number of tasks and each entry's share of communication "
+        h.append("<p class=\"hint\">Spearman's r_s between the number of tasks and each entry's share of MPI "
                 + "time, over all experiments (Vetter &amp; McCracken). Near +1: the share grows with p, the entry scales "
                 + "badly. Click a row to plot it.</p>\n<div class=\"explorer scaling-root\" data-section=\"" + e + "\">"
                 + "<div class=\"pane\"><div class=\"pane-head\">Ranked by r_s</div><div class=\"tree\" id=\"" + e
