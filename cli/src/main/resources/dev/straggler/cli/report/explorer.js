@@ -238,7 +238,7 @@
     const pw = W - ml - mr, ph = H - mt - mb;
     let lo = 0, hi = 0;
     for (const v of values) { if (v < lo) lo = v; if (v > hi) hi = v; }
-    const ts = S.ticks(lo, hi, 5);
+    const ts = S.ticks(lo, hi, 5, M[m].integer);
     lo = Math.min(lo, ts[0]);
     hi = Math.max(hi, ts[ts.length - 1]);
     if (hi === lo) hi = lo + 1;
