@@ -4,6 +4,7 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.DiffReport;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.io.IOException;
@@ -79,7 +80,7 @@ public final class StudyReport {
                         .append("</th><th class=\"num\">").append(HtmlPage.esc(d.minuend()))
                         .append("</th><th class=\"num\">Change</th><th class=\"num\">Share of the growth</th></tr></thead><tbody>");
                 for (DiffReport.Entry e : top) {
-                    String where = e.path().isEmpty() ? "" : " at " + String.join(" \u203a ", e.path());
+                    String where = e.path().isEmpty() ? "" : " at " + PathNames.join(e.path());
                     row(h, e.displayName() + where, e.change());
                 }
                 h.append("</tbody></table>");

@@ -36,7 +36,7 @@
   function pathTitle(p) {
     const names = [];
     for (let q = p; q >= 0; q = P.parent[q]) names.push(R[P.region[q]][0]);
-    return names.reverse().join(' \u203a ');
+    return S.joinPath(names.reverse());
   }
   function locLabel(l) { return threaded ? L[l][0] + '.' + L[l][1] : String(L[l][0]); }
   function barClass(v) { return diff ? (v < 0 ? 'n' : 'p') : ''; }
