@@ -117,6 +117,19 @@ class CallPathSeparatorTest {
         assertTrue(analyze.contains("gyro-like/main/timestep/transpose/MPI_Alltoall"), "explorer and tooltips name whole paths");
     }
 
+    /**
+     * The growth sentence is shared with the terminal, which quotes names in backticks; on the page the name is set as
+     * code and no backtick shows.
+     */
+    @Test
+    void theStudyPageShowsNoBacktick() throws Exception {
+        String html = Files.readString(FILES.get("study.html"));
+        String text = html.replaceAll("(?s)<script.*?</script>", "");
+        assertTrue(TEXT.get("study").contains("under `transpose`"), TEXT.get("study"));
+        assertFalse(text.contains("`"), text.substring(Math.max(0, text.indexOf('`') - 200), Math.max(0, text.indexOf('`')) + 50));
+        assertTrue(text.contains("under <code>transpose</code>"), "the caller is set as code");
+    }
+
     private static List<String> matches(String s, String regex) {
         List<String> out = new ArrayList<>();
         Matcher m = Pattern.compile(regex, Pattern.DOTALL).matcher(s);

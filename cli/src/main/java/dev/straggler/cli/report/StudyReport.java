@@ -57,9 +57,9 @@ public final class StudyReport {
     public static HtmlSection growth(DiffReport d, CommunicatorDiff comms, List<DiffReport.Entry> top) {
         String title = "Growth from " + d.subtrahend() + " to " + d.minuend();
         return new StaticSection("study-growth", title, h -> {
-            h.append("<p class=\"headline\">").append(HtmlPage.esc(d.headline())).append("</p>");
+            h.append("<p class=\"headline\">").append(HtmlPage.escQuoted(d.headline())).append("</p>");
             for (String n : d.notes()) {
-                h.append("<p class=\"note\">").append(HtmlPage.esc(n)).append("</p>");
+                h.append("<p class=\"note\">").append(HtmlPage.escQuoted(n)).append("</p>");
             }
             if (!d.categories().isEmpty()) {
                 h.append("<table class=\"top\"><caption>Time by kind, all processes</caption><thead><tr><th>Kind</th>"
