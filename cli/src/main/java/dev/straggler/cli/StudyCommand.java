@@ -16,6 +16,7 @@ import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.DiffJson;
 import dev.straggler.patterns.algebra.DiffReport;
 import dev.straggler.patterns.callsite.CallsiteStatistics;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.focus.Focus;
 import dev.straggler.patterns.pop.PopMetrics;
@@ -239,7 +240,7 @@ final class StudyCommand implements Callable<Integer> {
         for (DiffReport.Entry e : top.subList(0, Math.min(5, top.size()))) {
             out.append(String.format(Locale.ROOT, "  %8s of the growth  %s%s%n", Double.isNaN(e.change().share()) ? ""
                     : StudyReport.shareOfGrowth(e.change().share()), e.displayName(),
-                    e.path().isEmpty() ? "" : " at " + String.join("/", e.path())));
+                    e.path().isEmpty() ? "" : " at " + PathNames.join(e.path())));
         }
         if (comms != null) {
             CommunicatorDiff.Row most = comms.rows().stream().max(Comparator.comparingDouble(CommunicatorDiff.Row::change))

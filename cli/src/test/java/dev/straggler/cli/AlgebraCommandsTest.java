@@ -63,7 +63,7 @@ class AlgebraCommandsTest {
         Run r = run("diff", a.toString(), b.toString(), "--json", json.toString(), "--cube", cube.toString(),
                 "--html", html.toString(), "-q");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("main > MPI_Recv"), r.out());
+        assertTrue(r.out().contains("main/MPI_Recv"), r.out());
         JsonNode d = new ObjectMapper().readTree(json.toFile());
         assertEquals(0.0, d.get("totalTime").get("diff").asDouble(), 1e-12);
         JsonNode ls = metric(d, "mpi_latesender");

@@ -58,8 +58,8 @@ class CsvExportPandasTest {
                 + "print(round(d[d.metric == 'time']['value'].sum(), 9))\n");
         List<String> lines = out.lines().toList();
         assertEquals("['metric', 'metric_name', 'unit', 'call_path', 'rank', 'thread', 'value']", lines.get(0));
-        // the sample: rank 1 waits 5 ms in main > MPI_Recv for rank 0's late send
-        assertEquals("[1] 0.005 ['main > MPI_Recv']", lines.get(1));
+        // the sample: rank 1 waits 5 ms in main/MPI_Recv for rank 0's late send
+        assertEquals("[1] 0.005 ['main/MPI_Recv']", lines.get(1));
         JsonNode doc = new ObjectMapper().readTree(json.toFile());
         assertTrue(doc.toString().contains("\"time\""));
         // two ranks of 9 ms each
@@ -78,6 +78,6 @@ class CsvExportPandasTest {
         String out = python("import pandas as pd\n"
                 + "d = pd.read_csv('" + csv + "')\n"
                 + "print(sorted(set(p for p in d.call_path if 'void' in p)))\n");
-        assertEquals("['main > void f(int, double)']", out);
+        assertEquals("['main/void f(int, double)']", out);
     }
 }

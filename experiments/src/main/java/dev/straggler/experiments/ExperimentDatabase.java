@@ -8,6 +8,7 @@ import dev.straggler.patterns.callsite.Frame;
 import dev.straggler.patterns.callsite.RankStats;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 import dev.straggler.trace.Paradigm;
@@ -406,7 +407,7 @@ public final class ExperimentDatabase implements AutoCloseable {
                 p.setInt(4, x.region());
                 p.setInt(5, x.callsite());
                 p.setInt(6, c.cnodeId(x.id()));
-                p.setString(7, String.join("/", c.pathNames(x.id())));
+                p.setString(7, PathNames.join(c.pathNames(x.id())));
                 p.addBatch();
             }
             p.executeBatch();

@@ -12,7 +12,7 @@ import java.util.Locale;
 /**
  * The one-sentence answer to "why do processes wait here": which share of a wait-state kind's waiting its largest
  * cause explains, where that cause is, and how much of it acted directly (short-term) or through other waiting
- * (propagated), e.g. "62.0 % of all Late Sender waiting (3.10 s) is caused by {@code x_solve › compute_rhs} on
+ * (propagated), e.g. "62.0 % of all Late Sender waiting (3.10 s) is caused by {@code …/x_solve/compute_rhs} on
  * ranks 3 and 7 (2.40 s short-term, 0.70 s propagated)."
  */
 final class CauseHeadline {

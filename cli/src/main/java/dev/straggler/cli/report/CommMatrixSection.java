@@ -42,11 +42,15 @@ public final class CommMatrixSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
-        h.append("<p class=\"hint\">Point-to-point messages from each sending rank (rows) to each receiving rank "
-                + "(columns). Hover a cell for its values.</p>\n<div class=\"pane-head\">"
+        // row s of the canvas is sender s, drawn from the top; column r is receiver r, from the left (comm.js): the
+        // axis titles say so with their arrows
+        h.append("<p class=\"hint\">Point-to-point messages from each sending rank (rows, rank 0 at the top) to each "
+                + "receiving rank (columns, rank 0 at the left). Hover a cell for its values.</p>\n<div class=\"pane-head\">"
                 + "<span class=\"opt\"><label><input type=\"radio\" name=\"comm-mode\" value=\"bytes\" checked> bytes</label>"
                 + "<label><input type=\"radio\" name=\"comm-mode\" value=\"messages\"> messages</label></span>"
-                + "<span id=\"comm-total\"></span></div>\n<div class=\"comm-wrap\"><canvas id=\"comm-canvas\"></canvas>"
+                + "<span id=\"comm-total\"></span></div>\n<div class=\"comm-wrap\"><div class=\"comm-plot\">"
+                + "<div class=\"comm-axes\"><span id=\"comm-rows\">sender \u2193</span>"
+                + "<span id=\"comm-cols\">receiver \u2192</span></div><canvas id=\"comm-canvas\"></canvas></div>"
                 + "<div id=\"comm-legend\" class=\"legend\"></div></div><div id=\"comm-tip\" class=\"tip\"></div>");
     }
 

@@ -140,6 +140,26 @@ public final class HtmlPage {
         return b.toString();
     }
 
+    /**
+     * HTML-escapes a sentence shared with the terminal, where names are quoted Markdown-style in backticks ("13 % is
+     * Wait at N x N under `transpose`"): on the page each quoted name is set as {@code <code>} and no backtick is
+     * shown. An unpaired backtick is dropped.
+     */
+    public static String escQuoted(String s) {
+        if (s == null) {
+            return "";
+        }
+        String[] parts = s.split("`", -1);
+        if (parts.length % 2 == 0) {
+            return esc(s.replace("`", ""));
+        }
+        StringBuilder b = new StringBuilder(s.length() + 16);
+        for (int i = 0; i < parts.length; i++) {
+            b.append(i % 2 == 1 ? "<code>" + esc(parts[i]) + "</code>" : esc(parts[i]));
+        }
+        return b.toString();
+    }
+
     static String resource(String name) throws IOException {
         try (InputStream in = HtmlPage.class.getResourceAsStream(name)) {
             if (in == null) {

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * Scaling models: the Medya fit of total, computation and communication time with the crossover, and each
- * normal-form model's measurements, fitted curve and confidence band, extrapolated. Data: the
+ * normal-form model's measurements, fitted curve and (where the fit has one) confidence band, extrapolated. Data: the
  * {@code straggler.model/1} JSON of {@link dev.straggler.patterns.scaling.ScalingJson}.
  */
 public final class ModelSection implements HtmlSection {
@@ -31,9 +31,11 @@ public final class ModelSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
-        h.append("<p class=\"hint\">Measured values (dots), fitted model (line) and its confidence band (shaded), "
-                + "extrapolated to larger process counts; the x axis is logarithmic. Below the chart: why a simpler "
-                + "model was preferred, and where a fitted form turns over.</p>\n<div class=\"pane wide\">"
+        // the caption is the page script's: it names what the selected chart draws, a confidence band only where
+        // one is drawn (the Medya fit has none, nor has a normal-form model fitted to as many runs as coefficients);
+        // below the chart: why a simpler model was preferred, and where a fitted form turns over
+        h.append("<p class=\"hint\" id=\"model-caption\">Measured values (dots) and fitted models (lines), extrapolated "
+                + "to larger process counts; the x axis is logarithmic.</p>\n<div class=\"pane wide\">"
                 + "<div class=\"pane-head\"><select id=\"model-pick\"></select><span class=\"opt\" id=\"model-formula\"></span>"
                 + "</div><div class=\"stats\" id=\"model-stats\"></div><div class=\"chart\" id=\"model-chart\"></div>"
                 + "<div class=\"stats\" id=\"model-notes\"></div></div>");

@@ -1,5 +1,6 @@
 package dev.straggler.cli.report;
 
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 
@@ -12,12 +13,11 @@ import java.util.Map;
 
 /**
  * How call paths and locations are named on the page. A short label leaves out the trunk every call path shares
- * (the program and main, "mg.S.x › mg_mpi"), C++ signatures ({@link #shortName}) and, when still too long, the
- * outermost callers: the callee names the call path, the full path is kept for tooltips.
+ * (the program and main, "mg.S.x/mg_mpi"), C++ signatures ({@link #shortName}) and, when still too long, the
+ * outermost callers: the callee names the call path, the full path is kept for tooltips. Names are joined as
+ * everywhere else ({@link PathNames}), and a label that leaves callers out starts with "…/".
  */
 final class PathLabels {
-    static final String SEPARATOR = " \u203a ";
-    private static final String OMITTED = "\u2026" + SEPARATOR;
 
     private final SeverityCube cube;
     /** Number of call-tree levels with a single node: a sole root, its sole child, ... */
@@ -34,31 +34,31 @@ final class PathLabels {
         this.trunk = depth;
     }
 
-    /** The whole path from its root: "main › solve › MPI_Recv". */
+    /** The whole path from its root: "main/solve/MPI_Recv". */
     String full(int path) {
-        return String.join(SEPARATOR, cube.pathNames(path));
+        return PathNames.join(cube.pathNames(path));
     }
 
     /**
      * The path below the shared trunk (a path within the trunk: its last region), shortened from the outside to at
-     * most {@code maxChars} (with "… › " for callers left out); always at least the last region.
+     * most {@code maxChars} (with "…/" for callers left out, the trunk included); always at least the last region.
      */
     String label(int path, int maxChars) {
         List<String> names = cube.pathNames(path).stream().map(PathLabels::shortName).toList();
         int first = Math.min(trunk, names.size() - 1);
         for (int from = first; from < names.size() - 1; from++) {
-            String s = (from > first ? OMITTED : "") + String.join(SEPARATOR, names.subList(from, names.size()));
+            String s = PathNames.from(names, from);
             if (s.length() <= maxChars) {
                 return s;
             }
         }
-        return (names.size() - 1 > first ? OMITTED : "") + names.get(names.size() - 1);
+        return PathNames.from(names, names.size() - 1);
     }
 
     /**
      * Labels for call paths shown together (the rows of a table), each {@link #label} unless two would read the
-     * same: those name the innermost caller in which they differ, "transpose_x_yz › … › MPI_Alltoall" beside
-     * "transpose_xy_z › … › MPI_Alltoall".
+     * same: those name the innermost caller in which they differ, "…/transpose_x_yz/…/MPI_Alltoall" beside
+     * "…/transpose_xy_z/…/MPI_Alltoall".
      */
     Map<Integer, String> distinct(Collection<Integer> paths, int maxChars) {
         Map<Integer, String> out = new LinkedHashMap<>();
@@ -80,9 +80,11 @@ final class PathLabels {
                         back = Math.max(back, firstDifferenceFromTheEnd(names, cube.pathNames(q)));
                     }
                 }
+                int caller = names.size() - 1 - back;
                 out.put(p, back >= names.size() ? label(p, Integer.MAX_VALUE)
-                        : back <= 1 ? String.join(SEPARATOR, names.subList(names.size() - 1 - back, names.size()))
-                        : names.get(names.size() - 1 - back) + SEPARATOR + OMITTED + names.get(names.size() - 1));
+                        : back <= 1 ? PathNames.from(names, caller)
+                        : PathNames.from(names.subList(0, caller + 1), caller) + PathNames.SEPARATOR + PathNames.OMITTED
+                        + PathNames.SEPARATOR + names.get(names.size() - 1));
             }
         }
         return out;

@@ -41,7 +41,7 @@ public final class ScalingSection implements HtmlSection {
         h.append("<p class=\"hint\">Spearman's r_s between the number of tasks and each entry's share of MPI "
                 + "time, over all experiments (Vetter &amp; McCracken). Near +1: the share grows with p, the entry scales "
                 + "badly. Click a row to plot it.</p>\n<div class=\"explorer scaling-root\" data-section=\"" + e + "\">"
-                + "<div class=\"pane\"><div class=\"pane-head\">Ranked by r_s</div><div class=\"tree\" id=\"" + e
+                + "<div class=\"pane\"><div class=\"pane-head\" id=\"" + e + "-head\">Ranked by r_s</div><div class=\"tree\" id=\"" + e
                 + "-rows\"></div></div><div class=\"pane\"><div class=\"pane-head\" id=\"" + e + "-title\"></div>"
                 + "<div class=\"chart\" id=\"" + e + "-scatter\"></div><div class=\"chart\" id=\"" + e + "-curve\"></div>"
                 + "</div></div>");

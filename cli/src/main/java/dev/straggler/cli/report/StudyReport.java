@@ -4,6 +4,7 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.CommunicatorWaits;
 import dev.straggler.patterns.algebra.CommunicatorDiff;
 import dev.straggler.patterns.algebra.DiffReport;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.focus.Focus;
 
@@ -78,9 +79,9 @@ public final class StudyReport {
     public static HtmlSection growth(DiffReport d, CommunicatorDiff comms, List<DiffReport.Entry> top) {
         String title = "Growth from " + d.subtrahend() + " to " + d.minuend();
         return new StaticSection("study-growth", title, h -> {
-            h.append("<p class=\"headline\">").append(HtmlPage.esc(d.headline())).append("</p>");
+            h.append("<p class=\"headline\">").append(HtmlPage.escQuoted(d.headline())).append("</p>");
             for (String n : d.notes()) {
-                h.append("<p class=\"note\">").append(HtmlPage.esc(n)).append("</p>");
+                h.append("<p class=\"note\">").append(HtmlPage.escQuoted(n)).append("</p>");
             }
             if (!d.categories().isEmpty()) {
                 h.append("<table class=\"top\"><caption>Time by kind, all processes</caption><thead><tr><th>Kind</th>"
@@ -101,7 +102,7 @@ public final class StudyReport {
                         .append("</th><th class=\"num\">").append(HtmlPage.esc(d.minuend()))
                         .append("</th><th class=\"num\">Change</th><th class=\"num\">Share</th></tr></thead><tbody>");
                 for (DiffReport.Entry e : top) {
-                    String where = e.path().isEmpty() ? "" : " at " + String.join(" \u203a ", e.path());
+                    String where = e.path().isEmpty() ? "" : " at " + PathNames.join(e.path());
                     row(h, e.displayName() + where, e.change());
                 }
                 h.append("</tbody></table>");

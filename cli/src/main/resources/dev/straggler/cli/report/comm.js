@@ -1,5 +1,6 @@
 'use strict';
-/* Communication matrix heatmap on a canvas; ranks are binned when there are more ranks than pixels. */
+/* Communication matrix heatmap on a canvas, senders down and receivers across; ranks are binned when there are more
+   ranks than pixels. */
 (function () {
   const S = window.Straggler;
   const D = S.data('comm');
@@ -8,7 +9,8 @@
   const canvas = document.getElementById('comm-canvas');
   const tip = document.getElementById('comm-tip');
   const legend = document.getElementById('comm-legend');
-  const MAX = 560, ML = 46, MT = 28;
+  // ML is the width of #comm-rows in report.css: the row axis title stands above the row numbers
+  const MAX = 560, ML = 56, MT = 18;
   const bin = Math.max(1, Math.ceil(n / MAX));
   const g = Math.ceil(n / bin);
   const px = Math.max(1, Math.min(40, Math.floor(MAX / g)));
@@ -58,17 +60,12 @@
     c.fillStyle = '#5b6575';
     c.font = '11px system-ui, sans-serif';
     c.textAlign = 'center';
-    c.fillText('receiver \u2192', ML + side / 2, 11);
+    // rows are senders from the top, columns receivers from the left: the titles above the canvas (#comm-rows,
+    // #comm-cols) say so
     const every = Math.max(1, Math.ceil(30 / px));
     for (let r = 0; r < g; r += every) c.fillText(String(r * bin), ML + 1 + (r + 0.5) * px, MT - 5);
     c.textAlign = 'right';
     for (let s = 0; s < g; s += every) c.fillText(String(s * bin), ML - 6, MT + 1 + (s + 0.5) * px + 4);
-    c.save();
-    c.translate(10, MT + side / 2);
-    c.rotate(-Math.PI / 2);
-    c.textAlign = 'center';
-    c.fillText('sender \u2192', 0, 0);
-    c.restore();
     drawLegend(lo, hi);
   }
 

@@ -36,7 +36,7 @@
   function pathTitle(p) {
     const names = [];
     for (let q = p; q >= 0; q = P.parent[q]) names.push(R[P.region[q]][0]);
-    return names.reverse().join(' \u203a ');
+    return S.joinPath(names.reverse());
   }
   function locLabel(l) { return threaded ? L[l][0] + '.' + L[l][1] : String(L[l][0]); }
   function barClass(v) { return diff ? (v < 0 ? 'n' : 'p') : ''; }
@@ -259,7 +259,7 @@
     const pw = W - ml - mr, ph = H - mt - mb;
     let lo = 0, hi = 0;
     for (const v of values) { if (v < lo) lo = v; if (v > hi) hi = v; }
-    const ts = S.ticks(lo, hi, 5);
+    const ts = S.ticks(lo, hi, 5, M[m].integer);
     lo = Math.min(lo, ts[0]);
     hi = Math.max(hi, ts[ts.length - 1]);
     if (hi === lo) hi = lo + 1;

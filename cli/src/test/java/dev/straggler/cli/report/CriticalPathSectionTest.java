@@ -58,8 +58,8 @@ class CriticalPathSectionTest {
     @Test
     void criticalPathTimeIsExclusivePerCallPathAndInclusiveUpTheTree() throws IOException {
         JsonNode d = profile();
-        int work = node(d, "main \u203a solve \u203a work");
-        int solve = node(d, "main \u203a solve");
+        int work = node(d, "main/solve/work");
+        int solve = node(d, "main/solve");
         assertEquals(4.5, d.get("length").asDouble(), 1e-12);
         assertEquals(4.0, d.get("pathExcl").get(work).asDouble(), 1e-12);
         assertEquals(0.0, d.get("pathExcl").get(solve).asDouble(), 1e-12);
@@ -71,9 +71,9 @@ class CriticalPathSectionTest {
     void averagePerRankLeavesOutWaiting() throws IOException {
         JsonNode d = profile();
         // work: (3 + 2 + 4 + 3) / 4; MPI_Recv: (6 s − 4 s Late Sender) / 4; solve: both
-        assertEquals(3.0, d.get("averageIncl").get(node(d, "main \u203a solve \u203a work")).asDouble(), 1e-12);
-        assertEquals(0.5, d.get("averageIncl").get(node(d, "main \u203a solve \u203a MPI_Recv")).asDouble(), 1e-12);
-        assertEquals(3.5, d.get("averageIncl").get(node(d, "main \u203a solve")).asDouble(), 1e-12);
+        assertEquals(3.0, d.get("averageIncl").get(node(d, "main/solve/work")).asDouble(), 1e-12);
+        assertEquals(0.5, d.get("averageIncl").get(node(d, "main/solve/MPI_Recv")).asDouble(), 1e-12);
+        assertEquals(3.5, d.get("averageIncl").get(node(d, "main/solve")).asDouble(), 1e-12);
         // main adds its own 0.1 s and MPI_Barrier's 0.1 s outside Wait at Barrier, per rank
         assertEquals(3.7, d.get("averageIncl").get(node(d, "main")).asDouble(), 1e-12);
     }
@@ -81,8 +81,8 @@ class CriticalPathSectionTest {
     @Test
     void imbalanceAndImpactAddUpTheTree() throws IOException {
         JsonNode d = profile();
-        int work = node(d, "main \u203a solve \u203a work");
-        int solve = node(d, "main \u203a solve");
+        int work = node(d, "main/solve/work");
+        int solve = node(d, "main/solve");
         assertEquals(1.0, d.get("imbalanceIncl").get(work).asDouble(), 1e-12);
         assertEquals(1.0, d.get("imbalanceIncl").get(solve).asDouble(), 1e-12);
         assertEquals(4.0, d.get("impactIncl").get(work).asDouble(), 1e-12);
@@ -95,14 +95,14 @@ class CriticalPathSectionTest {
     void onlyActivitiesWithALargeShareOfTheImpactAreHighlighted() throws IOException {
         JsonNode d = profile();
         // work holds 4 of 4.1 s; MPI_Recv's 0.1 s is 2.4 %, below the 5 % threshold
-        assertEquals(List.of(node(d, "main \u203a solve \u203a work")), ints(d.get("hot")));
+        assertEquals(List.of(node(d, "main/solve/work")), ints(d.get("hot")));
     }
 
     @Test
     void answerGivesLengthCriticalPathImbalanceAndTheCallPathWithTheLargestImpact() throws IOException {
         assertEquals("The critical path is 4.50 s long; 1.00 s (22.2 %) of it is critical-path imbalance, time call "
-                + "paths spend on it above their average per rank, most in `solve \u203a work` (1.00 s). "
-                + "`solve \u203a work` has the largest critical imbalance impact: 4.00 s of waiting (97.6 % of all "
+                + "paths spend on it above their average per rank, most in `\u2026/solve/work` (1.00 s). "
+                + "`\u2026/solve/work` has the largest critical imbalance impact: 4.00 s of waiting (97.6 % of all "
                 + "critical imbalance impact) is mapped onto it because it takes longer on the critical path than on "
                 + "the waiting ranks.", answer(profile()));
     }
@@ -111,7 +111,7 @@ class CriticalPathSectionTest {
     void answerSaysWhenTheCallPathWithTheLargestImpactHasNoCriticalPathImbalance() throws IOException {
         String answer = answer(data(HtmlReport.of(ReportCubes.impactWithoutCriticalPathImbalance()).render(),
                 "critical-path"));
-        assertTrue(answer.endsWith("`solve \u203a MPI_Recv` has the largest critical imbalance impact: 5.00 s of "
+        assertTrue(answer.endsWith("`\u2026/solve/MPI_Recv` has the largest critical imbalance impact: 5.00 s of "
                 + "waiting (55.6 % of all critical imbalance impact) is mapped onto it because it takes longer on the "
                 + "critical path than on the waiting ranks. On the path it takes no longer than its average per "
                 + "rank, so it has no critical-path imbalance."), answer);
@@ -189,8 +189,8 @@ class CriticalPathSectionTest {
     void callPathsOnThePathWithoutCriticalPathImbalanceSayWhy() throws IOException {
         JsonNode d = profile();
         assertEquals("on the critical path 500 ms, equal to the average 500 ms per rank: no critical-path imbalance",
-                d.get("imbalanceNote").get(node(d, "main \u203a solve \u203a MPI_Recv")).asText());
-        assertEquals("", d.get("imbalanceNote").get(node(d, "main \u203a solve \u203a work")).asText(),
+                d.get("imbalanceNote").get(node(d, "main/solve/MPI_Recv")).asText());
+        assertEquals("", d.get("imbalanceNote").get(node(d, "main/solve/work")).asText(),
                 "4 s on the path against 3 s on average: 1 s of critical-path imbalance, nothing to explain");
     }
 
@@ -202,9 +202,9 @@ class CriticalPathSectionTest {
         // in callees that are on the path longer than their own average
         assertEquals("on the critical path 492 ms, below the average 513 ms per rank; its callees add 15.6 ms of "
                 + "critical-path imbalance, each above its own average", d.get("imbalanceNote")
-                .get(node(d, "mg.S.x \u203a mg_mpi")).asText());
+                .get(node(d, "mg.S.x/mg_mpi")).asText());
         assertEquals("on the critical path 452 ms, below the average 488 ms per rank: no critical-path imbalance",
-                d.get("imbalanceNote").get(node(d, "mg.S.x \u203a mg_mpi \u203a MPI_Init")).asText());
+                d.get("imbalanceNote").get(node(d, "mg.S.x/mg_mpi/MPI_Init")).asText());
     }
 
     /** Scalasca's documentation names of the metrics that contain the word (CriticalPath.pattern, Imbalance.pattern). */
@@ -250,8 +250,8 @@ class CriticalPathSectionTest {
     void perRankRowsAreInclusiveAndSplitOffTheTimeOnThePath() throws IOException {
         JsonNode d = profile();
         List<Integer> rowPaths = ints(d.get("rowPaths"));
-        int solveRow = rowPaths.indexOf(node(d, "main \u203a solve"));
-        int workRow = rowPaths.indexOf(node(d, "main \u203a solve \u203a work"));
+        int solveRow = rowPaths.indexOf(node(d, "main/solve"));
+        int workRow = rowPaths.indexOf(node(d, "main/solve/work"));
         assertEquals(List.of(3.0, 2.0, 4.0, 3.0), doubles(d.get("busyRows").get(workRow)));
         assertEquals(List.of(0.0, 0.0, 4.0, 0.0), doubles(d.get("pathRows").get(workRow)));
         // work plus MPI_Recv's 0.5 s outside waiting on every rank
@@ -265,7 +265,7 @@ class CriticalPathSectionTest {
         // room for 2 of the 4 call paths, main and solve (4.5 s each on the path)
         String html = HtmlReport.of(ReportCubes.rootCauses()).maxEmbeddedRowValues(2 * 16).render();
         JsonNode d = data(html, "critical-path");
-        assertEquals(List.of(node(d, "main"), node(d, "main \u203a solve")), ints(d.get("rowPaths")));
+        assertEquals(List.of(node(d, "main"), node(d, "main/solve")), ints(d.get("rowPaths")));
     }
 
     @Test

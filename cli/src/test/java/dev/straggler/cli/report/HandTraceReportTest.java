@@ -72,9 +72,9 @@ class HandTraceReportTest {
         JsonNode kinds = data(report(true), "causes").get("kinds");
         assertEquals(1, kinds.size(), "Late Sender is the only wait state with a cause");
         JsonNode ls = kinds.get(0);
-        assertEquals("100.0 % of all Late Sender waiting (60.0 ms) is caused by `work` on rank 0 (all short-term).",
+        assertEquals("100.0 % of all Late Sender waiting (60.0 ms) is caused by `\u2026/work` on rank 0 (all short-term).",
                 answer(ls));
-        assertEquals("main \u203a MPI_Recv", ls.get("effects").get(0).get("title").asText());
+        assertEquals("main/MPI_Recv", ls.get("effects").get(0).get("title").asText());
         assertEquals(0.0, ls.get("indirect").asDouble(), 1e-12, "nothing waited before: direct");
         assertEquals(0.0, ls.get("propagating").asDouble(), 1e-12, "nothing waits after: terminal");
     }
@@ -84,7 +84,7 @@ class HandTraceReportTest {
         JsonNode d = data(report(true), "critical-path");
         int work = -1;
         for (int i = 0; i < d.get("title").size(); i++) {
-            if (d.get("title").get(i).asText().equals("main \u203a work")) {
+            if (d.get("title").get(i).asText().equals("main/work")) {
                 work = i;
             }
         }

@@ -31,7 +31,7 @@ class HtmlReportBrowserTest {
         // metric tree rows: Time, MPI, Late Sender, Visits
         assertEquals(4, count(dom, "class=\"row m-row") - count(dom, "class=\"row m-row hdr"), "metric rows");
         // time's hottest exclusive call path is MPI_Recv (6 s): selected, with one bar per rank
-        assertTrue(dom.contains("Time \u2014 main \u203a MPI_Recv (exclusive)"), "chart title names the selected path");
+        assertTrue(dom.contains("Time \u2014 main/MPI_Recv (exclusive)"), "chart title names the selected path");
         assertEquals(4, count(section(dom, "explorer-chart"), "<rect"), "bars");
         assertTrue(dom.contains("<b>6.00 s</b>"), "sum over ranks is shown");
         assertTrue(dom.contains("work&lt;/script&gt;&lt;b&gt;x&lt;/b&gt;"), "names are shown as text, not markup");
@@ -41,7 +41,7 @@ class HtmlReportBrowserTest {
     @Test
     void metricNamedInTheLinkIsOpened() throws Exception {
         String dom = renderedDom(HtmlReport.of(ReportCubes.small()), "#metric=mpi_latesender");
-        assertTrue(dom.contains("Late Sender \u2014 main \u203a MPI_Recv (exclusive)"), "Late Sender selected");
+        assertTrue(dom.contains("Late Sender \u2014 main/MPI_Recv (exclusive)"), "Late Sender selected");
         // rank 0 has no Late Sender time: three bars
         assertEquals(3, count(section(dom, "explorer-chart"), "<rect"));
     }

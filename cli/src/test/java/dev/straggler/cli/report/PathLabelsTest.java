@@ -16,8 +16,8 @@ class PathLabelsTest {
 
     @Test
     void labelsLeaveOutTheTrunkAllCallPathsShare() {
-        assertEquals("solve \u203a work", labels.label(ReportCubes.WORK, 60));
-        assertEquals("main \u203a solve \u203a work", labels.full(ReportCubes.WORK));
+        assertEquals("\u2026/solve/work", labels.label(ReportCubes.WORK, 60));
+        assertEquals("main/solve/work", labels.full(ReportCubes.WORK));
     }
 
     @Test
@@ -27,7 +27,7 @@ class PathLabelsTest {
 
     @Test
     void tooLongLabelsKeepTheCallee() {
-        assertEquals("\u2026 \u203a work", labels.label(ReportCubes.WORK, 10));
+        assertEquals("\u2026/work", labels.label(ReportCubes.WORK, 10));
     }
 
     @Test
@@ -42,8 +42,8 @@ class PathLabelsTest {
 
     @Test
     void callPathsThatWouldReadTheSameNameTheCallerInWhichTheyDiffer() {
-        // main › {x › t › g › MPI_Alltoall, y › t › g › MPI_Alltoall, z}: with 16 characters both
-        // Alltoall paths would be "… › MPI_Alltoall"
+        // main/{x/t/g/MPI_Alltoall, y/t/g/MPI_Alltoall, z}: with 16 characters both
+        // Alltoall paths would be "…/g/MPI_Alltoall"
         List<Region> regions = List.of(Region.function(0, "main"), Region.function(1, "x"), Region.function(2, "y"),
                 Region.function(3, "t"), Region.function(4, "g"), Region.function(5, "MPI_Alltoall"),
                 Region.function(6, "z"));
@@ -54,8 +54,8 @@ class PathLabelsTest {
         SeverityCube cube = new SeverityCube(ReportCubes.rootCauses().metrics(), regions, paths,
                 List.of(new SystemLocation(0, 0, 0, "")), Map.of());
         Map<Integer, String> names = new PathLabels(cube).distinct(List.of(4, 8, 9), 16);
-        assertEquals("x \u203a \u2026 \u203a MPI_Alltoall", names.get(4));
-        assertEquals("y \u203a \u2026 \u203a MPI_Alltoall", names.get(8));
-        assertEquals("z", names.get(9));
+        assertEquals("\u2026/x/\u2026/MPI_Alltoall", names.get(4));
+        assertEquals("\u2026/y/\u2026/MPI_Alltoall", names.get(8));
+        assertEquals("\u2026/z", names.get(9));
     }
 }

@@ -56,14 +56,14 @@ final class ReportCubes {
         return c.freeze();
     }
 
-    /** Call paths of {@link #rootCauses()}: main › {solve › {MPI_Recv, work}, MPI_Barrier}. */
+    /** Call paths of {@link #rootCauses()}: main/{solve/{MPI_Recv, work}, MPI_Barrier}. */
     static final int MAIN = 0, SOLVE = 1, RECV = 2, WORK = 3, BARRIER = 4;
 
     /**
      * A cube with Scalasca's metric tree, 4 ranks and hand-chosen root causes:
      * <ul>
-     *   <li>Late Sender: 4 s of waiting in solve › MPI_Recv on ranks 1, 2, 3 (1 + 1 + 2 s), of it 0.5 s indirect
-     *   (rank 3) and 1 s propagating (rank 1). Its delays: solve › work on ranks 2 (1.5 s short-term + 0.5 s
+     *   <li>Late Sender: 4 s of waiting in solve/MPI_Recv on ranks 1, 2, 3 (1 + 1 + 2 s), of it 0.5 s indirect
+     *   (rank 3) and 1 s propagating (rank 1). Its delays: solve/work on ranks 2 (1.5 s short-term + 0.5 s
      *   long-term) and 3 (1 s short-term) = 3 s, 75 % of the waiting; MPI_Recv itself on rank 1 (0.5 s short-term,
      *   12.5 %) with a long-term rounding residue of −1e-18 s;</li>
      *   <li>Wait at Barrier: 0.6 s in MPI_Barrier on ranks 0 and 1, caused by work on rank 3 with a delay of

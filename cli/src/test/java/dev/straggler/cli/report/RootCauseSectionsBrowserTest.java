@@ -31,7 +31,7 @@ class RootCauseSectionsBrowserTest {
         assertEquals(2, count(dom, "role=\"tab\""), "Late Sender and Wait at Barrier");
         assertTrue(dom.contains("class=\"rc-tab sel\" data-kind=\"mpi_latesender\""), "Late Sender is selected");
         String answer = text(element(dom, "causes-answer"));
-        assertTrue(answer.startsWith("75.0 % of all Late Sender waiting (4.00 s) is caused by solve \u203a work on "
+        assertTrue(answer.startsWith("75.0 % of all Late Sender waiting (4.00 s) is caused by \u2026/solve/work on "
                 + "ranks 2 and 3"), answer);
         assertEquals(1, count(element(dom, "causes-effects"), "data-row="), "one call path waits");
         assertEquals(2, count(element(dom, "causes-causes"), "data-row="), "work and MPI_Recv delay");
@@ -54,7 +54,7 @@ class RootCauseSectionsBrowserTest {
     @Test
     void clickingACauseShowsItAloneInThePerRankChart() throws Exception {
         String dom = renderedDom("", "document.querySelectorAll('#causes-causes [data-row]')[1].click();");
-        assertTrue(text(element(dom, "causes-chart-what")).startsWith("delay: solve \u203a MPI_Recv"));
+        assertTrue(text(element(dom, "causes-chart-what")).startsWith("delay: \u2026/solve/MPI_Recv"));
         String chart = element(dom, "causes-chart");
         assertEquals(1, count(chart, "class=\"up\""), "MPI_Recv delays on rank 1 only");
         assertEquals(3, count(chart, "class=\"down\""), "waiting still of all call paths");
@@ -87,7 +87,7 @@ class RootCauseSectionsBrowserTest {
         String tree = element(dom, "critical-path-tree");
         assertEquals(4, count(tree, "data-path="), "main, solve and both callees are shown");
         assertEquals(1, count(tree, "class=\"row cp-row sel hot\""), "work is highlighted and selected");
-        assertEquals("main \u203a solve \u203a work", text(element(dom, "critical-path-name")));
+        assertEquals("main/solve/work", text(element(dom, "critical-path-name")));
         String chart = element(dom, "critical-path-chart");
         assertEquals(4, count(chart, "class=\"busy\""), "time outside waiting on every rank");
         assertEquals(1, count(chart, "class=\"onpath\""), "work is on the path on rank 2 only");
@@ -97,7 +97,7 @@ class RootCauseSectionsBrowserTest {
     void clickingACallPathShowsItPerRank() throws Exception {
         String dom = renderedDom("", "[...document.querySelectorAll('#critical-path-tree [data-path]')]"
                 + ".find(r => r.textContent.includes('MPI_Recv')).click();");
-        assertEquals("main \u203a solve \u203a MPI_Recv", text(element(dom, "critical-path-name")));
+        assertEquals("main/solve/MPI_Recv", text(element(dom, "critical-path-name")));
         assertEquals(1, count(element(dom, "critical-path-chart"), "class=\"onpath\""), "on rank 3");
     }
 

@@ -2,6 +2,7 @@ package dev.straggler.patterns.algebra;
 
 import dev.straggler.patterns.algebra.DiffReport.Change;
 import dev.straggler.patterns.callsite.MpiCallKind;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 
@@ -197,7 +198,8 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
 
     /**
      * Names the call paths for reports: the shortest end of a path that no other call path ends with, starting at a
-     * non-MPI function, so that an MPI call is named together with its caller ({@code zran3 > MPI_Allreduce}).
+     * non-MPI function, so that an MPI call is named together with its caller ({@code …/zran3/MPI_Allreduce}; the
+     * leading "…/" says callers were left out).
      */
     static final class Labels {
         private final DimensionUnion u;
@@ -222,7 +224,7 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
             while (from > 0 && ends.getOrDefault(key(names, from), 0) > 1) {
                 from--;
             }
-            return String.join(" > ", names.subList(from, names.size()));
+            return PathNames.from(names, from);
         }
 
         private static String key(List<String> names, int from) {

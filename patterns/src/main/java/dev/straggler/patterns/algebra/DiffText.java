@@ -4,6 +4,7 @@ import dev.straggler.patterns.algebra.DiffReport.CallNode;
 import dev.straggler.patterns.algebra.DiffReport.Change;
 import dev.straggler.patterns.algebra.DiffReport.Entry;
 import dev.straggler.patterns.algebra.DiffReport.MetricChange;
+import dev.straggler.patterns.cube.PathNames;
 
 import java.util.Comparator;
 import java.util.List;
@@ -95,7 +96,7 @@ public final class DiffText {
             sb.append(Format.left("Metric", 26)).append(Format.left("Call path", 48))
                     .append(Format.right("Δ", 14)).append(Format.right("Δ %", 10)).append(Format.right("share", 9)).append('\n');
             for (Entry e : top) {
-                sb.append(Format.left(e.displayName(), 26)).append(Format.left(String.join(" > ", e.path()), 48))
+                sb.append(Format.left(e.displayName(), 26)).append(Format.left(PathNames.join(e.path()), 48))
                         .append(Format.right(Format.signed(e.change().diff(), e.unit()), 14))
                         .append(Format.right(Format.relative(e.change().relative()), 10))
                         .append(Format.right(Format.share(e.change().share()), 9)).append('\n');

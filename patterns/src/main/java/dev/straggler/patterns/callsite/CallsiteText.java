@@ -1,5 +1,7 @@
 package dev.straggler.patterns.callsite;
 
+import dev.straggler.patterns.cube.PathNames;
+
 import java.util.List;
 import java.util.Locale;
 
@@ -109,7 +111,7 @@ public final class CallsiteText {
         for (PhaseBreakdown.Phase ph : p.phases()) {
             double t = ph.totalSum();
             sb.append(String.format(Locale.ROOT, "%-32s %12s %12s %12s %12s %7.2f %7.2f %7.2f%n",
-                    String.join(" > ", ph.path()), sec(t), sec(ph.computationSum()), sec(ph.mpiSum()), sec(ph.imbalanceSum()),
+                    PathNames.join(ph.path()), sec(t), sec(ph.computationSum()), sec(ph.mpiSum()), sec(ph.imbalanceSum()),
                     pct(ph.computationSum(), t), pct(ph.mpiSum(), t), pct(ph.imbalanceSum(), t)));
         }
     }

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.reduce;
 
+import dev.straggler.patterns.cube.PathNames;
 import it.unimi.dsi.fastutil.ints.IntOpenHashSet;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 
@@ -48,7 +49,7 @@ final class PathMerges {
         }
         for (Map.Entry<Integer, IntOpenHashSet> e : originals.entrySet()) {
             if (e.getValue().size() > 1 && carried.get(e.getKey())) {
-                return "e.g. " + String.join("/", profile.pathNames(example.get(e.getKey())));
+                return "e.g. " + PathNames.join(profile.pathNames(example.get(e.getKey())));
             }
         }
         return null;

@@ -1,6 +1,7 @@
 package dev.straggler.patterns.report;
 
 import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 
@@ -17,7 +18,7 @@ import java.util.Locale;
  * {@code metric,metric_name,unit,call_path,rank,thread,value}. Values are as the cube stores them: inclusive along
  * the metric tree (a metric's rows hold all of it, its sub-metrics' share included) and exclusive along the call
  * tree (a call path's row leaves out its callees), so summing a metric's rows gives its total.
- * The call path is its region names joined by {@code " > "}. RFC 4180 quoting: {@code pandas.read_csv(FILE)} reads it.
+ * The call path is its region names joined by {@code "/"} ({@link PathNames}). RFC 4180 quoting: {@code pandas.read_csv(FILE)} reads it.
  */
 public final class CubeCsv {
     public static final String HEADER = "metric,metric_name,unit,call_path,rank,thread,value";
@@ -36,7 +37,7 @@ public final class CubeCsv {
         w.write('\n');
         String[] paths = new String[c.callPaths().size()];
         for (int p = 0; p < paths.length; p++) {
-            paths[p] = quote(String.join(" > ", c.pathNames(p)));
+            paths[p] = quote(PathNames.join(c.pathNames(p)));
         }
         for (int m = 0; m < c.metrics().size(); m++) {
             Metric mt = c.metrics().get(m);

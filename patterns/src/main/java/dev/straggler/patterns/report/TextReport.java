@@ -4,6 +4,7 @@ import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.TraceSummary;
 import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.util.ArrayList;
@@ -211,7 +212,7 @@ public final class TextReport {
 
     /** A call path as "a/b/c", whole. */
     static String path(SeverityCube c, int path) {
-        return String.join("/", c.pathNames(path));
+        return PathNames.join(c.pathNames(path));
     }
 
     /**

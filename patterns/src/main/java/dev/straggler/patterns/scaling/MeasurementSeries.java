@@ -1,5 +1,7 @@
 package dev.straggler.patterns.scaling;
 
+import dev.straggler.patterns.cube.PathNames;
+
 import java.util.List;
 
 /**
@@ -14,8 +16,8 @@ public record MeasurementSeries(String metric, List<String> callPath, double[] p
         }
     }
 
-    /** "metric @ a > b > c", for reports. */
+    /** "metric @ a/b/c", for reports. */
     public String label() {
-        return callPath.isEmpty() ? metric : metric + " @ " + String.join(" > ", callPath);
+        return callPath.isEmpty() ? metric : metric + " @ " + PathNames.join(callPath);
     }
 }

@@ -6,6 +6,7 @@ import dev.straggler.patterns.algebra.DimensionUnion;
 import dev.straggler.patterns.algebra.WaitStatePatterns;
 import dev.straggler.patterns.callsite.MpiCallKind;
 import dev.straggler.patterns.cube.Metric;
+import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ import java.util.Map;
  * Completion, Wait at Finalize) are not rows.
  *
  * <p>When every run carries delay costs (docs/root-causes.md), their causes are rows too: per kind of wait state and
- * delaying call path, the short-term plus long-term delay ("Late Sender delay @ main > solve"), as a share of the
+ * delaying call path, the short-term plus long-term delay ("Late Sender delay @ main/solve"), as a share of the
  * same MPI time, so that the cause whose part of the communication time grows fastest ranks with the wait states.
  * When only some runs carry them they are left out, with a note (a run analysed without root causes is not a run
  * without delays).
@@ -34,9 +35,9 @@ public final class WaitStateScaling {
 
     /** What a row of the analysis stands for. */
     public record Key(String metric, String displayName, List<String> path) {
-        /** The key used in the rank-correlation rows: "Late Sender @ main > solve > MPI_Recv". */
+        /** The key used in the rank-correlation rows: "Late Sender @ main/solve/MPI_Recv". */
         public String label() {
-            return displayName + " @ " + String.join(" > ", path);
+            return displayName + " @ " + PathNames.join(path);
         }
     }
 

@@ -93,12 +93,12 @@ class CauseScalingTest {
     @Test
     void delayCostsRankWithTheWaitStatesByTheirShareOfMpiTime() {
         WaitStateScaling.Result r = WaitStateScaling.analyse(series(true), new RankCorrelation.Options(0));
-        RankCorrelation.Row solve = row(r, "Late Sender delay @ main > solve");
+        RankCorrelation.Row solve = row(r, "Late Sender delay @ main/solve");
         assertEquals(1.0, solve.rs(), 1e-12);
         // at p = 8: 0.64 s of delay over 8 · 15 s of MPI time
         assertEquals(0.64 / 120, solve.series().get(1).share(), 1e-12);
         assertEquals("delay_latesender_aggregate", r.keys().get(solve.key()).metric());
-        RankCorrelation.Row init = row(r, "Wait at N x N delay @ main > init");
+        RankCorrelation.Row init = row(r, "Wait at N x N delay @ main/init");
         assertEquals(-1.0, init.rs(), 1e-12);
         assertTrue(r.analysis().rows().stream().noneMatch(x -> x.key().startsWith("Critical")),
                 "the critical path is no part of the communication time");

@@ -54,7 +54,7 @@ class WaitStateScalingOnBtLikeTest {
         assertTrue(r.denominators().stream().allMatch(d -> d.endsWith("mpi metric without Init/Finalize")));
         for (String sweep : List.of("x", "y", "z")) {
             RankCorrelation.Row cause = r.analysis().rows().stream()
-                    .filter(x -> x.key().equals("Late Sender delay @ bt-like > main > adi > " + sweep + "_solve > "
+                    .filter(x -> x.key().equals("Late Sender delay @ bt-like/main/adi/" + sweep + "_solve/"
                             + sweep + "_solve_cell")).findFirst().orElseThrow();
             assertTrue(cause.rs() > 0.9, cause.key() + " r_s " + cause.rs());
         }

@@ -59,13 +59,13 @@ class WaitStateScalingTest {
         List<SeverityCube> runs = List.of(run(4), run(8), run(16), run(32), run(64));
         WaitStateScaling.Result r = WaitStateScaling.analyse(runs, RankCorrelation.Options.defaults());
         RankCorrelation.Row top = r.analysis().rows().get(0);
-        assertEquals("Late Sender @ main > solve > MPI_Recv", top.key());
+        assertEquals("Late Sender @ main/solve/MPI_Recv", top.key());
         assertEquals(1.0, top.rs(), 1e-12);
         WaitStateScaling.Key k = r.keys().get(top.key());
         assertEquals("mpi_latesender", k.metric());
         assertEquals(List.of("main", "solve", "MPI_Recv"), k.path());
         RankCorrelation.Row last = r.analysis().rows().get(r.analysis().rows().size() - 1);
-        assertEquals("Wait at N x N @ main > MPI_Allreduce", last.key());
+        assertEquals("Wait at N x N @ main/MPI_Allreduce", last.key());
         assertEquals(-1.0, last.rs(), 1e-12);
         // The share is the severity over the MPI time: at p = 8, 8 * 0.08 s of 8 * 15 s.
         assertEquals(0.08 / 15, top.series().get(1).share(), 1e-12);
