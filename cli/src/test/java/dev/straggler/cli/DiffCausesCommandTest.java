@@ -75,7 +75,7 @@ class DiffCausesCommandTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("why: waiting +0.070 s; of the growth in the delays causing it, 85.7 % is caused by "
                 + "`\u2026/work` on rank 0: +0.030 s short-term, +0.030 s propagated\n"), r.out());
-        assertTrue(r.out().contains("   14.3 %      +0.010 s      +0.010 s      0.000 s  \u2026/post on rank 1\n"), r.out());
+        assertTrue(r.out().contains("   14.3 %      +0.010 s      +0.010 s       0.000 s  \u2026/post on rank 1\n"), r.out());
         assertFalse(r.out().contains("MPI_Recv on"), r.out());
 
         JsonNode why = new ObjectMapper().readTree(json.toFile()).get("why");

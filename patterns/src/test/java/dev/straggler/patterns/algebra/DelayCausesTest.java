@@ -184,7 +184,7 @@ class DelayCausesTest {
         DiffReport r = DiffReport.of(after(), before());
         String text = DiffText.render(r);
         assertTrue(text.contains("why: " + r.causes().sentence()), text);
-        assertTrue(text.contains("   75.0 %      +0.300 s      +0.300 s      0.000 s  \u2026/x_solve on rank 3"), text);
+        assertTrue(text.contains("   75.0 %      +0.300 s      +0.300 s       0.000 s  \u2026/x_solve on rank 3"), text);
         JsonNode why = DiffJson.toJson(r).get("why");
         assertEquals("growth", why.get("direction").asText());
         assertEquals(r.causes().sentence(), why.get("sentence").asText());
