@@ -80,7 +80,7 @@ class WaitStateScalingOnScalascaTest {
         }
         WaitStateScaling.Result r = WaitStateScaling.analyse(cubes, RankCorrelation.Options.defaults());
         RankCorrelation.Row nxn = r.analysis().rows().stream()
-                .filter(x -> x.key().contains("Wait at N x N @") && x.key().endsWith("zran3 > MPI_Allreduce"))
+                .filter(x -> x.key().contains("Wait at N x N @") && x.key().endsWith("zran3/MPI_Allreduce"))
                 .findFirst().orElseThrow(() -> new AssertionError(r.analysis().rows().toString()));
         assertEquals(1.0, nxn.rs(), 1e-12);
         assertEquals(2.0 / 24, nxn.pValue(), 1e-15);
