@@ -54,6 +54,7 @@ class BadInputCorpusTest {
         assertEquals("", r.out());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().startsWith("straggler: " + corpus(name) + ": " + message), r.err());
+        assertTrue(r.err().strip().endsWith("; " + dev.straggler.trace.TraceFormatException.LENIENT_HINT), r.err());
     }
 
     @ParameterizedTest

@@ -86,6 +86,11 @@ public final class ExperimentDatabase implements AutoCloseable {
         return open(spec, false);
     }
 
+    /** Whether {@code spec} names a DuckDB file (rather than a PostgreSQL server). */
+    public static boolean isFile(String spec) {
+        return !spec.startsWith("postgresql://") && !spec.startsWith("postgres://") && !spec.startsWith("jdbc:");
+    }
+
     private static ExperimentDatabase open(String spec, boolean create) throws IOException {
         String url;
         if (spec.startsWith("postgresql://") || spec.startsWith("postgres://")) {
