@@ -45,7 +45,7 @@ class BadInputCorpusTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "timestamp-bit-flip|location 0 (rank 0), event 7 (LEAVE): timestamp t=3004 (0.00300400 s after the start) is earlier than the previous event's, t=7010",
+            "timestamp-bit-flip|location 0 (rank 0), event 7 (LEAVE): timestamp 0.003004 s (t=3004) is earlier than the previous event's, 0.007010 s (t=7010)",
             "timestamp-beyond-clock|location 0 (rank 0), event 16 (LEAVE): timestamp 4446576000000000 lies outside the trace's clock range [0, 12000]",
             "negative-bytes|location 0 (rank 0), event 6 (MPI_SEND): MPI_SEND with negative message length -8192"})
     void analyzeRefusesAnImplausibleTraceInOneLine(String name, String message) {

@@ -190,7 +190,8 @@ public final class PlausibleTrace implements TraceSource {
         if (lo == Long.MIN_VALUE) {
             return "t=" + t;
         }
-        return "t=" + t + " (" + seconds(t - lo) + " after the start)";
+        // as validate writes times: seconds since the start, the tick value in parentheses
+        return clock.describe(t);
     }
 
     private final class Checked implements LocationReader {
