@@ -72,6 +72,10 @@ final class DbCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
+            if (ExperimentDatabase.isFile(db)) {
+                // written after the analysis: checked before it, as every output is (OutputPaths)
+                OutputPaths.file("--db", Path.of(db));
+            }
             Map<String, String> parameters = new LinkedHashMap<>();
             for (String kv : params) {
                 int eq = kv.indexOf('=');
@@ -129,6 +133,9 @@ final class DbCommand implements Runnable {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists the trials (optionally a selection).")
     static final class ListTrials implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+
         @Option(names = "--db", required = true, paramLabel = "FILE|URL", description = DB_HELP)
         String db;
 
@@ -157,6 +164,9 @@ final class DbCommand implements Runnable {
             description = "Runs an SQL query and prints the result as CSV (views: trial_overview, metric_totals, "
                     + "callpath_totals, callsite_totals, communicator_totals; tables in docs/experiment-database.md).")
     static final class Query implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+
         @Option(names = "--db", required = true, paramLabel = "FILE|URL", description = DB_HELP)
         String db;
 
@@ -187,6 +197,9 @@ final class DbCommand implements Runnable {
     @Command(name = "remove", mixinStandardHelpOptions = true,
             description = "Removes trials and everything stored for them, in one transaction.")
     static final class Remove implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+
         @Option(names = "--db", required = true, paramLabel = "FILE|URL", description = DB_HELP)
         String db;
 

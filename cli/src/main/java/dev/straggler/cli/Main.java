@@ -102,11 +102,16 @@ public final class Main implements Runnable {
                 }
                 return OUT_OF_MEMORY;
             }
-            cmd.getErr().println("straggler: " + message(t));
+            cmd.getErr().println("straggler: " + message(t) + lenientHint(t, cmd));
             if (debug) {
                 t.printStackTrace(cmd.getErr());
             }
             return 1;
+        });
+        // every path the command will write is checked before it reads anything
+        cl.setExecutionStrategy(parsed -> {
+            OutputPaths.check(parsed);
+            return new CommandLine.RunLast().execute(parsed);
         });
         int code = 1;
         try {
@@ -115,6 +120,22 @@ public final class Main implements Runnable {
             Inputs.flushSkipped(code == 0);
         }
         return code;
+    }
+
+    /**
+     * For damage a strict read stopped at and a lenient one would have read past, in a command that reads leniently
+     * on request: how to go on ({@link TraceFormatException#LENIENT_HINT}); otherwise nothing.
+     */
+    static String lenientHint(Throwable t, CommandLine cmd) {
+        if (cmd.getCommandSpec().findOption("--lenient") == null) {
+            return "";
+        }
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof TraceFormatException f && f.isSkippedByLenientReads()) {
+                return "; " + TraceFormatException.LENIENT_HINT;
+            }
+        }
+        return "";
     }
 
     private static String message(Throwable t) {

@@ -8,6 +8,7 @@ import dev.straggler.cli.report.HtmlSection;
 import dev.straggler.patterns.scaling.BandwidthDemand;
 import dev.straggler.testdata.sim.NetworkModel;
 import dev.straggler.testdata.sim.WhatIfReplay;
+import dev.straggler.trace.Numbers;
 import dev.straggler.trace.TraceSource;
 
 import java.io.IOException;
@@ -159,8 +160,9 @@ final class ThrottlingReplay {
         String csv() {
             StringBuilder b = new StringBuilder("tasks,bandwidth_percent,completion_time_s\n");
             for (BandwidthDemand.Measurement m : measurements()) {
-                b.append(m.tasks()).append(',').append(fmt(m.bandwidthPercent())).append(',')
-                        .append(String.format(Locale.ROOT, "%.9g", m.completionTime())).append('\n');
+                // the shortest text that reads back to the replayed double, as every CSV Straggler writes
+                b.append(m.tasks()).append(',').append(Numbers.shortest(m.bandwidthPercent())).append(',')
+                        .append(Numbers.shortest(m.completionTime())).append('\n');
             }
             return b.toString();
         }

@@ -21,7 +21,8 @@ import java.util.concurrent.Callable;
                 + "events against the definitions (OTF2: and the chunk headers); across locations, that every send "
                 + "is received and every receive sent (same communicator, tag and length) and that every collective "
                 + "instance is complete (all members, same operation and root); clock-condition violations are "
-                + "warnings. Every finding names the location, the event index and its time. A damaged OTF2 archive "
+                + "warnings. Every finding names the location, the event index and its time (seconds since the start of the "
+                + "measurement, the tick value that dump prints in parentheses). A damaged OTF2 archive "
                 + "is read as far as possible and every defect listed.%nExit code: 0 valid, 3 valid with warnings, "
                 + "1 invalid.")
 final class ValidateCommand implements Callable<Integer> {

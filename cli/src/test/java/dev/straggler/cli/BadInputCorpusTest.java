@@ -26,15 +26,15 @@ class BadInputCorpusTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "timestamp-bit-flip|location 0 (rank 0), event 7 at t=3004: time goes backwards (previous event at t=7010)",
-            "timestamp-beyond-clock|location 0 (rank 0), event 16 at t=4446576000000000: timestamp outside the trace's clock range [0, 12000]",
-            "negative-bytes|location 0 (rank 0), event 6 at t=7010: MPI_SEND message length is negative: -8192",
-            "tag-mismatch|location 1 (rank 1), event 6 at t=7200: receive from rank 0 (communicator 0, tag 43) has no matching send; rank 0 has unmatched sends to rank 1 on this communicator with tag 42 (tag mismatch?)",
-            "receive-without-send|location 1 (rank 1), event 6 at t=7200: receive from rank 0 (communicator 0, tag 42) has no matching send",
-            "send-never-received|location 0 (rank 0), event 6 at t=7010: send to rank 1 (communicator 0, tag 42, 4096 bytes) is never received",
-            "size-mismatch|location 1 (rank 1), event 6 at t=7200: receive of 1024 bytes matches a send of 4096 bytes",
-            "mismatched-collective|location 1 (rank 1), event 12 at t=8099: collective #1 on communicator 0 (MPI_COMM_WORLD) is BCAST (root 0) here but BARRIER on rank 0",
-            "incomplete-collective|location 0 (rank 0), event 12 at t=8100: collective #1 on communicator 0 (MPI_COMM_WORLD, size 2) is incomplete: rank 1 joins 0"})
+            "timestamp-bit-flip|location 0 (rank 0), event 7 at 0.003004 s (t=3004): time goes backwards (previous event at 0.007010 s (t=7010))",
+            "timestamp-beyond-clock|location 0 (rank 0), event 16 at 4446576000.000000 s (t=4446576000000000): timestamp outside the trace's clock range, from its start to 0.012000 s (t=0 to t=12000)",
+            "negative-bytes|location 0 (rank 0), event 6 at 0.007010 s (t=7010): MPI_SEND message length is negative: -8192",
+            "tag-mismatch|location 1 (rank 1), event 6 at 0.007200 s (t=7200): receive from rank 0 (communicator 0, tag 43) has no matching send; rank 0 has unmatched sends to rank 1 on this communicator with tag 42 (tag mismatch?)",
+            "receive-without-send|location 1 (rank 1), event 6 at 0.007200 s (t=7200): receive from rank 0 (communicator 0, tag 42) has no matching send",
+            "send-never-received|location 0 (rank 0), event 6 at 0.007010 s (t=7010): send to rank 1 (communicator 0, tag 42, 4096 bytes) is never received",
+            "size-mismatch|location 1 (rank 1), event 6 at 0.007200 s (t=7200): receive of 1024 bytes matches a send of 4096 bytes",
+            "mismatched-collective|location 1 (rank 1), event 12 at 0.008099 s (t=8099): collective #1 on communicator 0 (MPI_COMM_WORLD) is BCAST (root 0) here but BARRIER on rank 0",
+            "incomplete-collective|location 0 (rank 0), event 12 at 0.008100 s (t=8100): collective #1 on communicator 0 (MPI_COMM_WORLD, size 2) is incomplete: rank 1 joins 0"})
     void validateRejectsEachBadInputNamingWhereItIs(String name, String finding) {
         Run r = run("validate", corpus(name).toString());
         assertEquals(1, r.code(), r.out());
@@ -45,7 +45,7 @@ class BadInputCorpusTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "timestamp-bit-flip|location 0 (rank 0), event 7 (LEAVE): timestamp t=3004 (0.00300400 s after the start) is earlier than the previous event's, t=7010",
+            "timestamp-bit-flip|location 0 (rank 0), event 7 (LEAVE): timestamp 0.003004 s (t=3004) is earlier than the previous event's, 0.007010 s (t=7010)",
             "timestamp-beyond-clock|location 0 (rank 0), event 16 (LEAVE): timestamp 4446576000000000 lies outside the trace's clock range [0, 12000]",
             "negative-bytes|location 0 (rank 0), event 6 (MPI_SEND): MPI_SEND with negative message length -8192"})
     void analyzeRefusesAnImplausibleTraceInOneLine(String name, String message) {
@@ -54,6 +54,7 @@ class BadInputCorpusTest {
         assertEquals("", r.out());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertTrue(r.err().startsWith("straggler: " + corpus(name) + ": " + message), r.err());
+        assertTrue(r.err().strip().endsWith("; " + dev.straggler.trace.TraceFormatException.LENIENT_HINT), r.err());
     }
 
     @ParameterizedTest
@@ -95,6 +96,34 @@ class BadInputCorpusTest {
         assertTrue(w.out().contains("clock condition violated by 1 point-to-point message(s) and 18 collective instance(s)"),
                 w.out());
         assertTrue(w.out().strip().endsWith("valid, with 19 warning(s)"), w.out());
+    }
+
+    /**
+     * validate gives times as seconds since the start of the measurement, to the timer's resolution, and the tick
+     * value only in parentheses (to find the event in dump's output): NPB MG's first clock warning, read from its
+     * ticks with the trace's 1 GHz timer.
+     */
+    @Test
+    void validateGivesTimesInSecondsWithTheTicksInParentheses() throws Exception {
+        String shared = System.getProperty("straggler.shared");
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path mg = Path.of(shared, "traces", "real", "npb-mg.S-4");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isDirectory(mg), mg + " is absent");
+        long offset;
+        try (var src = dev.straggler.trace.Traces.open(mg, false)) {
+            assertEquals(1_000_000_000L, src.definitions().clock().ticksPerSecond());
+            offset = src.definitions().clock().globalOffset();
+        }
+        Run r = run("validate", mg.toString());
+        String first = r.out().lines().filter(l -> l.contains("collective #13 ")).findFirst().orElseThrow();
+        String at = java.math.BigDecimal.valueOf(2686552722842L - offset, 9).toPlainString();
+        String leaves = java.math.BigDecimal.valueOf(2686552718193L - offset, 9).toPlainString();
+        String enters = java.math.BigDecimal.valueOf(2686552718579L - offset, 9).toPlainString();
+        assertEquals(mg + ": warning: location 0 (rank 0), event 1477 at " + at + " s (t=2686552722842): clock "
+                + "condition: in collective #13 (ALLREDUCE) on communicator 2 a member leaves at " + leaves
+                + " s (t=2686552718193), 0.000000386 s before the last member enters at " + enters
+                + " s (t=2686552718579)", first);
+        assertFalse(r.out().contains(" at t="), r.out());
     }
 
     /** Found by the mutation fuzzer: a damaged MPI_Waitall name made three waits count in one 5 ms call. */

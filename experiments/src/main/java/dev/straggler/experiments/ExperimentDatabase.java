@@ -11,12 +11,14 @@ import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.trace.Numbers;
 import dev.straggler.trace.Paradigm;
 import dev.straggler.trace.Region;
 import dev.straggler.trace.RegionRole;
 
 import java.io.IOException;
 import java.io.Writer;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -107,6 +109,11 @@ public final class ExperimentDatabase implements AutoCloseable {
      */
     public static ExperimentDatabase openExisting(String spec) throws IOException {
         return open(spec, false);
+    }
+
+    /** Whether {@code spec} names a DuckDB file (rather than a PostgreSQL server). */
+    public static boolean isFile(String spec) {
+        return !spec.startsWith("postgresql://") && !spec.startsWith("postgres://") && !spec.startsWith("jdbc:");
     }
 
     private static ExperimentDatabase open(String spec, boolean create) throws IOException {
@@ -761,19 +768,42 @@ public final class ExperimentDatabase implements AutoCloseable {
         // a query never changes the database: whatever the statement does is rolled back
         try {
             connection.setAutoCommit(false);
-            try {
-                return writeCsv(sql, out);
-            } finally {
-                connection.rollback();
-                connection.setAutoCommit(true);
-            }
         } catch (SQLException e) {
             throw new IOException(where + ": " + oneLine(e), e);
+        }
+        long rows;
+        try {
+            rows = writeCsv(sql, out);
+        } catch (IOException | RuntimeException e) {
+            // the statement's own error is the one to report, also when undoing it fails too
+            try {
+                endQuery();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        }
+        try {
+            endQuery();
+        } catch (SQLException e) {
+            throw new IOException(where + ": " + oneLine(e), e);
+        }
+        return rows;
+    }
+
+    private void endQuery() throws SQLException {
+        try {
+            connection.rollback();
+        } finally {
+            connection.setAutoCommit(true);
         }
     }
 
     private long writeCsv(String sql, Writer out) throws IOException {
-        try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+        // prepared, not a plain Statement: DuckDB's JDBC driver (1.5) reports any statement a plain Statement fails to
+        // run as "Attempting to execute an unsuccessful or closed pending query result", losing its own message
+        // ("Catalog Error: Table with name x does not exist!"); preparing it reports that message
+        try (PreparedStatement s = connection.prepareStatement(sql); ResultSet rs = s.executeQuery()) {
             ResultSetMetaData md = rs.getMetaData();
             int n = md.getColumnCount();
             for (int i = 1; i <= n; i++) {
@@ -795,13 +825,20 @@ public final class ExperimentDatabase implements AutoCloseable {
         }
     }
 
-    /** Numbers at full precision (a double as Java's shortest round-trip form), everything else as text. */
-    private static String format(Object v) {
+    /**
+     * Numbers as the shortest text that reads back to the stored value ({@link Numbers}): doubles and floats to the
+     * same double or float, decimals (DuckDB's DECIMAL, PostgreSQL's NUMERIC) to the same decimal, without the
+     * trailing zeros of their scale; everything else as text.
+     */
+    static String format(Object v) {
         if (v instanceof Double d) {
-            return Double.toString(d);
+            return Numbers.shortest(d);
         }
         if (v instanceof Float f) {
-            return Float.toString(f);
+            return Numbers.shortest(f);
+        }
+        if (v instanceof BigDecimal d) {
+            return Numbers.decimal(d);
         }
         return v.toString();
     }

@@ -376,6 +376,60 @@ class ExperimentDatabaseTest {
         }
     }
 
+    /** A statement the database refuses is reported in the database's own words, in one line. */
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void aFailedQueryReportsTheDatabasesOwnMessage(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            IOException table = assertThrows(IOException.class, () -> query(db, "SELECT nothing FROM nowhere"));
+            IOException column = assertThrows(IOException.class, () -> query(db, "SELECT nothing FROM trials"));
+            for (IOException e : List.of(table, column)) {
+                assertTrue(!e.getMessage().contains("pending query result") && !e.getMessage().contains("\n"),
+                        e.getMessage());
+            }
+            assertTrue(table.getMessage().matches(".*(Table with name nowhere does not exist|relation \"nowhere\" does "
+                    + "not exist).*"), table.getMessage());
+            assertTrue(column.getMessage().matches(".*(Referenced column \"nothing\" not found|column \"nothing\" does "
+                    + "not exist).*"), column.getMessage());
+            // and the connection still answers
+            assertEquals("n\n0\n", query(db, "SELECT count(*) AS n FROM trials"));
+        }
+    }
+
+    /**
+     * Numbers come out as the shortest text that reads back to the stored value: a DECIMAL without the zeros of its
+     * scale, a double without Java 17's exponent or extra digits, whole doubles without ".0", zero without a sign.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void queriedNumbersAreTheShortestTextThatReadsBack(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            assertEquals("d,x,s,w,z,t\n0.00021603,0.000093502,0.30000000000000004,1024,0,2e23\n", query(db,
+                    "SELECT CAST(0.00021603 AS DECIMAL(20,20)) AS d, CAST(9.3502e-5 AS FLOAT8) AS x, "
+                            + "CAST(0.1 AS FLOAT8) + CAST(0.2 AS FLOAT8) AS s, CAST(1024 AS FLOAT8) AS w, "
+                            + "CAST(-0.0 AS FLOAT8) AS z, CAST(2e23 AS FLOAT8) AS t"));
+        }
+    }
+
+    /** Every stored severity reads back from the query's text as the very double the analysis computed. */
+    @ParameterizedTest
+    @ValueSource(strings = {"duckdb", "postgresql"})
+    void queriedSeveritiesReadBackAsTheAnalysedDoubles(String engine) throws Exception {
+        try (ExperimentDatabase db = open(engine)) {
+            db.add(List.of(trial(48, "v48")), false);
+            SeverityCube c = CUBES.get(48);
+            String csv = query(db, "SELECT metric_id, call_path_id, location_id, value FROM severities");
+            List<String> rows = csv.lines().skip(1).toList();
+            assertTrue(rows.size() > 100, csv);
+            for (String row : rows) {
+                String[] f = row.split(",");
+                assertTrue(!f[3].contains("E") && !f[3].matches(".*\\.\\d*0"), row);
+                double stored = c.rowOrNull(Integer.parseInt(f[0]), Integer.parseInt(f[1]))[Integer.parseInt(f[2])];
+                assertEquals(stored, Double.parseDouble(f[3]), row);
+            }
+        }
+    }
+
     @Test
     void aMissingDatabaseFileIsNamedNotCreated() {
         Path missing = tmp.resolve("absent.duckdb");

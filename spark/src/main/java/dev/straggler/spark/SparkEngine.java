@@ -9,6 +9,8 @@ import org.apache.spark.sql.SparkSession;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code straggler analyze TRACE --engine spark}: connects to the master given ({@code --master}), else to the one
@@ -45,7 +47,16 @@ public final class SparkEngine implements AnalysisEngine {
         int partitions = Integer.parseInt(settings.getOrDefault("partitions", "0"));
         // a session that already runs in this JVM (an application embedding Straggler) is used and left running
         boolean own = SparkSession.getDefaultSession().isEmpty();
-        SparkSession spark = SparkSession.builder().config(conf).getOrCreate();
+        SparkSession spark;
+        try {
+            spark = SparkSession.builder().config(conf).getOrCreate();
+        } catch (IllegalArgumentException e) {
+            IOException advice = heapAdvice(e, System.getProperty("SPARK_SUBMIT") != null);
+            if (advice != null) {
+                throw advice;
+            }
+            throw e;
+        }
         if (!Boolean.parseBoolean(settings.getOrDefault("quiet", "false"))) {
             System.err.println("straggler: Spark " + spark.version() + " at " + spark.sparkContext().master() + ", "
                     + spark.sparkContext().defaultParallelism() + " cores");
@@ -82,6 +93,26 @@ public final class SparkEngine implements AnalysisEngine {
                     + "class path: submit straggler-spark.jar with your cluster's spark-submit --master " + master
                     + " --class dev.straggler.spark.SubmitMain");
         }
+    }
+
+    private static final Pattern TOO_SMALL = Pattern.compile("System memory (\\d+) must be at least (\\d+)");
+
+    /**
+     * Spark refuses a heap below 1.5 times the 300 MiB it reserves for itself, in two lines that advise spark-submit's
+     * {@code --driver-memory}, which straggler does not have: its launcher takes the heap from STRAGGLER_HEAP. Under
+     * spark-submit (which sets the system property SPARK_SUBMIT) Spark's advice is the right one and is kept: null
+     * then, and for any other failure.
+     */
+    static IOException heapAdvice(Throwable e, boolean underSparkSubmit) {
+        String m = String.valueOf(e.getMessage());
+        if (underSparkSubmit || !m.contains("--driver-memory")) {
+            return null;
+        }
+        Matcher x = TOO_SMALL.matcher(m);
+        String sizes = x.find() ? String.format(java.util.Locale.ROOT, " of at least %d MiB, and this one has %d MiB",
+                Long.parseLong(x.group(2)) >> 20, Long.parseLong(x.group(1)) >> 20) : "";
+        return new IOException("Spark needs a heap" + sizes + ": set STRAGGLER_HEAP (e.g. STRAGGLER_HEAP=16g), the "
+                + "launcher's -Xmx", e);
     }
 
     /** The jar holding this class, or null when it was loaded from a directory (tests). */

@@ -135,6 +135,7 @@ final class CommunicationCheck {
     }
 
     private static void matchMessages(TraceDefinitions defs, Records[] all, int max, Result res) {
+        Clock clock = defs.clock();
         Map<Envelope, LongArrayList> sends = new Object2ObjectOpenHashMap<>();
         Map<Envelope, LongArrayList> recvs = new Object2ObjectOpenHashMap<>();
         for (int s = 0; s < all.length; s++) {
@@ -176,9 +177,10 @@ final class CommunicationCheck {
                 if (rr.recvTime.getLong(ri) < sr.sendTime.getLong(si)) {
                     res.p2pViolations++;
                     add(res, max, listed, 1, new Finding(rr.location, rr.rank, rr.recvIndex.getLong(ri),
-                            rr.recvTime.getLong(ri), "clock condition: the receive completes before its send "
-                            + "(rank " + sr.rank + ", event " + sr.sendIndex.getLong(si) + " at t="
-                            + sr.sendTime.getLong(si) + ") started", true));
+                            rr.recvTime.getLong(ri), "clock condition: the receive completes "
+                            + clock.duration(sr.sendTime.getLong(si) - rr.recvTime.getLong(ri)) + " before its send "
+                            + "(rank " + sr.rank + ", event " + sr.sendIndex.getLong(si) + " at "
+                            + clock.describe(sr.sendTime.getLong(si)) + ") started", true));
                 }
             }
             Pair p = new Pair(e.getKey().comm(), e.getKey().source(), e.getKey().dest());
@@ -227,6 +229,7 @@ final class CommunicationCheck {
     }
 
     private static void matchCollectives(TraceDefinitions defs, Records[] all, int max, Result res) {
+        Clock clock = defs.clock();
         int comms = defs.communicators().size();
         // per communicator, per member (communicator rank): the records of that member, in stream order
         List<List<LongArrayList>> byComm = new ArrayList<>(comms);
@@ -307,8 +310,9 @@ final class CommunicationCheck {
                     res.collectiveViolations++;
                     add(res, max, listed, 2, new Finding(r0.location, r0.rank, r0.collIndex.getLong(i0),
                             r0.collEnd.getLong(i0), "clock condition: in collective #" + (k + 1) + " ("
-                            + opName(op, root) + ") on communicator " + c + " a member leaves at t=" + firstEnd
-                            + ", before the last member enters at t=" + lastBegin, true));
+                            + opName(op, root) + ") on communicator " + c + " a member leaves at "
+                            + clock.describe(firstEnd) + ", " + clock.duration(lastBegin - firstEnd)
+                            + " before the last member enters at " + clock.describe(lastBegin), true));
                 }
             }
         }

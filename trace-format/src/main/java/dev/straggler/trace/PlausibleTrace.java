@@ -137,7 +137,7 @@ public final class PlausibleTrace implements TraceSource {
             in = delegate.openLocation(location);
         } catch (TraceFormatException e) {
             if (!lenient) {
-                throw e;
+                throw e.lenientSkips();
             }
             // lenient: a location that cannot be opened (a store file failing its checksum, say) is left out whole
             unreadable(location, rank, 0, e);
@@ -190,7 +190,8 @@ public final class PlausibleTrace implements TraceSource {
         if (lo == Long.MIN_VALUE) {
             return "t=" + t;
         }
-        return "t=" + t + " (" + seconds(t - lo) + " after the start)";
+        // as validate writes times: seconds since the start, the tick value in parentheses
+        return clock.describe(t);
     }
 
     private final class Checked implements LocationReader {
@@ -214,7 +215,10 @@ public final class PlausibleTrace implements TraceSource {
                 try {
                     more = in.next(b);
                 } catch (TraceFormatException e) {
-                    if (!lenient || failed) {
+                    if (!lenient) {
+                        throw e.lenientSkips();
+                    }
+                    if (failed) {
                         throw e;
                     }
                     failed = true;
@@ -301,8 +305,7 @@ public final class PlausibleTrace implements TraceSource {
             long index = b.firstIndex + i;
             if (!lenient) {
                 throw new TraceFormatException(origin() + ": location " + location + " (rank " + rank + "), event "
-                        + index + " (" + EventKind.of(b.kind[i]) + "): " + why
-                        + "; --lenient drops such records and says the result is partial");
+                        + index + " (" + EventKind.of(b.kind[i]) + "): " + why).lenientSkips();
             }
             droppedCount.incrementAndGet();
             synchronized (listed) {

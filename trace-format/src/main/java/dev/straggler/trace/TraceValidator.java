@@ -13,23 +13,23 @@ import java.util.List;
  * of events read is the number declared. Across locations ({@link CommunicationCheck}): every send is received and
  * every receive sent, with the same length; every collective instance is complete, with the same operation and root
  * on all members; clock-condition violations are warnings, counted by kind. Each finding names the location, the
- * event index and its time.
+ * event index and its time (seconds since the start of the measurement, and the tick value).
  *
  * <p>Locations are checked in parallel; the report lists problems in location order, at most
  * {@code maxPerLocation} per location (the total count is always exact).
  */
 public final class TraceValidator {
 
-    /** One problem at one event. {@code eventIndex} is the position in the location's stream (-1: end of stream). */
-    public record Problem(int location, int rank, long eventIndex, long time, String message, boolean warning) {
-        public Problem(int location, int rank, long eventIndex, long time, String message) {
-            this(location, rank, eventIndex, time, message, false);
-        }
-
+    /**
+     * One problem at one event. {@code eventIndex} is the position in the location's stream (-1: end of stream);
+     * {@code time} its timestamp in ticks of {@code clock}, printed as seconds since the start.
+     */
+    public record Problem(int location, int rank, long eventIndex, long time, String message, boolean warning,
+                          Clock clock) {
         @Override
         public String toString() {
             return (warning ? "warning: " : "") + "location " + location + " (rank " + rank + "), event " + (eventIndex < 0 ? "end" : String.valueOf(eventIndex))
-                    + (eventIndex < 0 ? "" : " at t=" + time) + ": " + message;
+                    + (eventIndex < 0 ? "" : " at " + clock.describe(time)) + ": " + message;
         }
     }
 
@@ -79,7 +79,8 @@ public final class TraceValidator {
             count += r.count;
         }
         for (CommunicationCheck.Finding f : comm.listed) {
-            all.add(new Problem(f.location(), f.rank(), f.eventIndex(), f.time(), f.message(), f.warning()));
+            all.add(new Problem(f.location(), f.rank(), f.eventIndex(), f.time(), f.message(), f.warning(),
+                    defs.clock()));
         }
         all.sort(java.util.Comparator.comparingInt(Problem::location).thenComparingLong(
                 p -> p.eventIndex() < 0 ? Long.MAX_VALUE : p.eventIndex()));
@@ -114,6 +115,7 @@ public final class TraceValidator {
 
     private static final class LocationResult {
         final List<Problem> listed = new ArrayList<>();
+        Clock clock;
         long count;
         CommunicationCheck.Records records;
     }
@@ -121,6 +123,7 @@ public final class TraceValidator {
     private static LocationResult check(TraceSource trace, TraceDefinitions defs, int[][] localRankOf, int loc, int max,
                                         boolean countsDeclared) throws IOException {
         LocationResult res = new LocationResult();
+        res.clock = defs.clock();
         Location location = defs.location(loc);
         int rank = location.rank();
         CommunicationCheck.Records comm = new CommunicationCheck.Records(loc, rank);
@@ -148,11 +151,12 @@ public final class TraceValidator {
                     lastEventTime = t;
                     read++;
                     if (ranged && (t < lo || t > hi)) {
-                        report(res, max, loc, rank, idx, t, "timestamp outside the trace's clock range [" + lo + ", "
-                                + hi + "] (begin " + lo + ", length " + clock.traceLength() + " ticks)");
+                        report(res, max, loc, rank, idx, t, "timestamp outside the trace's clock range, from its "
+                                + "start to " + clock.duration(clock.traceLength()) + " (t=" + lo + " to t=" + hi + ")");
                     }
                     if (t < lastTime) {
-                        report(res, max, loc, rank, idx, t, "time goes backwards (previous event at t=" + lastTime + ")");
+                        report(res, max, loc, rank, idx, t, "time goes backwards (previous event at "
+                                + clock.describe(lastTime) + ")");
                     }
                     lastTime = t;
                     byte k = b.kind[i];
@@ -300,7 +304,7 @@ public final class TraceValidator {
     private static void report(LocationResult res, int max, int loc, int rank, long idx, long t, String msg) {
         res.count++;
         if (res.listed.size() < max) {
-            res.listed.add(new Problem(loc, rank, idx, t, msg));
+            res.listed.add(new Problem(loc, rank, idx, t, msg, false, res.clock));
         }
     }
 }

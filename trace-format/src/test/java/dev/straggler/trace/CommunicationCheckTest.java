@@ -120,8 +120,9 @@ class CommunicationCheckTest {
         var r = validate(barrier(0, 1, 2) + barrier(1, 3, 5) + barrier(2, 3, 6));
         assertTrue(r.ok());
         assertEquals(1, r.collectiveClockViolations());
-        assertTrue(r.problems().get(0).message().contains("a member leaves at t=2, before the last member enters at t=3"),
-                r.problems().toString());
+        // the text format's clock: nanoseconds from 0
+        assertTrue(r.problems().get(0).message().contains("a member leaves at 0.000000002 s (t=2), 0.000000001 s "
+                + "before the last member enters at 0.000000003 s (t=3)"), r.problems().toString());
     }
 
     @Test
@@ -139,7 +140,9 @@ class CommunicationCheckTest {
     void timestampOutsideTheDeclaredClockRangeIsAProblem() throws Exception {
         var p = only(validate("0 10 ENTER main\n0 5000000 LEAVE main\n"));
         assertEquals(1, p.eventIndex());
-        assertTrue(p.message().contains("outside the trace's clock range [0, 1000]"), p.message());
+        assertTrue(p.message().contains("outside the trace's clock range, from its start to 0.000001000 s (t=0 to "
+                + "t=1000)"), p.message());
+        assertTrue(p.toString().contains("event 1 at 0.005000000 s (t=5000000): "), p.toString());
     }
 
     @Test

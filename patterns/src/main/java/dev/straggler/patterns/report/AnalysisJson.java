@@ -16,6 +16,7 @@ import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.trace.Numbers;
 import dev.straggler.trace.Paradigm;
 import dev.straggler.trace.Region;
 import dev.straggler.trace.RegionRole;
@@ -50,7 +51,9 @@ public final class AnalysisJson {
     }
 
     public static void write(AnalysisResult r, OutputStream out) throws IOException {
-        try (JsonGenerator g = new JsonFactory().createGenerator(out, JsonEncoding.UTF8)) {
+        // numbers as the shortest text that reads back to the same double, as in the CSV (Java 17's own text is not
+        // always the shortest, and uses E notation below 1e-3)
+        try (JsonGenerator g = Numbers.shortestNumbers(new JsonFactory().createGenerator(out, JsonEncoding.UTF8))) {
             g.useDefaultPrettyPrinter();
             SeverityCube c = r.cube();
             g.writeStartObject();

@@ -4,6 +4,7 @@ import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.PathNames;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
+import dev.straggler.trace.Numbers;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 
 /**
  * The severity cube as one flat table, for pandas, Pipit or Thicket users: one row per non-zero value,
@@ -19,6 +19,7 @@ import java.util.Locale;
  * the metric tree (a metric's rows hold all of it, its sub-metrics' share included) and exclusive along the call
  * tree (a call path's row leaves out its callees), so summing a metric's rows gives its total.
  * The call path is its region names joined by {@code "/"} ({@link PathNames}). RFC 4180 quoting: {@code pandas.read_csv(FILE)} reads it.
+ * Values are the shortest text that reads back to the stored double ({@link Numbers#shortest(double)}).
  */
 public final class CubeCsv {
     public static final String HEADER = "metric,metric_name,unit,call_path,rank,thread,value";
@@ -59,15 +60,11 @@ public final class CubeCsv {
                     w.write(',');
                     w.write(Integer.toString(loc.thread()));
                     w.write(',');
-                    w.write(number(row[l]));
+                    w.write(Numbers.shortest(row[l]));
                     w.write('\n');
                 }
             }
         }
-    }
-
-    private static String number(double v) {
-        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.17g", v);
     }
 
     /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */

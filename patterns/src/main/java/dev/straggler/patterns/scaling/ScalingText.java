@@ -25,7 +25,7 @@ public final class ScalingText {
         for (String n : r.notes()) {
             sb.append("note: ").append(n).append('\n');
         }
-        sb.append(String.format(Locale.ROOT, "%7s %8s %9s  ", "r_s", "p", "max share"));
+        sb.append(String.format(Locale.ROOT, "%7s %8s %9s  ", "r_s", "p-value", "max share"));
         for (int t : counts.keySet()) {
             sb.append(String.format(Locale.ROOT, "%8s ", "p=" + t));
         }

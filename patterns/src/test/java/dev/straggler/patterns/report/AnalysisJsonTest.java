@@ -52,6 +52,22 @@ class AnalysisJsonTest {
         assertEquals(r.instanceCounts(), back.instanceCounts());
     }
 
+    /** Every number is the shortest text that reads back (checked above): no E notation, no trailing zeros. */
+    @Test
+    void numbersHaveNoExponentAndNoTrailingZeros() throws IOException {
+        String doc = new String(json(analysed()), java.nio.charset.StandardCharsets.UTF_8);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(":\\s*(-?[0-9][0-9.eE+-]*)").matcher(doc);
+        int numbers = 0;
+        while (m.find()) {
+            String n = m.group(1);
+            assertFalse(n.contains("E") || n.contains("+") || n.matches(".*\\.[0-9]*0"), n);
+            numbers++;
+        }
+        assertTrue(numbers > 100, doc);
+        // this trace's times are microseconds: plain from 1e-6 s on, 1.02e-7 below
+        assertTrue(doc.matches("(?s).*\" : 0\\.00000[1-9][0-9]*,.*"), "no value between 1e-6 and 1e-5 written plainly");
+    }
+
     @Test
     void whetherRootCausesWereAnalysedSurvivesTheRoundTrip() throws IOException {
         AnalysisResult with = Analysis.run(DeterminismTest.randomTrace(4, 6, 7).build(),

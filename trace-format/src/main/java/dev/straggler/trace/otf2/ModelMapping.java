@@ -328,7 +328,7 @@ final class ModelMapping {
         }
         String msg = what + " refers to string " + Integer.toUnsignedString(ref) + ", which is not defined";
         if (!lenient) {
-            throw new TraceFormatException(defFile + ": " + msg);
+            throw new TraceFormatException(defFile + ": " + msg).lenientSkips();
         }
         warn.accept(new Otf2Warning(defFile, -1, -1, 0, msg + "; using \"<string " + ref + ">\""));
         return "<string " + Integer.toUnsignedString(ref) + ">";

@@ -254,7 +254,7 @@ public final class Otf2Archive implements TraceSource {
                 return LocalDefinitions.read(def, anchor);
             } catch (TraceFormatException e) {
                 if (!options.lenient()) {
-                    throw e;
+                    throw e.lenientSkips();
                 }
                 // lenient: a damaged local definition file costs its mapping tables and clock offsets, not the
                 // location's events
@@ -267,7 +267,7 @@ public final class Otf2Archive implements TraceSource {
         String msg = "the local definition file of location " + Long.toUnsignedString(mapping.locationIds[location])
                 + " is missing: its mapping tables and clock offsets are unknown";
         if (!options.lenient()) {
-            throw new TraceFormatException(def + ": " + msg);
+            throw new TraceFormatException(def + ": " + msg).lenientSkips();
         }
         warn(new Otf2Warning(def.toString(), mapping.locationIds[location], -1, 0,
                 msg + "; its events are read with global ids and without clock correction"));
