@@ -137,8 +137,11 @@ class MutationFuzzTest {
             pool.shutdownNow();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        System.out.printf("fuzz %s: %d mutants in %.1f s: %d analysed (exit 0, plausible output), %d refused in one "
-                + "line, %d findings%n", format, mutants, seconds, exitZero, oneLineErrors, findings.size());
+        if (System.getProperty("straggler.fuzz.mutants") != null) {
+            // a longer run asked for by hand (README) reports what it covered; the build's default run stays quiet
+            System.out.printf("fuzz %s: %d mutants in %.1f s: %d analysed (exit 0, plausible output), %d refused in one "
+                    + "line, %d findings%n", format, mutants, seconds, exitZero, oneLineErrors, findings.size());
+        }
         assertTrue(findings.isEmpty(), String.join("\n", findings));
     }
 

@@ -236,7 +236,7 @@ final class Mesh implements AutoCloseable {
         }
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private List<String>[] newLists() {
         List<String>[] l = new List[tasks];
         for (int t = 0; t < tasks; t++) {

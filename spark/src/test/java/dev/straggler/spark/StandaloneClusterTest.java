@@ -73,8 +73,17 @@ class StandaloneClusterTest {
     }
 
     @AfterAll
-    static void stopCluster() {
+    static void stopCluster() throws IOException {
         daemons.forEach(Process::destroyForcibly);
+        // the links to Maven's jars go before JUnit deletes the directory, which would warn about each of them
+        Path jars = home.resolve("jars");
+        if (Files.isDirectory(jars)) {
+            try (Stream<Path> files = Files.list(jars)) {
+                for (Path link : (Iterable<Path>) files.filter(Files::isSymbolicLink)::iterator) {
+                    Files.delete(link);
+                }
+            }
+        }
     }
 
     @Test
@@ -159,7 +168,8 @@ class StandaloneClusterTest {
 
     private static void waitForPort(int port) throws InterruptedException {
         for (int i = 0; i < 300; i++) {
-            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+            try {
+                new java.net.Socket("127.0.0.1", port).close();
                 return;
             } catch (IOException notYet) {
                 Thread.sleep(100);

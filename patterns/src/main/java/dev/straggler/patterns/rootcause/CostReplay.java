@@ -882,7 +882,7 @@ final class CostReplay {
         return min == Integer.MAX_VALUE ? -1 : min;
     }
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     private static TreeMap<Integer, Double>[] sumScales(int n, int inputs, double[][] scaleOf, int prevSp,
                                                        TreeMap<Integer, Integer> prevSps) {
         TreeMap<Integer, Double>[] out = new TreeMap[inputs];

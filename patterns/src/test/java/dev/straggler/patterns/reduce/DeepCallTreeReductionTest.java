@@ -117,9 +117,6 @@ class DeepCallTreeReductionTest {
             assertEquals(r.eventsAfter(), a.eventCount());
             assertTrue(TraceValidator.validate(a).ok());
         }
-        System.out.printf("deep-calltree: events %d -> %d (estimate %d); OTF2 bytes %d -> written %d (estimate %d, %.2f %%)%n",
-                r.eventsBefore(), r.eventsAfter(), plan.after().events(), plan.before().bytes(), written,
-                plan.after().bytes(), 100 * error);
     }
 
     static long eventFileBytes(Path dir) throws IOException {

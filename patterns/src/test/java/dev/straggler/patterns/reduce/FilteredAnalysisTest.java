@@ -72,10 +72,6 @@ class FilteredAnalysisTest {
             assertTrue(plan.notes().stream().anyMatch(n -> n.contains("wait states")), plan.notes().toString());
             int compared = sameWaitStates(src, plan.asFilter(), plan.excludedNames());
             assertTrue(compared > 0);
-            System.out.printf("npb-bt.S-4, budget 0: %d of %d regions dropped, events %,d -> %,d; kept COM: %s; %d non-zero "
-                            + "wait-state values equal after collapsing%n", plan.excludedNames().size(), plan.decisions().size(),
-                    plan.before().events(), plan.after().events(), plan.keptNames().stream()
-                            .filter(n -> s.type(ReductionPlannerTest.id(s, n)) == ScoreType.COM).toList(), compared);
         }
     }
 

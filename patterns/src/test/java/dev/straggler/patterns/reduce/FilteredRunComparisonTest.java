@@ -62,10 +62,5 @@ class FilteredRunComparisonTest {
         assertEquals(records.after().events(), r.eventsAfter());
         assertEquals(records.after().bytes(), r.bytesAfter(), 0.005 * r.bytesAfter());
         assertTrue(TraceValidator.validate(reduced).ok());
-        System.out.printf("npb-W.filter on npb-bt.S-4: events %,d -> %,d (filtered run %,d); bytes %,d -> %,d "
-                        + "(filtered run %,d, %+.2f %%; its .evt files %,d); max_buf %,d -> %,d (scorep-score of the filtered run %,d)%n",
-                records.before().events(), records.after().events(), actualEvents, records.before().bytes(),
-                records.after().bytes(), run.bytes(), 100 * bytesError, onDisk, scorep.before().maxBytes(),
-                scorep.after().maxBytes(), filteredScore.group("ALL").maxBuf());
     }
 }

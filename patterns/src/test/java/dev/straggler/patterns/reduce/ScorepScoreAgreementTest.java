@@ -22,7 +22,7 @@ class ScorepScoreAgreementTest {
 
     @Test
     void everyRegionHasScorepScoresTypeVisitsAndMaxBuf() throws Exception {
-        List<String> report = new ArrayList<>();
+        int checked = 0;
         for (Path dir : RealTraces.withScore()) {
             ScorepScoreFile oracle = ScorepScoreFile.read(dir.resolve("scorep_score.txt"));
             CallTreeProfile p;
@@ -36,9 +36,6 @@ class ScorepScoreAgreementTest {
             for (int r : est.presentRegions()) {
                 byName.computeIfAbsent(p.regions().get(r).name(), k -> new ArrayList<>()).add(r);
             }
-            long recSum = 0;
-            long oracleSum = 0;
-            double worst = 0;
             for (ScorepScoreFile.Line line : oracle.regions()) {
                 List<Integer> ids = byName.getOrDefault(line.name(), List.of());
                 assertEquals(1, ids.size(), dir + ": region " + line.name() + " found " + ids.size() + " times");
@@ -46,11 +43,8 @@ class ScorepScoreAgreementTest {
                 assertEquals(line.type(), est.type(r).name(), dir + ": type of " + line.name());
                 assertEquals(line.visits(), est.visits(r), dir + ": visits of " + line.name());
                 assertEquals(line.maxBuf(), est.maxBytes(r), dir + ": max_buf of " + line.name());
-                recSum += rec.maxBytes(r);
-                oracleSum += line.maxBuf();
                 // the profile and the trace come from the same run and the same timestamps; the listing rounds to 10 ms
                 assertEquals(line.time(), est.time(r), 0.0051, dir + ": time of " + line.name());
-                worst = Math.max(worst, Math.abs(rec.maxBytes(r) - line.maxBuf()) / (double) line.maxBuf());
             }
             assertEquals(oracle.regions().size(), est.presentRegions().size(), dir + ": number of visited regions");
             RegionStatistics.Totals all = est.totals(null);
@@ -67,12 +61,9 @@ class ScorepScoreAgreementTest {
             long onDisk = DeepCallTreeReductionTest.eventFileBytes(dir.resolve("traces"));
             long counted = rec.totals(null).bytes();
             assertEquals(onDisk, counted, 0.01 * onDisk, dir + ": OTF2 bytes counted vs event files");
-            report.add(String.format("%-22s regions %3d  records/max_buf %.3f  worst region %.1f %%  records/.evt %.5f",
-                    dir.getFileName(), oracle.regions().size(), recSum / (double) oracleSum, 100 * worst,
-                    counted / (double) onDisk));
+            checked++;
         }
-        report.forEach(System.out::println);
-        assertTrue(!report.isEmpty());
+        assertTrue(checked > 0, "no real trace with scorep_score.txt");
     }
 
     @Test

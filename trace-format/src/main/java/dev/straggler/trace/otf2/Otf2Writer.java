@@ -98,10 +98,10 @@ public final class Otf2Writer implements TraceWriter {
             if (!e.file.equals(evt)) {
                 Files.move(e.file, evt, StandardCopyOption.REPLACE_EXISTING);
             }
-            try (ChunkWriter def = new ChunkWriter(locationDir.resolve(Long.toUnsignedString(l.id()) + ".def"),
-                    (int) options.chunkSizeDefinitions(), options.byteOrder())) {
-                // no mapping tables (ids are global) and no clock offsets (times are already corrected)
-            }
+            // local definitions without records: no mapping tables (ids are global) and no clock offsets (times are
+            // already corrected)
+            new ChunkWriter(locationDir.resolve(Long.toUnsignedString(l.id()) + ".def"),
+                    (int) options.chunkSizeDefinitions(), options.byteOrder()).close();
         }
         long definitions = GlobalDefinitionsWriter.write(anchorFile.resolveSibling(archiveName() + ".def"), d, events,
                 options);

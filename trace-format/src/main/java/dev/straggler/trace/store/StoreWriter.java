@@ -297,7 +297,7 @@ public final class StoreWriter implements TraceWriter {
 
     private static void markAllValid(FieldVector v, int n) {
         ArrowBuf validity = v.getValidityBuffer();
-        validity.setOne(0, (n + 7) / 8);
+        validity.setOne(0L, (n + 7) / 8);
     }
 
     private static void putLongs(FieldVector v, long[] src, int n) {
