@@ -26,7 +26,7 @@ public record ContentHash(String hex, long bytes) {
         List<Path> files = new ArrayList<>();
         Path base;
         if (Files.isDirectory(input)) {
-            base = input;
+            base = input.toAbsolutePath();
             Path anchor = otf2Anchor(input);
             if (anchor != null) {
                 return of(anchor);
