@@ -98,7 +98,7 @@ class DiffAcrossProcessCountsCommandTest {
 
     @Test
     void browserDrawsNoRankBarForTheCollapsedDifference() throws Exception {
-        String dom = renderedDom(tmp.resolve("d.html"), "#metric=mpi_barrier_wait");
+        String dom = dev.straggler.cli.report.Chromium.dom(tmp.resolve("d.html"), "#metric=mpi_barrier_wait");
         String chart = element(dom, "explorer-chart");
         assertFalse(chart.contains("<rect"), chart);
         String stats = element(dom, "explorer-stats");
@@ -149,21 +149,6 @@ class DiffAcrossProcessCountsCommandTest {
             }
         }
         throw new AssertionError("no metric " + id);
-    }
-
-    /** The page as Chromium leaves it after its scripts ran; skipped where no Chromium is installed. */
-    static String renderedDom(Path page, String fragment) throws IOException, InterruptedException {
-        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
-                .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
-        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
-        Path profile = Files.createTempDirectory(page.getParent(), "profile");
-        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", page.toUri() + fragment)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
-        return new String(out, StandardCharsets.UTF_8);
     }
 
     /** The content of the element with this id up to its first closing div. */

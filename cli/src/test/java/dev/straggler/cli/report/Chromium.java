@@ -24,15 +24,23 @@ public final class Chromium {
 
     /** The DOM of {@code html} after its scripts ran; skips the calling test without Chromium. */
     public static String dom(String html, Path dir) throws IOException, InterruptedException {
+        Path page = Files.createTempFile(dir, "page", ".html");
+        Files.writeString(page, html, StandardCharsets.UTF_8);
+        return dom(page, "");
+    }
+
+    /**
+     * The DOM of the page file after its scripts ran, opened at {@code fragment} (e.g. {@code #metric=x}, or empty);
+     * skips the calling test without Chromium.
+     */
+    public static String dom(Path page, String fragment) throws IOException, InterruptedException {
         String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
                 .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
         Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
-        Path page = Files.createTempFile(dir, "page", ".html");
-        Files.writeString(page, html, StandardCharsets.UTF_8);
-        Path profile = Files.createTempDirectory(dir, "profile");
+        Path profile = Files.createTempDirectory(page.toAbsolutePath().getParent(), "profile");
         Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", page.toUri().toString())
+                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", page.toUri() + fragment)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
