@@ -425,8 +425,10 @@ final class StudyCommand implements Callable<Integer> {
             sb.append("  none\n");
         }
         for (Growth x : grow.subList(0, Math.min(3, grow.size()))) {
-            sb.append(String.format(Locale.ROOT, "  %s -> %s  %s = %s%n", RunSummary.seconds(x.now()),
-                    RunSummary.seconds(x.then()), x.m().series().label(), x.m().model().formula()));
+            PmnfModel.TurnOver turn = x.m().model().turnOver(x.m().series().p());
+            sb.append(String.format(Locale.ROOT, "  %s -> %s  %s = %s%s%n", RunSummary.seconds(x.now()),
+                    RunSummary.seconds(x.then()), x.m().series().label(), x.m().model().formula(),
+                    turn == null ? "" : " (" + turn.text() + ")"));
         }
         return sb.toString();
     }

@@ -110,6 +110,22 @@ class FocusCommandsTest {
         // computation is a small share of MG's time in the focus; the study must not say the opposite
         assertTrue(r.out().contains("MPI overtakes computation") || r.out().contains("MPI already takes"), r.out());
         assertFalse(r.out().contains("communication does not overtake"), r.out());
+        // a model the JSON flags as turning over beyond the runs is never shown growing without that flag
+        java.util.Set<String> turning = new java.util.HashSet<>();
+        for (JsonNode m : doc.get("model").get("models")) {
+            if (m.hasNonNull("turnOver")) {
+                turning.add(m.get("metric").asText() + (m.get("callPath").isEmpty() ? "" : " @ "));
+            }
+        }
+        String growing = r.out().substring(r.out().indexOf("Normal-form models growing most"));
+        growing = growing.substring(0, growing.indexOf("\n\n") < 0 ? growing.length() : growing.indexOf("\n\n"));
+        for (String line : growing.lines().skip(1).toList()) {
+            for (String t : turning) {
+                if (!t.endsWith(" @ ") && line.contains("  " + t + " = ")) {
+                    assertTrue(line.contains("turns over"), line);
+                }
+            }
+        }
         boolean initSeries = false;
         for (JsonNode m : doc.get("model").get("models")) {
             initSeries |= m.get("metric").asText().equals("init_finalize");
