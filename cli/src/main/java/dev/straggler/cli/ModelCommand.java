@@ -103,13 +103,14 @@ final class ModelCommand implements Callable<Integer> {
                     + "callsites (mpiP); give traces, or runs of one kind");
         }
         Focus focus = focusOption.get();
-        List<ModelPoint> points = fromCubes ? ScalingInputs.modelPoints(cubes, tasks, focus)
+        List<Focus.Selection> selections = cubes.stream().map(focus::select).toList();
+        List<ModelPoint> points = fromCubes ? ScalingInputs.modelPointsIn(selections, tasks)
                 : ScalingInputs.modelPoints(sites);
         MedyaModel.Report medya = MedyaModel.analyse(points, predict);
         List<MeasurementSeries> series = new ArrayList<>();
         List<MeasurementSeries> callsites = List.of();
         if (cubes.size() >= 2) {
-            series.addAll(ScalingInputs.patternSeries(cubes, tasks, focus));
+            series.addAll(ScalingInputs.patternSeriesIn(selections, tasks));
         }
         if (sites.size() >= 2) {
             callsites = ScalingInputs.callsiteSeries(sites);

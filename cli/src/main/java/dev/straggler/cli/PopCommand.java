@@ -83,8 +83,13 @@ final class PopCommand implements Callable<Integer> {
      * whole run's, since MPI_Init/MPI_Finalize hold none) and the whole run, not a call-path focus.
      */
     static PopMetrics of(Experiments.Run r, Focus focus) throws IOException {
-        PopMetrics m = PopMetrics.of(r.cube(), r.label(), focus);
-        if (focus.kind() != Focus.Kind.PATH && r.path() != null && dev.straggler.trace.otf2.Otf2Archive.isOtf2(r.path())) {
+        return of(r, focus.select(r.cube()));
+    }
+
+    /** {@link #of(Experiments.Run, Focus)} with the focus already applied to the run's cube. */
+    static PopMetrics of(Experiments.Run r, Focus.Selection sel) throws IOException {
+        PopMetrics m = PopMetrics.of(sel, r.label());
+        if (sel.focus().kind() != Focus.Kind.PATH && r.path() != null && dev.straggler.trace.otf2.Otf2Archive.isOtf2(r.path())) {
             var counters = dev.straggler.trace.otf2.Otf2Counters.read(r.path());
             if (counters.isPresent()) {
                 m = dev.straggler.patterns.pop.PopCounters.apply(m, counters.get());

@@ -46,7 +46,12 @@ public record RunSummary(String label, int processes, double timePerProcess, dou
      * computation + MPI + the rest add up to it); the cause sentence is the whole run's, as root causes are.
      */
     public static RunSummary of(String label, int processes, SeverityCube whole, Focus focus) {
-        Focus.Selection sel = focus.select(whole);
+        return of(label, processes, focus.select(whole));
+    }
+
+    /** The run over a focus already applied to it (see {@link #of(String, int, SeverityCube, Focus)}). */
+    public static RunSummary of(String label, int processes, Focus.Selection sel) {
+        SeverityCube whole = sel.whole();
         SeverityCube cube = sel.cube();
         double wholeTime = total(whole, "time");
         double outside = wholeTime > 0 ? Math.max(0, Math.min(1, sel.outside("time") / wholeTime)) : 0;

@@ -162,13 +162,34 @@ public record Focus(Kind kind, String spec) {
     }
 
     /**
-     * A focus applied to one run.
-     *
-     * @param focus the focus
-     * @param whole the run's cube
-     * @param in    per call path of {@code whole}: whether the focus covers it
+     * A focus applied to one run. Its cube without what lies outside the focus is made once, when first asked for:
+     * a study takes the POP metrics, the runs table and the scaling series from the same selection.
      */
-    public record Selection(Focus focus, SeverityCube whole, boolean[] in) {
+    public static final class Selection {
+        private final Focus focus;
+        private final SeverityCube whole;
+        private final boolean[] in;
+        private SeverityCube cube;
+
+        /**
+         * @param focus the focus
+         * @param whole the run's cube
+         * @param in    per call path of {@code whole}: whether the focus covers it
+         */
+        Selection(Focus focus, SeverityCube whole, boolean[] in) {
+            this.focus = focus;
+            this.whole = whole;
+            this.in = in;
+        }
+
+        public Focus focus() {
+            return focus;
+        }
+
+        /** The run's cube as analysed, the focus not applied. */
+        public SeverityCube whole() {
+            return whole;
+        }
 
         /** Whether the focus covers every call path (nothing is left out). */
         public boolean coversAll() {
@@ -184,10 +205,14 @@ public record Focus(Kind kind, String spec) {
          * The run's cube with every value outside the focus removed (the same metrics, call paths and locations), so
          * that any figure computed from it covers the focus; the whole cube itself when the focus covers everything.
          */
-        public SeverityCube cube() {
-            if (coversAll()) {
-                return whole;
+        public synchronized SeverityCube cube() {
+            if (cube == null) {
+                cube = coversAll() ? whole : withoutOutside();
             }
+            return cube;
+        }
+
+        private SeverityCube withoutOutside() {
             SeverityCube c = whole.mutableCopy();
             for (int m = 0; m < c.metrics().size(); m++) {
                 for (int cp = 0; cp < in.length; cp++) {

@@ -51,7 +51,7 @@ import java.util.TreeMap;
  * @param ipcScaling             across runs: this run's IPC / the reference's
  * @param frequencyScaling       across runs: this run's frequency / the reference's
  * @param notes                  what the values cover (e.g. only MPI in a hybrid run)
- * @param focus                  the part of the run the values cover ({@link Focus#description()})
+ * @param focus                  the part of the run the values cover
  * @param leftOut                share of the run's time (summed over processes) outside the focus, in [0, 1]
  * @param mpiApplies             false for a run without MPI time in the focus: its efficiencies are NaN, since
  *                               they measure MPI's cost and there is none to measure (not "100 %")
@@ -60,7 +60,7 @@ public record PopMetrics(String label, int processes, double meanComputation, do
                          double maxRuntime, double maxIdealRuntime, double totalComputation,
                          double computationScaling, double instructions, double cycles,
                          double instructionScaling, double ipcScaling, double frequencyScaling, List<String> notes,
-                         String focus, double leftOut, boolean mpiApplies) {
+                         Focus focus, double leftOut, boolean mpiApplies) {
 
     /** Scalasca's wait states as Cube's Advisor sums them into "waiting time in MPI" ({@code wait_time_mpi}). */
     public static final List<String> WAITING = List.of("mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce",
@@ -130,7 +130,13 @@ public record PopMetrics(String label, int processes, double meanComputation, do
      * the focus only (the Advisor's POP tests on a selected call path).
      */
     public static PopMetrics of(SeverityCube whole, String label, Focus focus) {
-        Focus.Selection sel = focus.select(whole);
+        return of(focus.select(whole), label);
+    }
+
+    /** The run's efficiencies over a focus already applied to it. */
+    public static PopMetrics of(Focus.Selection sel, String label) {
+        SeverityCube whole = sel.whole();
+        Focus focus = sel.focus();
         SeverityCube cube = sel.cube();
         double allTime = whole.metricIndex("time") < 0 ? 0 : whole.total("time");
         double leftOut = allTime > 0 ? Math.max(0, Math.min(1, sel.outside("time") / allTime)) : 0;
@@ -189,7 +195,7 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         }
         int n = byRank.size();
         return new PopMetrics(label, n, n == 0 ? 0 : sum / n, maxComp, maxRun, maxIdeal, sum, Double.NaN, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, notes, focus.description(), leftOut, mpiApplies);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, notes, focus, leftOut, mpiApplies);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.straggler.patterns.pop;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.straggler.patterns.focus.Focus;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -116,7 +117,7 @@ public final class PopText {
         if (ins && cyc) {
             return "Counters: " + PopCounters.INSTRUCTIONS + " and " + PopCounters.CYCLES + " in useful computation";
         }
-        if (runs.stream().anyMatch(r -> r.focus().startsWith("call path") || r.focus().startsWith("region"))) {
+        if (runs.stream().anyMatch(r -> r.focus().kind() == Focus.Kind.PATH)) {
             return "Instruction, IPC and frequency scaling: not available for a call-path focus (the trace's counters "
                     + "are totals per region, not per call path)";
         }
@@ -140,12 +141,12 @@ public final class PopText {
         if (runs.isEmpty()) {
             return "";
         }
-        String focus = runs.get(0).focus();
-        boolean same = runs.stream().allMatch(r -> r.focus().equals(focus));
+        String focus = runs.get(0).focus().description();
+        boolean same = runs.stream().allMatch(r -> r.focus().description().equals(focus));
         StringBuilder sb = new StringBuilder("Focus: ");
         if (!same) {
             for (PopMetrics r : runs) {
-                sb.append(r == runs.get(0) ? "" : "; ").append(r.label()).append(": ").append(r.focus());
+                sb.append(r == runs.get(0) ? "" : "; ").append(r.label()).append(": ").append(r.focus().description());
             }
             return sb.toString();
         }
@@ -164,11 +165,11 @@ public final class PopText {
     /** The line {@code analyze} prints: the efficiencies, and the part of the run they cover. */
     public static String line(PopMetrics m) {
         if (!m.mpiApplies()) {
-            return "POP: the MPI efficiencies do not apply (no MPI time in " + m.focus() + ")";
+            return "POP: the MPI efficiencies do not apply (no MPI time in " + m.focus().description() + ")";
         }
         String left = m.leftOut() > 0 ? String.format(Locale.ROOT, ", %s of the time left out", percent(m.leftOut())) : "";
         return String.format(Locale.ROOT, "POP (%s%s): parallel efficiency %s = load balance %s x communication "
-                        + "efficiency %s (serialisation %s, transfer %s)", m.focus(), left, percent(m.parallelEfficiency()),
+                        + "efficiency %s (serialisation %s, transfer %s)", m.focus().description(), left, percent(m.parallelEfficiency()),
                 percent(m.loadBalance()), percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()),
                 percent(m.transferEfficiency()));
     }
@@ -184,7 +185,7 @@ public final class PopText {
             ObjectNode j = arr.addObject();
             j.put("label", r.label());
             j.put("processes", r.processes());
-            j.put("focus", r.focus());
+            j.put("focus", r.focus().description());
             j.put("leftOutShare", r.leftOut());
             j.put("mpiApplies", r.mpiApplies());
             for (Row row : ROWS) {

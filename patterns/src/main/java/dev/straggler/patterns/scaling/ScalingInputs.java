@@ -49,6 +49,7 @@ public final class ScalingInputs {
         return modelPoints(cubes, tasks, Focus.ALL);
     }
 
+
     /**
      * Time, computation and MPI time per process of each cube, all over the call paths of the focus: {@code time},
      * Scalasca's {@code comp} (execution outside MPI and the other parallel runtimes) and {@code mpi} (time in MPI
@@ -57,9 +58,14 @@ public final class ScalingInputs {
      * Scalasca's tree gets the time in MPI regions as its MPI time and the rest as computation.
      */
     public static List<ModelPoint> modelPoints(List<SeverityCube> cubes, int[] tasks, Focus focus) {
+        return modelPointsIn(cubes.stream().map(focus::select).toList(), tasks);
+    }
+
+    /** {@link #modelPoints(List, int[], Focus)} of runs with the focus already applied. */
+    public static List<ModelPoint> modelPointsIn(List<Focus.Selection> runs, int[] tasks) {
         List<ModelPoint> out = new ArrayList<>();
-        for (int i = 0; i < cubes.size(); i++) {
-            SeverityCube c = focus.select(cubes.get(i)).cube();
+        for (int i = 0; i < runs.size(); i++) {
+            SeverityCube c = runs.get(i).cube();
             double total = c.total("time");
             double mpi;
             double comp;
@@ -70,7 +76,7 @@ public final class ScalingInputs {
                 mpi = mpiRegionTime(c);
                 comp = total - mpi;
             }
-            out.add(new ModelPoint(CubeAttributes.describe(cubes.get(i), "run " + (i + 1)), tasks[i], total / tasks[i],
+            out.add(new ModelPoint(CubeAttributes.describe(runs.get(i).whole(), "run " + (i + 1)), tasks[i], total / tasks[i],
                     comp / tasks[i], mpi / tasks[i]));
         }
         return out;
@@ -120,11 +126,17 @@ public final class ScalingInputs {
      * with the default focus the time in MPI_Init/MPI_Finalize is a series of its own ({@link #INIT_FINALIZE}).
      */
     public static List<MeasurementSeries> patternSeries(List<SeverityCube> wholes, int[] tasks, Focus focus) {
+        return patternSeriesIn(wholes.stream().map(focus::select).toList(), tasks);
+    }
+
+    /** {@link #patternSeries(List, int[], Focus)} of runs with one focus already applied to each. */
+    public static List<MeasurementSeries> patternSeriesIn(List<Focus.Selection> runs, int[] tasks) {
+        Focus focus = runs.get(0).focus();
         List<SeverityCube> cubes = new ArrayList<>();
-        double[] initFinalize = new double[wholes.size()];
+        double[] initFinalize = new double[runs.size()];
         boolean leftOut = false;
-        for (int i = 0; i < wholes.size(); i++) {
-            Focus.Selection sel = focus.select(wholes.get(i));
+        for (int i = 0; i < runs.size(); i++) {
+            Focus.Selection sel = runs.get(i);
             cubes.add(sel.cube());
             initFinalize[i] = sel.outside("time") / tasks[i];
             leftOut |= !sel.coversAll();
@@ -132,7 +144,7 @@ public final class ScalingInputs {
         DimensionUnion u = DimensionUnion.of(cubes);
         Map<String, double[]> values = new LinkedHashMap<>();
         Map<String, String[]> meta = new LinkedHashMap<>();
-        List<ModelPoint> points = modelPoints(cubes, tasks);
+        List<ModelPoint> points = modelPointsIn(runs, tasks);
         for (String name : List.of("time", "comp", "mpi")) {
             double[] v = new double[cubes.size()];
             for (int i = 0; i < v.length; i++) {

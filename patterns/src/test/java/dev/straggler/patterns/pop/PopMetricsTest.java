@@ -123,7 +123,7 @@ class PopMetricsTest {
         assertEquals(1.0, m.serialisationEfficiency(), 1e-12);
         assertEquals(60.0 / 70, m.transferEfficiency(), 1e-12);
         assertEquals(3000.0 / 3210, m.leftOut(), 1e-12, "3 x 1000 ms of 3 x 1070 ms");
-        assertEquals("the run without MPI_Init/MPI_Finalize", m.focus());
+        assertEquals("the run without MPI_Init/MPI_Finalize", m.focus().description());
     }
 
     @Test
@@ -257,7 +257,7 @@ class PopMetricsTest {
 
     private static PopMetrics run(String label, int p, double totalComputation) {
         return new PopMetrics(label, p, totalComputation / p, totalComputation / p, 20, 18, totalComputation, Double.NaN,
-                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, List.of(), "the whole run", 0, true);
+                Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, List.of(), dev.straggler.patterns.focus.Focus.ALL, 0, true);
     }
 
     @Test
