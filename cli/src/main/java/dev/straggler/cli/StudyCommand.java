@@ -166,8 +166,10 @@ final class StudyCommand implements Callable<Integer> {
 
         Focus focus = focusOption.get();
         List<SeverityCube> wholes = withCube.stream().map(Experiments.Run::cube).toList();
-        // every run-level figure below covers the focus; the root causes and the include list look at whole runs
-        List<SeverityCube> cubes = wholes.stream().map(c -> focus.select(c).cube()).toList();
+        // every run-level figure below covers the focus, applied once per run; the root causes and the include list
+        // look at whole runs
+        List<Focus.Selection> selections = wholes.stream().map(focus::select).toList();
+        List<SeverityCube> cubes = selections.stream().map(Focus.Selection::cube).toList();
         int[] tasks = withCube.stream().mapToInt(Experiments.Run::tasks).toArray();
         List<String> labels = withCube.stream().map(Experiments.Run::label).toList();
         ObjectNode doc = JsonNodeFactory.instance.objectNode();
@@ -189,8 +191,8 @@ final class StudyCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--scaling must be strong or weak, not '" + scaling + "'");
         };
         List<PopMetrics> pop = new ArrayList<>();
-        for (Experiments.Run r : withCube) {
-            pop.add(PopCommand.of(r, focus));
+        for (int i = 0; i < withCube.size(); i++) {
+            pop.add(PopCommand.of(withCube.get(i), selections.get(i)));
         }
         pop = PopMetrics.scaling(pop, popScaling);
         page.add(new PopSection(pop, popScaling));
@@ -202,14 +204,14 @@ final class StudyCommand implements Callable<Integer> {
         ArrayNode runsJson = doc.putArray("runs");
         int width = Math.max(3, labels.stream().mapToInt(String::length).max().orElse(3));
         out.append(RunSummary.header(width, focus)).append('\n');
-        for (Experiments.Run r : withCube) {
-            RunSummary s = RunSummary.of(r.label(), r.tasks(), r.cube(), focus);
+        for (int i = 0; i < withCube.size(); i++) {
+            Experiments.Run r = withCube.get(i);
+            RunSummary s = RunSummary.of(r.label(), r.tasks(), selections.get(i));
             summaries.add(s);
             out.append(s.line(width, focus)).append('\n');
             ObjectNode j = runsJson.addObject();
             j.put("label", s.label());
-            // a database selection as the user wrote it (a Path collapses a URL's "//")
-            j.put("path", r.path().toString().replaceFirst("^db:(jdbc:)?(postgresql|postgres):/(?!/)", "db:$1$2://"));
+            j.put("path", dev.straggler.experiments.Selection.asWritten(r.path().toString()));
             j.put("processes", s.processes());
             DiffJson.num(j, "timePerProcess", s.timePerProcess());
             DiffJson.num(j, "computationShare", s.computation());
@@ -298,8 +300,8 @@ final class StudyCommand implements Callable<Integer> {
             }
         }
         int[] predictAt = at.stream().mapToInt(Integer::intValue).toArray();
-        List<ModelPoint> points = ScalingInputs.modelPoints(wholes, tasks, focus);
-        List<MeasurementSeries> series = new ArrayList<>(ScalingInputs.patternSeries(wholes, tasks, focus));
+        List<ModelPoint> points = ScalingInputs.modelPointsIn(selections, tasks);
+        List<MeasurementSeries> series = new ArrayList<>(ScalingInputs.patternSeriesIn(selections, tasks));
         if (siteRuns.size() >= 2) {
             series.addAll(ScalingInputs.callsiteSeries(siteRuns));
         }

@@ -28,13 +28,21 @@ public record Selection(String database, String application, String experiment, 
         return new Selection(database, null, null, null, null, Map.of());
     }
 
+    /**
+     * The selection as the user wrote it: commands take their runs as file paths, and a path collapses a database
+     * URL's "//" into "/" ({@code db:postgresql:/host/db} back to {@code db:postgresql://host/db}).
+     */
+    public static String asWritten(String spec) {
+        return spec.replaceFirst("^" + java.util.regex.Pattern.quote(PREFIX) + "(jdbc:)?(postgresql|postgres):/(?!/)",
+                PREFIX + "$1$2://");
+    }
+
     /** @throws IllegalArgumentException with a one-line reason naming the selection */
     public static Selection parse(String spec) {
         if (!isSelection(spec)) {
             throw new IllegalArgumentException(spec + ": a database selection starts with " + PREFIX);
         }
-        // commands take their runs as file paths, and a path collapses a URL's "//" into "/": put it back
-        String rest = spec.substring(PREFIX.length()).replaceFirst("^(jdbc:)?(postgresql|postgres):/(?!/)", "$1$2://");
+        String rest = asWritten(spec).substring(PREFIX.length());
         boolean url = isUrl(rest);
         int q = url ? rest.indexOf('#') : rest.indexOf('?');
         String db = q < 0 ? rest : rest.substring(0, q);
