@@ -253,9 +253,10 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                 }
             }
             double timeDiff = time < 0 ? 0 : significant(totA[time] - totB[time], totA[time], totB[time]);
-            boolean[] inTime = time < 0 ? new boolean[nm] : subtree(metrics, time);
+            int[] parents = parents(metrics);
+            boolean[] inTime = time < 0 ? new boolean[nm] : subtree(parents, time);
             if (time >= 0) {
-                gross(metrics, inTime);
+                gross(parents, inTime);
             }
             double[] denominators = new double[nm];
             for (int m = 0; m < nm; m++) {
@@ -310,14 +311,10 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
         }
 
         /** Whether each metric is {@code root} or lies below it in the metric tree. */
-        static boolean[] subtree(List<Metric> metrics, int root) {
-            Map<String, Integer> index = new HashMap<>();
-            for (int m = 0; m < metrics.size(); m++) {
-                index.put(metrics.get(m).uniqueName(), m);
-            }
-            boolean[] out = new boolean[metrics.size()];
-            for (int m = 0; m < metrics.size(); m++) {
-                for (Integer x = m; x != null; x = metrics.get(x).parent() == null ? null : index.get(metrics.get(x).parent())) {
+        static boolean[] subtree(int[] parents, int root) {
+            boolean[] out = new boolean[parents.length];
+            for (int m = 0; m < parents.length; m++) {
+                for (int x = m; x >= 0; x = parents[x]) {
                     if (x == root) {
                         out[m] = true;
                         break;
@@ -332,20 +329,17 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
          * less its children's, Cube's metric-inclusive convention) on each call path, the increases and the decreases
          * summed apart. Every row of the report is a sum of such parts, so its change never exceeds them.
          */
-        void gross(List<Metric> metrics, boolean[] inTime) {
+        void gross(int[] parents, boolean[] inTime) {
             int nc = u.callPaths().size();
-            Map<String, Integer> index = new HashMap<>();
-            for (int m = 0; m < metrics.size(); m++) {
-                index.put(metrics.get(m).uniqueName(), m);
-            }
             // only metrics with values take part; a child's value is taken from its nearest ancestor with values, so
             // a cube that leaves intermediate levels of the tree empty is cut into parts all the same
-            boolean[] data = new boolean[metrics.size()];
-            for (int m = 0; m < metrics.size(); m++) {
+            int nm = parents.length;
+            boolean[] data = new boolean[nm];
+            for (int m = 0; m < nm; m++) {
                 data[m] = inTime[m] && both(m) && (sums[0][m] != null || sums[1][m] != null);
             }
-            double[][] self = new double[metrics.size()][];
-            for (int m = 0; m < metrics.size(); m++) {
+            double[][] self = new double[nm][];
+            for (int m = 0; m < nm; m++) {
                 if (!data[m]) {
                     continue;
                 }
@@ -354,11 +348,11 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
                     v[c] = sum(0, m, c) - sum(1, m, c);
                 }
                 self[m] = self[m] == null ? v : add(self[m], v);
-                Integer parent = metrics.get(m).parent() == null ? null : index.get(metrics.get(m).parent());
-                while (parent != null && !data[parent]) {
-                    parent = metrics.get(parent).parent() == null ? null : index.get(metrics.get(parent).parent());
+                int parent = parents[m];
+                while (parent >= 0 && !data[parent]) {
+                    parent = parents[parent];
                 }
-                if (parent != null) {
+                if (parent >= 0) {
                     double[] neg = new double[nc];
                     for (int c = 0; c < nc; c++) {
                         neg[c] = -v[c];
@@ -559,6 +553,20 @@ public record DiffReport(String minuend, String subtrahend, int minuendRanks, in
             }
         }
         return firstSec;
+    }
+
+    /** Each metric's parent as an index into {@code metrics}, −1 for a root (or a parent the list lacks). */
+    static int[] parents(List<Metric> metrics) {
+        Map<String, Integer> index = new HashMap<>();
+        for (int m = 0; m < metrics.size(); m++) {
+            index.put(metrics.get(m).uniqueName(), m);
+        }
+        int[] out = new int[metrics.size()];
+        for (int m = 0; m < out.length; m++) {
+            String p = metrics.get(m).parent();
+            out[m] = p == null ? -1 : index.getOrDefault(p, -1);
+        }
+        return out;
     }
 
     static int depth(List<Metric> metrics, int m) {
