@@ -29,30 +29,25 @@ public final class Numbers {
 
     /** The shortest text that {@link Double#parseDouble} reads back to {@code v} (see the class comment). */
     public static String shortest(double v) {
+        return shortest(v, false);
+    }
+
+    /** The shortest text that {@link Float#parseFloat} reads back to {@code v}. */
+    public static String shortest(float v) {
+        return shortest(v, true);
+    }
+
+    /** @param isFloat {@code v} is a float: its digits are the float's, which read back to it as a float */
+    private static String shortest(double v, boolean isFloat) {
         if (v == 0) {
             return "0";
         }
         if (!Double.isFinite(v)) {
             return Double.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
         }
-        Decimal d = Decimal.parse(NumberOutput.toString(v, true));
+        Decimal d = Decimal.parse(isFloat ? NumberOutput.toString((float) v, true) : NumberOutput.toString(v, true));
         if (d.digits.length() == 2) {
-            d = oneDigit(d, v, false);
-        }
-        return d.format();
-    }
-
-    /** The shortest text that {@link Float#parseFloat} reads back to {@code v}. */
-    public static String shortest(float v) {
-        if (v == 0) {
-            return "0";
-        }
-        if (!Float.isFinite(v)) {
-            return Float.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
-        }
-        Decimal d = Decimal.parse(NumberOutput.toString(v, true));
-        if (d.digits.length() == 2) {
-            d = oneDigit(d, v, true);
+            d = oneDigit(d, v, isFloat);
         }
         return d.format();
     }
