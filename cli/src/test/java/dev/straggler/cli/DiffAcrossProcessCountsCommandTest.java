@@ -7,17 +7,13 @@ import dev.straggler.testdata.ExpectedSeverities;
 import dev.straggler.testdata.ScenarioParams;
 import dev.straggler.testdata.Scenarios;
 import dev.straggler.trace.MemoryTrace;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 

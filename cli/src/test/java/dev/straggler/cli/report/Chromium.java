@@ -36,7 +36,7 @@ public final class Chromium {
     public static String dom(Path page, String fragment) throws IOException, InterruptedException {
         String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
                 .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
-        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
+        Assumptions.assumeTrue(chromium != null, "no Chromium installed (apt-get install chromium); browser rendering not checked");
         Path profile = Files.createTempDirectory(page.toAbsolutePath().getParent(), "profile");
         Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",

@@ -1,15 +1,10 @@
 package dev.straggler.cli.report;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -55,19 +50,9 @@ class HtmlReportBrowserTest {
     }
 
     private String renderedDom(HtmlReport report, String fragment) throws IOException, InterruptedException {
-        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
-                .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
-        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
         Path page = tmp.resolve("report.html");
         report.write(page);
-        Path profile = Files.createDirectory(tmp.resolve("profile"));
-        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", page.toUri() + fragment)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
-        return new String(out, StandardCharsets.UTF_8);
+        return Chromium.dom(page, fragment);
     }
 
     private static String section(String dom, String id) {

@@ -8,17 +8,13 @@ import dev.straggler.patterns.scaling.PmnfModeler;
 import dev.straggler.patterns.scaling.RankCorrelation;
 import dev.straggler.patterns.scaling.ScalingExperiment;
 import dev.straggler.patterns.scaling.ScalingJson;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -91,19 +87,9 @@ class ScalingSectionsBrowserTest {
     }
 
     private String renderedDom(HtmlPage page) throws Exception {
-        String chromium = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome").stream()
-                .filter(p -> Files.isExecutable(Path.of(p))).findFirst().orElse(null);
-        Assumptions.assumeTrue(chromium != null, "no Chromium installed; browser rendering not checked");
         Path file = tmp.resolve("scaling.html");
         page.write(file);
-        Path profile = Files.createDirectory(tmp.resolve("profile"));
-        Process p = new ProcessBuilder(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--user-data-dir=" + profile, "--window-size=1400,1000", "--dump-dom", file.toUri().toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "chromium did not finish");
-        return new String(out, StandardCharsets.UTF_8);
+        return Chromium.dom(file, "");
     }
 
     private static int count(String s, String what) {
