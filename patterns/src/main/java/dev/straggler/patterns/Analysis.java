@@ -81,7 +81,7 @@ public final class Analysis {
             try {
                 RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
                         ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
-                RootCauseMetrics.addTo(cube, rc, replay);
+                RootCauseMetrics.addTo(cube, rc);
             } catch (RootCauses.ImpossibleOrder e) {
                 // the wait states stand; only the why is missing, and the report says so
                 rootCauseProblem = "root causes not computed: " + e.getMessage();

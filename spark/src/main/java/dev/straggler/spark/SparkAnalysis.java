@@ -292,7 +292,7 @@ public final class SparkAnalysis {
         }
         options.progress().update("root causes", n, n);
         if (r.result() != null) {
-            RootCauseMetrics.addTo(cube, r.result(), tree);
+            RootCauseMetrics.addTo(cube, r.result());
         }
         return r.problem();
     }

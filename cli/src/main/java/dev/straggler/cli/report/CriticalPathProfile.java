@@ -2,6 +2,7 @@ package dev.straggler.cli.report;
 
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.rootcause.CriticalPathTimes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,11 +17,9 @@ import java.util.List;
  * the critical path's length.
  *
  * <p>The average is {@code (time − waiting) / locations} with the waiting metrics of Scalasca's CubePL definition of
- * the imbalance (reference §1.6, {@code RootCauseMetrics}); metrics missing from the cube count as zero.
+ * the imbalance (reference §1.6, {@link CriticalPathTimes#WAITING}); metrics missing from the cube count as zero.
  */
 final class CriticalPathProfile {
-    static final String[] WAITING = {"mpi_finalize_wait", "mpi_barrier_wait", "mpi_latesender", "mpi_latereceiver",
-            "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn"};
     /** The two metrics' names wherever the report shows them: Scalasca's documentation names, never just "imbalance". */
     static final String IMBALANCE = MetricTree.standaloneName("critical_path_imbalance");
     static final String IMPACT = MetricTree.standaloneName("critical_imbalance_impact");
@@ -45,7 +44,7 @@ final class CriticalPathProfile {
         length = Math.max(0, cube.total(cp));
         pathExcl = cleaned(sums(cube, cp), length);
         busyExcl = sums(cube, cube.metricIndex("time"));
-        for (String w : WAITING) {
+        for (String w : CriticalPathTimes.WAITING) {
             double[] wait = sums(cube, cube.metricIndex(w));
             for (int p = 0; p < np; p++) {
                 busyExcl[p] -= wait[p];

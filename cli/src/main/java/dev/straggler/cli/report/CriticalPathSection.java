@@ -206,7 +206,7 @@ public final class CriticalPathSection implements HtmlSection {
         }
         double[][] busy = new double[rows][nl];
         double[][] onPath = new double[rows][nl];
-        int[] waits = Arrays.stream(CriticalPathProfile.WAITING).mapToInt(cube::metricIndex)
+        int[] waits = dev.straggler.patterns.rootcause.CriticalPathTimes.WAITING.stream().mapToInt(cube::metricIndex)
                 .filter(m -> m >= 0).toArray();
         double[] own = new double[nl];
         for (int c = 0; c < cube.callPaths().size() && rows > 0; c++) {

@@ -3,6 +3,7 @@ package dev.straggler.patterns.report;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.rootcause.CriticalPathTimes;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,10 +21,6 @@ import java.util.Locale;
 final class RootCauseSection {
     /** Entries per list unless every one is asked for. */
     private static final int TOP = 5;
-    /** The waiting Scalasca's CubePL definition of the critical-path imbalance subtracts (reference §1.6). */
-    private static final int[] WAITING = {MetricTree.MPI_FINALIZE_WAIT, MetricTree.MPI_BARRIER_WAIT,
-            MetricTree.MPI_LATESENDER, MetricTree.MPI_LATERECEIVER, MetricTree.MPI_EARLYREDUCE,
-            MetricTree.MPI_EARLYSCAN, MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_WAIT_NXN};
     private static final int[] SHORT_TERM = {MetricTree.DELAY_LATESENDER, MetricTree.DELAY_LATERECEIVER,
             MetricTree.DELAY_BARRIER, MetricTree.DELAY_N2N, MetricTree.DELAY_12N, MetricTree.DELAY_N21};
 
@@ -115,20 +112,12 @@ final class RootCauseSection {
                         + "than its average per process. By time on the path:", TextReport.seconds(cp),
                 imbalanceName), width));
         int n = c.callPaths().size();
-        double[] cpIncl = new double[n];
-        double[] busyIncl = new double[n];
+        CriticalPathTimes times = CriticalPathTimes.of(c);
+        double[] cpIncl = times.onPath();
+        double[] busyIncl = times.busy();
         List<Integer> paths = new ArrayList<>();
         for (int p = 0; p < n; p++) {
-            double onPath = c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
-            double busy = c.sumOverLocations(MetricTree.TIME, p);
-            for (int w : WAITING) {
-                busy -= c.sumOverLocations(w, p);
-            }
-            for (int a = p; a >= 0; a = c.callPaths().get(a).parent()) {
-                cpIncl[a] += onPath;
-                busyIncl[a] += busy;
-            }
-            if (onPath > 0) {
+            if (c.sumOverLocations(MetricTree.CRITICAL_PATH, p) > 0) {
                 paths.add(p);
             }
         }

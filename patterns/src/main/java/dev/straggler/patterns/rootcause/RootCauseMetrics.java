@@ -2,8 +2,6 @@ package dev.straggler.patterns.rootcause;
 
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.replay.CallTree;
-import dev.straggler.replay.Replay;
 import it.unimi.dsi.fastutil.ints.Int2DoubleMap;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
@@ -19,12 +17,7 @@ public final class RootCauseMetrics {
     private RootCauseMetrics() {
     }
 
-    public static void addTo(SeverityCube cube, RootCauses.Result rc, Replay replay) {
-        addTo(cube, rc, replay.callTree());
-    }
-
-    /** As above, with the unified call tree the cube was built on. */
-    public static void addTo(SeverityCube cube, RootCauses.Result rc, CallTree tree) {
+    public static void addTo(SeverityCube cube, RootCauses.Result rc) {
         Int2DoubleOpenHashMap[][] sev = rc.severities();
         for (int l = 0; l < sev.length; l++) {
             if (sev[l] == null) {
@@ -39,11 +32,11 @@ public final class RootCauseMetrics {
                 }
             }
         }
-        derive(cube, tree);
+        derive(cube);
     }
 
     /** The derived members of the hierarchy, from the stored ones. */
-    static void derive(SeverityCube cube, CallTree tree) {
+    static void derive(SeverityCube cube) {
         int paths = cube.callPaths().size();
         int locs = cube.locations().size();
         for (int c = 0; c < paths; c++) {
@@ -91,28 +84,14 @@ public final class RootCauseMetrics {
                 set(cube, MetricTree.PERFORMANCE_IMPACT, c, l, cpa + cii + ncpa);
             }
         }
-        criticalPathImbalance(cube, tree, locs);
+        criticalPathImbalance(cube, locs);
     }
 
-    private static void criticalPathImbalance(SeverityCube cube, CallTree tree, int locs) {
+    private static void criticalPathImbalance(SeverityCube cube, int locs) {
         int paths = cube.callPaths().size();
-        int[] waits = {MetricTree.MPI_FINALIZE_WAIT, MetricTree.MPI_BARRIER_WAIT, MetricTree.MPI_LATESENDER,
-                MetricTree.MPI_LATERECEIVER, MetricTree.MPI_EARLYREDUCE, MetricTree.MPI_EARLYSCAN,
-                MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_WAIT_NXN};
-        double[] cpIncl = new double[paths];
-        double[] busyIncl = new double[paths];
-        for (int c = 0; c < paths; c++) {
-            double cp = cube.sumOverLocations(MetricTree.CRITICAL_PATH, c);
-            double busy = cube.sumOverLocations(MetricTree.TIME, c);
-            for (int w : waits) {
-                busy -= cube.sumOverLocations(w, c);
-            }
-            // the tree is numbered depth-first: add each node to itself and its ancestors
-            for (int p = c; p >= 0; p = tree.parent(p)) {
-                cpIncl[p] += cp;
-                busyIncl[p] += busy;
-            }
-        }
+        CriticalPathTimes times = CriticalPathTimes.of(cube);
+        double[] cpIncl = times.onPath();
+        double[] busyIncl = times.busy();
         for (int c = 0; c < paths; c++) {
             if (!(cpIncl[c] > 0)) {
                 continue;
