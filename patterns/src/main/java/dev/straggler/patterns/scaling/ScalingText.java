@@ -97,9 +97,15 @@ public final class ScalingText {
     }
 
     private static void fit(StringBuilder sb, String name, MedyaModel.Fit f) {
-        sb.append(String.format(Locale.ROOT, "%-14s %12.5g %12.5g %12.5g %8s %12s%n", name, f.c0(), f.c1(), f.c2(),
+        // a coefficient that rounds to zero prints without a sign (Format.unsignedZero)
+        sb.append(String.format(Locale.ROOT, "%-14s %12s %12s %12s %8s %12s%n", name, coefficient(f.c0()),
+                coefficient(f.c1()), coefficient(f.c2()),
                 Double.isNaN(f.r2()) ? "-" : String.format(Locale.ROOT, "%.4f", f.r2()),
                 Double.isNaN(f.mse()) ? "-" : String.format(Locale.ROOT, "%.4g", f.mse())));
+    }
+
+    private static String coefficient(double c) {
+        return dev.straggler.patterns.algebra.Format.unsignedZero(String.format(Locale.ROOT, "%.5g", c));
     }
 
     /** A predicted time; below zero the model is not valid there, and says so instead of printing the number. */

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScalingRenderingTest {
@@ -50,5 +51,17 @@ class ScalingRenderingTest {
         assertTrue(curve.get("lower").get(39).asDouble() <= curve.get("fit").get(39).asDouble());
         String text = ScalingText.render(medya) + ScalingText.render(models, 1024, 0.95);
         assertTrue(text.contains("MPI overtakes computation at p = 729.8"), text);
+    }
+
+    /** A series that is zero in every run (no computation in a focus of MPI calls) has coefficients of zero, unsigned. */
+    @Test
+    void coefficientsThatRoundToZeroPrintWithoutASign() {
+        List<ModelPoint> pts = new ArrayList<>();
+        for (int p : new int[]{2, 4, 8}) {
+            pts.add(new ModelPoint("p" + p, p, 1.0 / p + 0.3, 0, 1.0 / p + 0.3));
+        }
+        String text = ScalingText.render(MedyaModel.analyse(pts, new int[0]));
+        String computation = text.lines().filter(l -> l.startsWith("computation")).findFirst().orElseThrow();
+        assertFalse(computation.matches(".*-0\\.0+\\b.*"), computation);
     }
 }
