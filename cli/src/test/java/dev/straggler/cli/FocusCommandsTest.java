@@ -66,6 +66,20 @@ class FocusCommandsTest {
         assertTrue(r.out().contains("POP (the run without MPI_Init/MPI_Finalize, "), r.out());
     }
 
+    /** NPB BT-MZ on 2 ranks x 2 threads (shared hybrid trace): 20 % of its time is in OpenMP, which POP leaves out here. */
+    @Test
+    void analyzePopLineOfAHybridRunSaysItCoversMpiOnly() {
+        String shared = System.getProperty("straggler.shared");
+        Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path dir = Path.of(shared, "traces", "hybrid", "bt-mz.S-2x2");
+        Assumptions.assumeTrue(Files.isDirectory(dir), dir + " is absent: hybrid check skipped");
+        Run r = run("analyze", dir.toString(), "-q", "--width", "200");
+        assertEquals(0, r.code(), r.err());
+        String pop = r.out().lines().filter(l -> l.startsWith("POP")).findFirst().orElseThrow();
+        assertTrue(pop.contains("MPI only: time in other parallel runtimes counts as neither computation nor transfer"),
+                pop);
+    }
+
     @Test
     void aFocusNamingNoCallPathIsOneLineAndNonZeroExit() {
         Run r = run("pop", mg(4).toString(), "--focus", "mg_mpi/nosuch", "-q");

@@ -66,6 +66,14 @@ public record PopMetrics(String label, int processes, double meanComputation, do
     public static final List<String> WAITING = List.of("mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce",
             "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn", "mpi_barrier_wait", "mpi_finalize_wait");
 
+    /** How the note on a run with threads or other parallel runtimes begins. */
+    public static final String HYBRID = "hybrid run";
+
+    /** Whether the efficiencies leave other parallel runtimes (threads, devices) out: see the note. */
+    public boolean mpiOnly() {
+        return notes.stream().anyMatch(n -> n.startsWith(HYBRID));
+    }
+
     /** How the process counts of a study relate to the problem. */
     public enum Scaling { STRONG, WEAK }
 
@@ -185,7 +193,7 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         List<String> notes = new ArrayList<>();
         String other = OtherParadigms.sentence(cube);
         if (other != null || maxThreads > 1) {
-            notes.add("hybrid run: the efficiencies cover MPI only; time in other runtimes (threads, devices) counts "
+            notes.add(HYBRID + ": the efficiencies cover MPI only; time in other runtimes (threads, devices) counts "
                     + "neither as computation nor as transfer, and thread-level load balance is not assessed");
         }
         boolean mpiApplies = cube.total(mpi) > 0;

@@ -168,8 +168,11 @@ public final class PopText {
             return "POP: the MPI efficiencies do not apply (no MPI time in " + m.focus().description() + ")";
         }
         String left = m.leftOut() > 0 ? String.format(Locale.ROOT, ", %s of the time left out", percent(m.leftOut())) : "";
-        return String.format(Locale.ROOT, "POP (%s%s): parallel efficiency %s = load balance %s x communication "
-                        + "efficiency %s (serialisation %s, transfer %s)", m.focus().description(), left, percent(m.parallelEfficiency()),
+        // a hybrid run's efficiencies are MPI's only: the line says so, as the pop table's note does
+        String mpiOnly = m.mpiOnly() ? "; MPI only: time in other parallel runtimes counts as neither computation nor "
+                + "transfer" : "";
+        return String.format(Locale.ROOT, "POP (%s%s%s): parallel efficiency %s = load balance %s x communication "
+                        + "efficiency %s (serialisation %s, transfer %s)", m.focus().description(), left, mpiOnly, percent(m.parallelEfficiency()),
                 percent(m.loadBalance()), percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()),
                 percent(m.transferEfficiency()));
     }
