@@ -42,6 +42,12 @@ public final class PlausibleTrace implements TraceSource {
     /** Locations whose stream (or its rest) could not be read at all, among {@link #droppedCount}. */
     private final AtomicLong lostStreams = new AtomicLong();
     private final List<Dropped> listed = new ArrayList<>();
+    /**
+     * What was counted already, as (location, event index) and as locations lost: a location is read more than
+     * once when the analysis makes a second pass (root causes), and a record dropped twice is still one record.
+     */
+    private final java.util.Set<Long> countedRecords = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<Integer> countedLost = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private PlausibleTrace(TraceSource delegate, boolean lenient) {
         this.delegate = delegate;
@@ -160,6 +166,9 @@ public final class PlausibleTrace implements TraceSource {
 
     /** Lenient: the rest of a location's stream is lost; counted as one dropped record and listed with the cause. */
     private void unreadable(int location, int rank, long from, TraceFormatException e) {
+        if (!countedLost.add(location)) {
+            return;
+        }
         droppedCount.incrementAndGet();
         lostStreams.incrementAndGet();
         synchronized (listed) {
@@ -306,6 +315,9 @@ public final class PlausibleTrace implements TraceSource {
             if (!lenient) {
                 throw new TraceFormatException(origin() + ": location " + location + " (rank " + rank + "), event "
                         + index + " (" + EventKind.of(b.kind[i]) + "): " + why).lenientSkips();
+            }
+            if (!countedRecords.add(((long) location << 40) | index)) {
+                return;
             }
             droppedCount.incrementAndGet();
             synchronized (listed) {

@@ -73,6 +73,17 @@ class PlausibleTraceTest {
         assertTrue(p.partialReasons().get(0).contains("dropped 1 implausible record"));
     }
 
+    /** The root-cause stage reads each location a second time: a record dropped on both reads is one record. */
+    @Test
+    void readingALocationTwiceCountsEachDroppedRecordOnce() throws Exception {
+        PlausibleTrace p = PlausibleTrace.wrap(trace("0 100 ENTER main\n0 4000000000 ENTER main\n0 600 LEAVE main\n"
+                + "0 700 LEAVE main\n"), true);
+        assertArrayEquals(times(p), times(p));
+        assertEquals(1, p.droppedCount());
+        assertEquals(1, p.dropped().size());
+        assertTrue(p.partialReasons().get(0).contains("dropped 1 implausible record"));
+    }
+
     /** One corrupt value inside the range, between two plausible ones: the spike goes, not everything after it. */
     @Test
     void lenientDropsASpikeRatherThanEveryEventAfterIt() throws Exception {
