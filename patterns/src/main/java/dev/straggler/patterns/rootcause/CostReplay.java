@@ -155,12 +155,12 @@ final class CostReplay {
      * @param roles           per held location, its collective records' roles
      * @param memberLocations per communicator, each member's location
      * @param globalRanks     per communicator, each member's global rank
-     * @param callPaths       size of the unified call tree
+     * @param cnodeIds        Scalasca's call-path id of each unified call path (its length: the tree's size)
      * @param regionOfPath    region name of a unified call path (for messages)
      * @param exchange        where data for locations held elsewhere goes; null when all are held here
      */
     CostReplay(LocationState[] states, PartnerFacts[] partners, CollectiveRoles[] roles, int[][] memberLocations,
-               int[][] globalRanks, int callPaths, IntFunction<String> regionOfPath, Exchange exchange) {
+               int[][] globalRanks, int[] cnodeIds, IntFunction<String> regionOfPath, Exchange exchange) {
         this.states = states;
         this.partners = partners;
         this.roles = roles;
@@ -168,7 +168,7 @@ final class CostReplay {
         this.globalRanks = globalRanks;
         this.regionOfPath = regionOfPath;
         this.exchange = exchange;
-        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(callPaths));
+        this.times = ThreadLocal.withInitial(() -> new IntervalTimes(cnodeIds));
         this.memberIndex = new Int2IntOpenHashMap[memberLocations.length];
         for (int c = 0; c < memberLocations.length; c++) {
             int[] locs = memberLocations[c];
@@ -444,7 +444,7 @@ final class CostReplay {
      */
     private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type) {
         int prev = st.sp.previous(s, partner);
-        TimeMap w = IntervalTimes.waitMap(st, prev, s);
+        TimeMap w = times().waitMap(st, prev, s);
         TimeMap pruned = times().pruned(st, prev, s, w);
         TimeMap d = pruned.minusPositive(sh.times());
         double rwait = sh.waitTime();

@@ -25,7 +25,7 @@ final class CriticalPathImpact {
     static double[] localTimes(LocationState st, IntervalTimes times, int callPaths) {
         double[] lt = new double[callPaths];
         TimeMap all = times.runtimes(st, -1, st.intervals.size());
-        TimeMap waits = IntervalTimes.waitMap(st, -1, st.sp.size());
+        TimeMap waits = times.waitMap(st, -1, st.sp.size());
         for (int i = 0; i < all.size(); i++) {
             int c = all.paths()[i];
             double t = all.seconds()[i];

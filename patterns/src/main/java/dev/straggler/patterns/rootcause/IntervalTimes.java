@@ -18,10 +18,37 @@ final class IntervalTimes {
     private final int[] listedIn;
     private int call;
 
-    IntervalTimes(int callPaths) {
+    /** Scalasca's call-path id of each unified call path (the order that breaks ties in its bounded maps). */
+    private final int[] cnodeId;
+    /** The unified call path of each Scalasca call-path id. */
+    private final int[] pathOfCnode;
+    private final BoundedTimeMap bounded = new BoundedTimeMap();
+    /** Scratch for one interval's entries in Scalasca's order: (cnode id << 32 | entry index). */
+    private long[] order = new long[16];
+
+    /**
+     * @param cnodeIds Scalasca's call-path id of each unified call path ({@code CallTree.creationId}); its length is
+     *                 the size of the unified call tree
+     */
+    IntervalTimes(int[] cnodeIds) {
+        int callPaths = cnodeIds.length;
         this.acc = new double[callPaths];
         this.touched = new int[callPaths];
         this.listedIn = new int[callPaths];
+        this.cnodeId = cnodeIds;
+        this.pathOfCnode = new int[callPaths];
+        for (int p = 0; p < callPaths; p++) {
+            pathOfCnode[cnodeIds[p]] = p;
+        }
+    }
+
+    /** Identity ids: Scalasca's numbering equal to the unified tree's (tests and callers without a call tree). */
+    static int[] identity(int callPaths) {
+        int[] ids = new int[callPaths];
+        for (int i = 0; i < callPaths; i++) {
+            ids[i] = i;
+        }
+        return ids;
     }
 
     /**
@@ -42,8 +69,46 @@ final class IntervalTimes {
                 acc[p] += iv.entrySeconds(e);
             }
         }
+        if (n > BoundedTimeMap.CAPACITY) {
+            n = bound(st, fromMark, toMark, n);
+        }
         Arrays.sort(touched, 0, n);
         return n;
+    }
+
+    /**
+     * Redoes a sum of more than {@link BoundedTimeMap#CAPACITY} call paths the way Scalasca's {@code getRuntimes}
+     * does it, into its bounded map: the cached intervals in order, each one's entries in call-path id order (the
+     * order its time map is saved in). Up to that many call paths no entry is ever dropped, so the plain sum above is
+     * the same. Leaves the kept call paths in the accumulator; returns how many.
+     */
+    private int bound(LocationState st, int fromMark, int toMark, int n) {
+        for (int i = 0; i < n; i++) {
+            acc[touched[i]] = 0;
+        }
+        CallPathIntervals iv = st.times;
+        bounded.clear();
+        for (int m = fromMark + 1; m <= toMark; m++) {
+            int begin = iv.entriesBegin(m);
+            int k = iv.entriesEnd(m) - begin;
+            if (k > order.length) {
+                order = new long[Math.max(k, order.length * 2)];
+            }
+            for (int j = 0; j < k; j++) {
+                order[j] = ((long) cnodeId[st.loc.globalCallPath(iv.entryPath(begin + j))] << 32) | j;
+            }
+            Arrays.sort(order, 0, k);
+            for (int j = 0; j < k; j++) {
+                bounded.add((int) (order[j] >>> 32), iv.entrySeconds(begin + (int) order[j]));
+            }
+        }
+        int kept = bounded.size();
+        for (int i = 0; i < kept; i++) {
+            int p = pathOfCnode[bounded.id(i)];
+            touched[i] = p;
+            acc[p] = bounded.seconds(i);
+        }
+        return kept;
     }
 
     /**
@@ -67,7 +132,7 @@ final class IntervalTimes {
      * Scalasca's {@code CalculateWaitMap} over the synchronisation points strictly between {@code fromSp} and
      * {@code toSp}: their waiting time per call path, and its sum.
      */
-    static TimeMap waitMap(LocationState st, int fromSp, int toSp) {
+    TimeMap waitMap(LocationState st, int fromSp, int toSp) {
         SyncPoints sp = st.sp;
         int waits = 0;
         for (int s = fromSp + 1; s < toSp; s++) {
@@ -90,7 +155,32 @@ final class IntervalTimes {
                 sum += w;
             }
         }
-        return sorted(paths, v, n, sum);
+        TimeMap m = sorted(paths, v, n, sum);
+        return m.size() > BoundedTimeMap.CAPACITY ? boundedWaits(st, fromSp, toSp, sum) : m;
+    }
+
+    /** {@link #waitMap} over more call paths than Scalasca's map holds: summed into it in point order. */
+    private TimeMap boundedWaits(LocationState st, int fromSp, int toSp, double sum) {
+        bounded.clear();
+        for (int s = fromSp + 1; s < toSp; s++) {
+            double w = st.sp.waitTime(s);
+            if (w > 0) {
+                bounded.add(cnodeId[st.spCallPath(s)], w);
+            }
+        }
+        int k = bounded.size();
+        long[] byPath = new long[k];
+        for (int i = 0; i < k; i++) {
+            byPath[i] = ((long) pathOfCnode[bounded.id(i)] << 32) | i;
+        }
+        Arrays.sort(byPath);
+        int[] p = new int[k];
+        double[] v = new double[k];
+        for (int i = 0; i < k; i++) {
+            p[i] = (int) (byPath[i] >>> 32);
+            v[i] = bounded.seconds((int) byPath[i]);
+        }
+        return new TimeMap(p, v, sum);
     }
 
     /** Sums duplicate call paths and sorts by call path. */
@@ -175,6 +265,24 @@ final class IntervalTimes {
             sum = sum - Math.min(total - completion, mapIdTime);
             if (i >= 0) {
                 v[i] = value;
+            } else if (k == BoundedTimeMap.CAPACITY) {
+                // Scalasca's map is full: the call path is kept only in place of a smaller entry (BoundedTimeMap)
+                int min = 0;
+                for (int q = 1; q < k; q++) {
+                    if (v[q] < v[min] || (v[q] == v[min] && cnodeId[paths[q]] < cnodeId[paths[min]])) {
+                        min = q;
+                    }
+                }
+                if (v[min] < value) {
+                    System.arraycopy(paths, min + 1, paths, min, k - 1 - min);
+                    System.arraycopy(v, min + 1, v, min, k - 1 - min);
+                    int at = Arrays.binarySearch(paths, 0, k - 1, id);
+                    at = -at - 1;
+                    System.arraycopy(paths, at, paths, at + 1, k - 1 - at);
+                    System.arraycopy(v, at, v, at + 1, k - 1 - at);
+                    paths[at] = id;
+                    v[at] = value;
+                }
             } else {
                 // Scalasca's map operator[] inserts the call path
                 int at = -i - 1;

@@ -3,6 +3,7 @@ package dev.straggler.patterns.rootcause;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.CallPathIntervals;
+import dev.straggler.replay.CallTree;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
@@ -118,7 +119,8 @@ public final class RootCauses {
             }
         }
         int paths = replay.callTree().size();
-        CostReplay cost = new CostReplay(states, partners, roles, memberLocations, globalRanks, paths,
+        int[] cnodeIds = cnodeIds(replay.callTree());
+        CostReplay cost = new CostReplay(states, partners, roles, memberLocations, globalRanks, cnodeIds,
                 path -> replay.regions().regions().get(replay.callTree().region(path)).name(), null);
         cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;
         cost.run(pool, threads);
@@ -126,7 +128,7 @@ public final class RootCauses {
                 CostReplay.addIndirect(states[target], row, lateSender, v));
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
         double[][] ltimes = new double[n][];
-        IntervalTimes times = new IntervalTimes(paths);
+        IntervalTimes times = new IntervalTimes(cnodeIds);
         for (LocationState st : states) {
             if (st != null) {
                 out[st.location] = st.severity;
@@ -135,6 +137,18 @@ public final class RootCauses {
         }
         CriticalPathImpact.compute(out, ltimes, paths);
         return new Result(out);
+    }
+
+    /**
+     * Scalasca's call-path id of each unified call path (the cube's cnode ids): the order in which its bounded time
+     * maps ({@link BoundedTimeMap}) keep call paths. An engine that replays elsewhere ships this with the call tree.
+     */
+    public static int[] cnodeIds(CallTree tree) {
+        int[] ids = new int[tree.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = tree.creationId(i);
+        }
+        return ids;
     }
 
     private static void registerAndRead(Replay replay, LocationState st, Clock clock, long[] lateSenderWaits,
@@ -274,6 +288,7 @@ public final class RootCauses {
         private final int[][] memberLocations;
         private final int[][] globalRanks;
         private final int paths;
+        private final int[] cnodeIds;
         private final IntFunction<String> regionOfPath;
         private final IntUnaryOperator taskOf;
         private final int self;
@@ -292,6 +307,19 @@ public final class RootCauses {
         public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int callPaths,
                          IntFunction<String> regionOfPath, IntUnaryOperator taskOf, int self, int tasks,
                          int finalizeLatest) {
+            this(locations, memberLocations, globalRanks, IntervalTimes.identity(callPaths), regionOfPath, taskOf,
+                    self, tasks, finalizeLatest);
+        }
+
+        /**
+         * @param cnodeIds Scalasca's call-path id of each unified call path ({@link #cnodeIds(CallTree)}), which
+         *                 decides what its bounded time maps keep
+         */
+        public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int[] cnodeIds,
+                         IntFunction<String> regionOfPath, IntUnaryOperator taskOf, int self, int tasks,
+                         int finalizeLatest) {
+            int callPaths = cnodeIds.length;
+            this.cnodeIds = cnodeIds.clone();
             this.states = new LocationState[locations];
             this.partners = new PartnerFacts[locations];
             this.roles = new CollectiveRoles[locations];
@@ -326,7 +354,7 @@ public final class RootCauses {
          */
         public byte[][] step() {
             if (replay == null) {
-                replay = new CostReplay(states, partners, roles, memberLocations, globalRanks, paths, regionOfPath,
+                replay = new CostReplay(states, partners, roles, memberLocations, globalRanks, cnodeIds, regionOfPath,
                         this);
                 replay.finalizeLatest = finalizeLatest;
                 replay.start();
@@ -422,7 +450,7 @@ public final class RootCauses {
 
         /** A held location's local non-waiting time per unified call path (for {@link #impact}). */
         public double[] localTimes(int location) {
-            return CriticalPathImpact.localTimes(states[location], new IntervalTimes(paths), paths);
+            return CriticalPathImpact.localTimes(states[location], new IntervalTimes(cnodeIds), paths);
         }
 
         @Override

@@ -48,16 +48,14 @@ class ScalascaCubeParityTest {
         if (dir.isEmpty()) {
             return Stream.of("(shared traces absent)");
         }
-        try (Stream<Path> s = Files.list(dir.get().resolve("real"))) {
-            return s.filter(p -> Files.isRegularFile(p.resolve("trace.cubex")) && Files.exists(p.resolve("traces.otf2")))
-                    .map(p -> p.getFileName().toString()).sorted().toList().stream();
-        }
+        return RealTraces.mpiParityFolders("trace.cubex").stream().map(p -> p.getFileName().toString());
     }
 
     private static Path folder(String name) {
         Optional<Path> dir = RealTraces.tracesDir();
         Assumptions.assumeTrue(dir.isPresent(), "shared traces absent (../shared/traces/real)");
-        return dir.get().resolve("real").resolve(name);
+        Path real = dir.get().resolve("real").resolve(name);
+        return Files.isDirectory(real) ? real : dir.get().resolve("hpcg").resolve(name);
     }
 
     private static synchronized Path ours(String name) throws IOException {

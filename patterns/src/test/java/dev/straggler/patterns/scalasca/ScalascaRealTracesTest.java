@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The most important acceptance check: on the real NPB and LULESH traces, every value of Scalasca 2.6's analysis
+ * The most important acceptance check: on the real NPB, LULESH and HPCG traces, every value of Scalasca 2.6's analysis
  * (scalasca_dump.csv: every metric, call path and location) is reproduced within the dump's 6 significant digits,
  * as are its hierarchy totals, its clock-condition violation counts and its instance counts.
  */
@@ -45,14 +45,9 @@ class ScalascaRealTracesTest {
     Stream<DynamicTest> analysisReproducesScalascaOnEveryRealTrace() throws IOException {
         Optional<Path> traces = RealTraces.tracesDir();
         Assumptions.assumeTrue(traces.isPresent(), "shared traces not found (system property straggler.shared)");
-        Path real = traces.get().resolve("real");
         List<DynamicTest> tests = new ArrayList<>();
-        try (Stream<Path> dirs = Files.list(real)) {
-            for (Path d : dirs.sorted().toList()) {
-                if (Files.exists(d.resolve("scalasca_dump.csv")) && Files.exists(d.resolve("traces.otf2"))) {
-                    tests.add(DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
-                }
-            }
+        for (Path d : RealTraces.mpiParityFolders("scalasca_dump.csv")) {
+            tests.add(DynamicTest.dynamicTest(d.getFileName().toString(), () -> check(d)));
         }
         return tests.stream();
     }
