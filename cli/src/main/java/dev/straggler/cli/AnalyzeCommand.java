@@ -49,9 +49,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = {"-t", "--threads"}, paramLabel = "N", description = "Replay threads, 1 to 4096 (default: one per core).")
     Integer threads;
 
-    @Option(names = "--root-causes", negatable = true, description = "Also find why the waiting happens: delay "
-            + "costs on the processes waited for, how waiting propagates, the critical path (takes 5-7x as long; "
-            + "off by default).")
+    @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also find why the waiting happens: delay costs on the processes waited for, how waiting "
+            + "propagates, the critical path (on by default; --no-root-causes for the wait states alone).")
     boolean rootCauses;
 
     @Option(names = "--engine", paramLabel = "local|spark", defaultValue = "local", description = "Where the replay "
@@ -65,7 +65,7 @@ final class AnalyzeCommand implements Callable<Integer> {
     String master;
 
     @Option(names = "--partitions", paramLabel = "N", description = "Location partitions for --engine spark "
-            + "(default: three per executor core; one with --root-causes).")
+            + "(default: three per executor core; one with root causes).")
     Integer partitions;
 
     @Mixin
@@ -200,6 +200,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             facts.put("Clock-condition violations", result.violations().total() == 0 ? "none"
                     : result.violations().pointToPoint() + " point-to-point, " + result.violations().collective()
                     + " collective (waiting times clipped)");
+            facts.put("Root causes", rootCauseFact(result.cube()));
             HtmlReport.of(result.cube())
                     .title("Straggler: " + (s.application().isEmpty() ? "wait-state analysis" : s.application()))
                     .subtitle("Wait-state analysis of " + s.origin())
@@ -209,6 +210,17 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .write(html);
             System.out.println("wrote " + html);
         }
+    }
+
+    /** The HTML summary's line on the root-cause stage: computed, turned off, or why it could not run. */
+    static String rootCauseFact(dev.straggler.patterns.cube.SeverityCube cube) {
+        String problem = dev.straggler.patterns.Analysis.rootCausesProblem(cube);
+        if (problem != null) {
+            return "could not be computed: " + problem + " (the wait states do not depend on them)";
+        }
+        return dev.straggler.patterns.Analysis.rootCausesAnalysed(cube)
+                ? "computed: delay costs, propagation and the critical path (sections below)"
+                : "not analysed (--no-root-causes)";
     }
 
     static int terminalWidth() {

@@ -64,8 +64,10 @@ final class DbCommand implements Runnable {
         @Option(names = "--param", paramLabel = "KEY=VALUE", description = "A parameter of these runs (repeatable), e.g. size=W.")
         List<String> params = new ArrayList<>();
 
-        @Option(names = "--root-causes", description = "Analyse traces with root causes (delay costs, critical path).")
-        boolean rootCauses;
+        @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
+                description = "Analyse traces with root causes (delay costs, propagation, critical path); on by "
+                + "default (--no-root-causes for the wait states alone).")
+        boolean rootCauses = true;
 
         @Option(names = "--replace", description = "Replace a run that is already stored instead of refusing it.")
         boolean replace;

@@ -5,13 +5,14 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --root-causes} for commands that analyse traces given as operands on the fly (diff, merge, mean, scaling,
- * model): analysed files (.cubex, JSON) carry whatever their analysis computed. Off by default, as in
- * {@code analyze}, because the stage takes several times as long as the wait-state analysis.
+ * model): analysed files (.cubex, JSON) carry whatever their analysis computed. On by default, as in
+ * {@code analyze}; {@code --no-root-causes} analyses the wait states alone.
  */
 final class RootCauseOption {
-    @Option(names = "--root-causes", negatable = true, description = "Traces given as operands are analysed with "
-            + "root causes (delay costs, propagation, critical path), so that the result can say why; off by default.")
-    boolean rootCauses;
+    @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Traces given as operands are analysed with root causes (delay costs, propagation, critical "
+            + "path), so that the result can say why; on by default (--no-root-causes for the wait states alone).")
+    boolean rootCauses = true;
 
     AnalysisOptions options() {
         return AnalysisOptions.defaults().withRootCauses(rootCauses);

@@ -20,7 +20,7 @@ final class StudyMissing {
 
     /** The reason a database trial has no root causes although its trace could give them (the wording). */
     static final String STORED_WITHOUT_ROOT_CAUSES =
-            "trials stored without root causes: add them with db add --root-causes --replace";
+            "trials stored with --no-root-causes: add them again with db add --replace";
 
     /** The reason a database trial has no wait states per communicator although its input could give them. */
     static final String STORED_BEFORE_COMMUNICATORS = "trials stored before the database kept per-communicator "

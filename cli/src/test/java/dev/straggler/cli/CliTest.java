@@ -207,11 +207,19 @@ class CliTest {
     }
 
     @Test
-    void analyzeWithoutRootCausesSaysHowToGetThem() {
+    void analyzeWithRootCausesTurnedOffSaysSo() {
+        Run r = run("analyze", SAMPLE.toString(), "-q", "--no-root-causes");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("were not analysed (--no-root-causes)"), r.out());
+        assertFalse(r.out().contains("Root causes\n"), r.out());
+    }
+
+    @Test
+    void analyzeSaysWhyByDefault() {
         Run r = run("analyze", SAMPLE.toString(), "-q");
         assertEquals(0, r.code(), r.err());
-        assertTrue(r.out().contains("add --root-causes"), r.out());
-        assertFalse(r.out().contains("Root causes\n"), r.out());
+        assertTrue(r.out().contains("\nRoot causes\n"), r.out());
+        assertTrue(r.out().contains("is caused by delays on the processes waited for"), r.out());
     }
 
     @Test

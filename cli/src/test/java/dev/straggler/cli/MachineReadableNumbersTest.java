@@ -74,7 +74,8 @@ class MachineReadableNumbersTest {
         }
         SeverityCube c;
         try (TraceSource src = Traces.open(trace, false)) {
-            c = Analysis.run(src, AnalysisOptions.defaults()).cube();
+            // as analyze runs it: with root causes
+            c = Analysis.run(src, AnalysisOptions.defaults().withRootCauses(true)).cube();
         }
         Map<String, List<Double>> fromCube = new HashMap<>();
         for (int m = 0; m < c.metrics().size(); m++) {

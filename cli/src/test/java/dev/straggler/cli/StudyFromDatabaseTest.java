@@ -56,8 +56,8 @@ class StudyFromDatabaseTest {
 
     private static void add(Path db, boolean rootCauses) {
         List<String> args = new ArrayList<>(List.of("db", "add", "--db", db.toString(), "--app", "gyro", "-q"));
-        if (rootCauses) {
-            args.add("--root-causes");
+        if (!rootCauses) {
+            args.add("--no-root-causes");
         }
         args.addAll(traces);
         Run r = run(args.toArray(String[]::new));
@@ -119,8 +119,8 @@ class StudyFromDatabaseTest {
         Path db = tmp.resolve("plain.duckdb");
         add(db, false);
         Study s = study(db, "db-plain");
-        String line = "Root causes missing for all 2 runs (trials stored without root causes: add them with "
-                + "db add --root-causes --replace).";
+        String line = "Root causes missing for all 2 runs (trials stored with --no-root-causes: add them again "
+                + "with db add --replace).";
         assertTrue(s.run().out().contains("\n" + line + "\n"), s.run().out());
         assertTrue(section(s.html(), "study-causes").contains(line), section(s.html(), "study-causes"));
         assertEquals(line, s.doc().get("rootCausesMissing").asText());

@@ -42,11 +42,27 @@ public final class Analysis {
      */
     public static final String ROOT_CAUSES_ATTRIBUTE = "root_causes";
     public static final String ROOT_CAUSES_ANALYSED = "analysed";
+    /** Value of {@link #ROOT_CAUSES_ATTRIBUTE} when the stage was asked for but could not run. */
+    public static final String ROOT_CAUSES_NOT_COMPUTED = "not computed";
+    /** Cube attribute giving why the root causes could not be computed (with {@link #ROOT_CAUSES_NOT_COMPUTED}). */
+    public static final String ROOT_CAUSES_PROBLEM_ATTRIBUTE = "root_causes_problem";
 
     /** True when the cube's root-cause metrics were computed (they are zero otherwise). */
     public static boolean rootCausesAnalysed(SeverityCube cube) {
         return ROOT_CAUSES_ANALYSED.equals(cube.attributes().get(ROOT_CAUSES_ATTRIBUTE));
     }
+
+    /**
+     * Why the cube holds no root causes although they were asked for (e.g. a trace whose order of events is
+     * impossible), or null when they were computed or not asked for.
+     */
+    public static String rootCausesProblem(SeverityCube cube) {
+        return ROOT_CAUSES_NOT_COMPUTED.equals(cube.attributes().get(ROOT_CAUSES_ATTRIBUTE))
+                ? cube.attributes().getOrDefault(ROOT_CAUSES_PROBLEM_ATTRIBUTE, "unknown reason") : null;
+    }
+
+    /** How the warning about root causes that could not be computed begins (the Spark engine uses it too). */
+    public static final String ROOT_CAUSES_WARNING = "root causes not computed: ";
 
     private Analysis() {
     }
@@ -84,7 +100,7 @@ public final class Analysis {
                 RootCauseMetrics.addTo(cube, rc);
             } catch (RootCauses.ImpossibleOrder e) {
                 // the wait states stand; only the why is missing, and the report says so
-                rootCauseProblem = "root causes not computed: " + e.getMessage();
+                rootCauseProblem = ROOT_CAUSES_WARNING + e.getMessage();
             }
             options.progress().update("root causes", 1, 1);
         }
@@ -102,6 +118,12 @@ public final class Analysis {
      */
     public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs, CallTree tree, ReplayFacts facts,
                                           SeverityCube cube, WaitStates.Result ws, String rootCauseProblem) {
+        if (rootCauseProblem != null) {
+            // the cube must not claim causes it does not hold: zeros would read as "nothing delays anyone"
+            cube.setAttribute(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_NOT_COMPUTED);
+            cube.setAttribute(ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem.startsWith(ROOT_CAUSES_WARNING)
+                    ? rootCauseProblem.substring(ROOT_CAUSES_WARNING.length()) : rootCauseProblem);
+        }
         ComputationalImbalance.addTo(cube);
         cube.freeze();
 

@@ -29,6 +29,7 @@ public final class SeverityCube {
     private final List<CallPath> callPaths;
     private final List<SystemLocation> locations;
     private final Map<String, String> attributes;
+    private final Map<String, String> attributesView;
     /** [metric][callPath] -> per-location values, or null where all are zero. */
     private final double[][][] values;
     private boolean frozen;
@@ -41,7 +42,8 @@ public final class SeverityCube {
         this.regions = List.copyOf(regions);
         this.callPaths = List.copyOf(callPaths);
         this.locations = List.copyOf(locations);
-        this.attributes = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNullElse(attributes, Map.of())));
+        this.attributes = new LinkedHashMap<>(Objects.requireNonNullElse(attributes, Map.of()));
+        this.attributesView = Collections.unmodifiableMap(this.attributes);
         for (int i = 0; i < this.metrics.size(); i++) {
             if (metricIndex.put(this.metrics.get(i).uniqueName(), i) != null) {
                 throw new IllegalArgumentException("duplicate metric " + this.metrics.get(i).uniqueName());
@@ -109,7 +111,18 @@ public final class SeverityCube {
 
     /** Free key/value facts about the experiment (application, processes, trace file, ...). */
     public Map<String, String> attributes() {
-        return attributes;
+        return attributesView;
+    }
+
+    /**
+     * Sets an attribute while the cube is being built (a stage that learns something about the whole result after
+     * the cube was made, e.g. that the root causes could not be computed).
+     */
+    public void setAttribute(String key, String value) {
+        if (frozen) {
+            throw new IllegalStateException("cube is frozen");
+        }
+        attributes.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
     /** Index of a metric by unique name, -1 when absent. */

@@ -27,12 +27,24 @@ final class RootCauseSection {
     private RootCauseSection() {
     }
 
-    /** Said when the root-cause stage was not asked for; the figure is the measured cost (docs/root-causes.md). */
-    static final String NOT_ANALYSED = "Root causes (why the waiting happens) were not analysed: add --root-causes "
-            + "for the delays that cause it, how it propagates and the critical path (5-7x the analysis time).";
+    /** Said when the root-cause stage was turned off. */
+    static final String NOT_ANALYSED = "Root causes (why the waiting happens) were not analysed (--no-root-causes): "
+            + "without that option the report adds the delays that cause the waiting, how it propagates and the "
+            + "critical path.";
+
+    /** Said when the root-cause stage was asked for but could not run; the wait states above stand. */
+    static String notComputed(String why) {
+        return "Root causes (why the waiting happens) could not be computed: " + why + ". The wait states above "
+                + "do not depend on them.";
+    }
 
     /** @param all list every cause and every call path on the critical path, not only the largest */
     static void render(SeverityCube c, boolean hasMpi, int width, boolean all, StringBuilder out) {
+        String problem = Analysis.rootCausesProblem(c);
+        if (problem != null) {
+            out.append('\n').append(TextReport.wrap(notComputed(problem), width));
+            return;
+        }
         if (!Analysis.rootCausesAnalysed(c)) {
             if (hasMpi && c.total(MetricTree.MPI) > 0) {
                 out.append('\n').append(TextReport.wrap(NOT_ANALYSED, width));

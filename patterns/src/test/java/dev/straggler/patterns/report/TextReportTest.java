@@ -51,9 +51,10 @@ class TextReportTest {
     }
 
     @Test
-    void reportWithoutRootCausesSaysHowToGetThem() throws IOException {
+    void reportWithRootCausesTurnedOffSaysSoAndWhatIsMissing() throws IOException {
         String text = TextReport.render(Analysis.run(lateSender().build(), AnalysisOptions.defaults()), 80);
-        assertTrue(text.contains("--root-causes"), text);
+        assertTrue(text.contains("were not analysed (--no-root-causes)"), text);
+        assertTrue(text.replace("\n", " ").contains("the critical path"), text);
         assertFalse(text.contains("Root causes\n"), text);
         assertTrue(text.lines().allMatch(l -> l.length() <= 80), text);
     }

@@ -3,6 +3,7 @@ package dev.straggler.patterns.rootcause;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.report.TextReport;
 import dev.straggler.trace.text.TextTraceReader;
 import org.junit.jupiter.api.Test;
 
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.StringReader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -29,5 +31,22 @@ class ImpossibleOrderTest {
         assertTrue(r.warnings().stream().anyMatch(w -> w.startsWith("root causes not computed: 2 rank(s)")
                 && w.contains("rank 0 at a send in MPI_Send") && w.contains("rank 1 at a collective in MPI_Barrier")),
                 r.warnings().toString());
+    }
+
+    @Test
+    void aCubeWithoutItsRootCausesDoesNotClaimThemAndSaysWhy() throws IOException {
+        AnalysisResult r = Analysis.run(TextTraceReader.read(new StringReader(TRACE), "impossible"),
+                AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
+        assertFalse(Analysis.rootCausesAnalysed(r.cube()));
+        assertTrue(Analysis.rootCausesProblem(r.cube()).startsWith("2 rank(s)"), Analysis.rootCausesProblem(r.cube()));
+    }
+
+    @Test
+    void theTerminalReportSaysTheRootCausesCouldNotBeComputedAndWhy() throws IOException {
+        AnalysisResult r = Analysis.run(TextTraceReader.read(new StringReader(TRACE), "impossible"),
+                AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
+        String text = TextReport.render(r, 200, false).replace("\n", " ");
+        assertTrue(text.contains("Root causes (why the waiting happens) could not be computed: 2 rank(s)"), text);
+        assertFalse(text.contains("--no-root-causes"), text);
     }
 }
