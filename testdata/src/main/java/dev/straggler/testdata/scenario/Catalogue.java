@@ -84,6 +84,8 @@ public final class Catalogue {
                     ImbalanceDelayScenario.Sync.SENDS),
             new LateSenderChainScenario(),
             new CriticalPathScenario(),
+            new MasterWorkerScenario(),
+            new ExtraRoutineScenario(),
             new DeepCallTree(),
             new BtLike(),
             new GyroLike(),
