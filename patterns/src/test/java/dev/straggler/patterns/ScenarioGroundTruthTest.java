@@ -80,7 +80,8 @@ class ScenarioGroundTruthTest {
     @TestFactory
     Stream<DynamicTest> partitionScenariosMatchTheirClosedFormsAtOtherSizesAndParameters() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine")) {
+        for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
+                "critical-path-producer-consumer")) {
             for (int ranks : new int[] {2, 3, 5, 8}) {
                 tests.add(criticalPath(name, ranks, Map.of()));
             }
@@ -93,6 +94,15 @@ class ScenarioGroundTruthTest {
         tests.add(criticalPath("critical-path-extra-routine", 6, Map.of("boundary", "5", "writer", "2", "reps", "1")));
         tests.add(criticalPath("critical-path-extra-routine", 3, Map.of("boundary", "0", "writer", "2",
                 "compute", "0", "extra", "0.5")));
+        tests.add(criticalPath("critical-path-producer-consumer", 5, Map.of("reps", "1")));
+        tests.add(criticalPath("critical-path-producer-consumer", 3, Map.of("produce", "0.004", "consume", "0.0075")));
+        // with latency and call overhead only the wait states are predicted, exactly
+        for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
+                "critical-path-producer-consumer")) {
+            Map<String, String> network = Map.of("latency", "2e-6", "overhead", "5e-7");
+            tests.add(DynamicTest.dynamicTest(name + " on 5 ranks " + network,
+                    () -> check(Scenarios.byName(name), new ScenarioParams(5, 1, network))));
+        }
         return tests.stream();
     }
 

@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Scalasca's critical-path partition rules (CriticalPath.pattern, CRITICALPATH_FINISHED; intra = impact − inter as
  * scout.spec remaps it) on simulated programs whose ranks run different call paths, against values worked out by
  * hand from the definitions; the derivations are in the javadoc of the testdata scenarios
- * {@code MasterWorkerScenario} and {@code ExtraRoutineScenario}. Network without latency and call overhead.
+ * {@code MasterWorkerScenario}, {@code ExtraRoutineScenario} and {@code ProducerConsumerScenario}. Network without
+ * latency and call overhead.
  *
  * <p>Master/worker on 4 ranks, defaults: manage m = 5 ms (+ 30 ms in iterations 0 and 2: H = 35 ms), workers 1 and
  * 2 work b = 10 ms, rank 3 W = 25 ms, 4 iterations (E = O = 2). Iterations last 35, 25, 35, 25 ms. Critical path:
@@ -28,6 +29,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * <p>Extra routine on 4 ranks, defaults: compute b = 10 ms everywhere, extra x = 5 ms on rank 1, write_output
  * f = 4 ms (rank 0: 6 ms), 4 iterations: the path is compute 40 ms and extra 20 ms on rank 1, write_output 6 ms on
  * rank 0.
+ *
+ * <p>Producer/consumer on 4 ranks, defaults: rank 0 produces P = 10 ms before each send, R = 3 messages to each of
+ * ranks 1 … 3 in turn (Π = 90 ms of produce); each consumer consumes C = 6 ms after each receive and waits
+ * Π − (R − 1)C = 78 ms in all; rank 3 enters MPI_Finalize last, at 96 ms; the producer waits 6 ms there.
  */
 class PartitionImbalanceTest {
     private static final double TOLERANCE = 1e-9;
@@ -167,5 +172,30 @@ class PartitionImbalanceTest {
         assertEquals(0.0, r.total("inter_partition_imbalance"), TOLERANCE);
         assertEquals(0.060, r.at("intra_partition_imbalance", 1, EXTRA), TOLERANCE);
         assertEquals(0.066, r.total("intra_partition_imbalance"), TOLERANCE);
+    }
+
+    // ---- producer and consumers, point-to-point only
+
+    @Test
+    void criticalPathCrossesFromTheLastConsumerToTheProducerAtItsLateSender() throws IOException {
+        Run r = run("critical-path-producer-consumer", 4, Map.of());
+        assertEquals(0.090, r.at("critical_path", 0, "main", "produce"), TOLERANCE);
+        assertEquals(0.006, r.at("critical_path", 3, "main", "consume"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path", 1, "main", "consume"), TOLERANCE);
+        assertEquals(0.096, r.total("critical_path"), TOLERANCE);
+        // the consumers' receives hold only their Late Sender waits: R · C − C = 12 ms each off the path
+        assertEquals(0.012, r.at("non_critical_path_activities", 1, "main", "consume"), TOLERANCE);
+        assertEquals(0.006, r.at("critical_path_activities", 2, "main", "consume"), TOLERANCE);
+    }
+
+    @Test
+    void producerAndConsumersWaitingForEachOthersRoutinesIsAllInterPartition() throws IOException {
+        Run r = run("critical-path-producer-consumer", 4, Map.of());
+        // (p − 1)(Π − (R − 1)C) = 3 × 78 ms at produce; the producer's 6 ms at consume
+        assertEquals(0.234, r.at("critical_imbalance_impact", 0, "main", "produce"), TOLERANCE);
+        assertEquals(0.006, r.at("critical_imbalance_impact", 3, "main", "consume"), TOLERANCE);
+        assertEquals(0.234, r.at("inter_partition_imbalance", 0, "main", "produce"), TOLERANCE);
+        assertEquals(0.006, r.at("inter_partition_imbalance", 3, "main", "consume"), TOLERANCE);
+        assertEquals(0.0, r.total("intra_partition_imbalance"), TOLERANCE);
     }
 }

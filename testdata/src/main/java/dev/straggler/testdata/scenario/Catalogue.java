@@ -86,6 +86,7 @@ public final class Catalogue {
             new CriticalPathScenario(),
             new MasterWorkerScenario(),
             new ExtraRoutineScenario(),
+            new ProducerConsumerScenario(),
             new DeepCallTree(),
             new BtLike(),
             new GyroLike(),
