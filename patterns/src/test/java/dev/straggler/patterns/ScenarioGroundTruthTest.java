@@ -76,6 +76,46 @@ class ScenarioGroundTruthTest {
         return tests.stream();
     }
 
+    /** Scenarios whose ranks run different call paths; their closed forms cover the critical-path metrics only. */
+    @TestFactory
+    Stream<DynamicTest> partitionScenariosMatchTheirClosedFormsAtOtherSizesAndParameters() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
+                "critical-path-producer-consumer")) {
+            for (int ranks : new int[] {2, 3, 5, 8}) {
+                tests.add(criticalPath(name, ranks, Map.of()));
+            }
+        }
+        // odd number of iterations (E = 3, O = 2); light workers whose work covers the path's (no intra)
+        tests.add(criticalPath("critical-path-master-worker", 6, Map.of("reps", "5")));
+        tests.add(criticalPath("critical-path-master-worker", 5, Map.of("work", "0.02", "delta", "0.005")));
+        tests.add(criticalPath("critical-path-master-worker", 7,
+                Map.of("manage", "0", "heavy", "0.05", "work", "0.001", "delta", "0.03", "reps", "6")));
+        tests.add(criticalPath("critical-path-extra-routine", 6, Map.of("boundary", "5", "writer", "2", "reps", "1")));
+        tests.add(criticalPath("critical-path-extra-routine", 3, Map.of("boundary", "0", "writer", "2",
+                "compute", "0", "extra", "0.5")));
+        tests.add(criticalPath("critical-path-producer-consumer", 5, Map.of("reps", "1")));
+        tests.add(criticalPath("critical-path-producer-consumer", 3, Map.of("produce", "0.004", "consume", "0.0075")));
+        // with latency and call overhead only the wait states are predicted, exactly
+        for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
+                "critical-path-producer-consumer")) {
+            Map<String, String> network = Map.of("latency", "2e-6", "overhead", "5e-7");
+            tests.add(DynamicTest.dynamicTest(name + " on 5 ranks " + network,
+                    () -> check(Scenarios.byName(name), new ScenarioParams(5, 1, network))));
+        }
+        return tests.stream();
+    }
+
+    private static DynamicTest criticalPath(String name, int ranks, Map<String, String> values) {
+        return DynamicTest.dynamicTest(name + " on " + ranks + " ranks " + values, () -> {
+            ScenarioParams p = new ScenarioParams(ranks, 1, values);
+            Scenario s = Scenarios.byName(name);
+            assertTrue(s.expected(p).metrics().contains("inter_partition_imbalance"),
+                    "the closed forms must cover the critical-path metrics");
+            check(s, p);
+        });
+    }
+
     private static DynamicTest rootCauses(String name, int ranks, Map<String, String> values) {
         return DynamicTest.dynamicTest(name + " on " + ranks + " ranks " + values, () -> {
             ScenarioParams p = new ScenarioParams(ranks, 1, values);

@@ -53,13 +53,24 @@
  *       direct vs indirect and propagating vs terminal waiting, critical path along the chain</td></tr>
  *   <tr><td>critical-path-slowest-rank</td><td>root causes: critical path through the slow rank's solve and
  *       the writer's write_output; critical-path imbalance and performance impact</td></tr>
+ *   <tr><td>critical-path-master-worker</td><td>root causes: rank 0's manage and rank p−1's work take turns on the
+ *       critical path (MPMD partitions); imbalance impact split into inter-partition (waiting for the other
+ *       partition's routine) and intra-partition imbalance, activities and non-critical activities per rank</td></tr>
+ *   <tr><td>critical-path-extra-routine</td><td>root causes: one rank alone runs extra before each barrier; imbalance
+ *       impact (p−1)·reps·extra there, no inter-partition imbalance at all (that rank's empty headroom gives 0/0 =
+ *       NaN, as in Scalasca), so all of it is intra-partition</td></tr>
+ *   <tr><td>critical-path-producer-consumer</td><td>root causes: rank 0 produces and sends to ranks 1 … p−1 in
+ *       turn, which receive (Late Sender) and consume; critical path through all of produce and the last consume;
+ *       all imbalance impact inter-partition, none intra-partition</td></tr>
  *   <tr><td>deep-calltree</td><td>include-list ground truth: the helpers (&gt;98% of function events) are excluded</td></tr>
  *   <tr><td>bt-like, sweep3d-like</td><td>model-level: designed-bad / designed-good callsites</td></tr>
  *   <tr><td>gyro-like</td><td>exact; Wait at N×N in the sub-communicator Alltoall at p = 192, none at 128</td></tr>
  *   <tr><td>graph500-like</td><td>exact; run time c0 + c1/p + c2/√p</td></tr>
  * </table>
  * The root-cause scenarios ({@code imbalance-delay-*}, {@code late-sender-chain}, {@code critical-path-slowest-rank})
- * also predict delay costs, wait-state classes and critical-path metrics (reference §1.6) in closed form; they
+ * also predict delay costs, wait-state classes and critical-path metrics (reference §1.6) in closed form, and
+ * {@code critical-path-master-worker}, {@code critical-path-extra-routine} and {@code critical-path-producer-consumer}
+ * the critical-path metrics only; they
  * default to a network without latency and call overhead, which those closed forms assume.
  * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
  * MPI_Comm_split, or on size-1 communicators.
