@@ -56,6 +56,17 @@ public final class CallPathIntervals implements java.io.Serializable {
      * marks set here and at receive requests, as Scalasca's time-map cache closes them (the second pass).
      */
     private final BitSet boundaries;
+    /**
+     * Scalasca's call-path id of a local call path (second pass): one interval's time map holds at most
+     * {@link #MAP_CAPACITY} call paths, and this order breaks its ties.
+     */
+    private final java.util.function.IntUnaryOperator cnodeOf;
+    /**
+     * How many call paths Scalasca's time map of one interval holds ({@code timemap_t}, a
+     * {@code fixed_priority_map<..., 128>}): a further call path replaces the smallest entry (the first smallest in
+     * call-path id order) if its time is strictly larger, else its time is lost (docs/root-causes.md).
+     */
+    public static final int MAP_CAPACITY = 128;
 
     // interval entries: (local call path, seconds)
     private int[] entryPath;
@@ -88,6 +99,15 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                   besides receive requests
      */
     CallPathIntervals(Clock clock, BitSet boundaries) {
+        this(clock, boundaries, java.util.function.IntUnaryOperator.identity());
+    }
+
+    /**
+     * @param cnodeOf Scalasca's call-path id of each local call path, for the order in which a full interval map
+     *                gives way ({@link #MAP_CAPACITY})
+     */
+    CallPathIntervals(Clock clock, BitSet boundaries, java.util.function.IntUnaryOperator cnodeOf) {
+        this.cnodeOf = cnodeOf;
         this.globalOffset = clock.globalOffset();
         this.ticksPerSecond = clock.ticksPerSecond();
         this.boundaries = boundaries;
@@ -149,6 +169,10 @@ public final class CallPathIntervals implements java.io.Serializable {
             listedIn = Arrays.copyOf(listedIn, cap);
         }
         if (listedIn[node] != size + 1) {
+            if (touchedCount == MAP_CAPACITY) {
+                bookIntoFullMap(node, seconds(t) - seconds(lastStamp));
+                return;
+            }
             listedIn[node] = size + 1;
             if (touchedCount == touched.length) {
                 touched = Arrays.copyOf(touched, touchedCount * 2);
@@ -156,6 +180,31 @@ public final class CallPathIntervals implements java.io.Serializable {
             touched[touchedCount++] = node;
         }
         acc[node] += seconds(t) - seconds(lastStamp);
+    }
+
+    /**
+     * A call path new to an interval whose map already holds {@link #MAP_CAPACITY}: it takes the place of the
+     * smallest entry if its time is strictly larger (that entry's time is then lost, and it starts from zero if it
+     * comes back); otherwise its own time is lost. As Scalasca's {@code fixed_priority_map} settles its overflow slot.
+     */
+    private void bookIntoFullMap(int node, double seconds) {
+        int min = 0;
+        for (int i = 1; i < touchedCount; i++) {
+            double a = acc[touched[i]];
+            double b = acc[touched[min]];
+            if (a < b || (a == b && cnodeOf.applyAsInt(touched[i]) < cnodeOf.applyAsInt(touched[min]))) {
+                min = i;
+            }
+        }
+        int old = touched[min];
+        if (!(acc[old] < seconds)) {
+            return;
+        }
+        acc[old] = 0;
+        listedIn[old] = 0;
+        touched[min] = node;
+        listedIn[node] = size + 1;
+        acc[node] = 0.0 + seconds;
     }
 
     /**

@@ -135,7 +135,9 @@ public final class Replay {
      * those of {@link LocationData#intervals()}, found again in the same order.
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
-        return intervalTimes(source, defs, regions, location, closingMarks);
+        LocationData d = locations.get(location);
+        return intervalTimes(source, defs, regions, location, closingMarks,
+                local -> callTree.creationId(d.globalCallPath(local)));
     }
 
     /**
@@ -144,7 +146,18 @@ public final class Replay {
      */
     public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
                                                   int location, BitSet closingMarks) throws IOException {
-        CallPathIntervals iv = new CallPathIntervals(defs.clock(), closingMarks);
+        return intervalTimes(source, defs, regions, location, closingMarks,
+                java.util.function.IntUnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #intervalTimes(int, BitSet)}; {@code cnodeOf} gives Scalasca's call-path id of a local call path of
+     * the location (the unified tree's creation id), which decides what a full interval map keeps.
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  int location, BitSet closingMarks,
+                                                  java.util.function.IntUnaryOperator cnodeOf) throws IOException {
+        CallPathIntervals iv = new CallPathIntervals(defs.clock(), closingMarks, cnodeOf);
         LocationPass pass = new LocationPass(defs, regions, location, true, iv);
         ReplayOptions direct = ReplayOptions.defaults().withThreads(1);
         try {

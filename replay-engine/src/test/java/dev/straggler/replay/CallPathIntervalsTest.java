@@ -80,6 +80,32 @@ class CallPathIntervalsTest {
         assertEquals(List.of(sec(170) - sec(160), sec(180) - sec(170)), sortedEntries(iv, 2));
     }
 
+    /**
+     * Scalasca's time map of an interval holds 128 call paths ({@code fixed_priority_map<..., 128>}): rank 0 runs
+     * 130 routines f0..f129 of (i + 1)·10 ticks back to back before its send; the 129th (f128) replaces the smallest,
+     * f0, and f129 replaces f1, whose times are lost.
+     */
+    @Test
+    void anIntervalMapKeepsAtMost128CallPathsAndTheSmallestGiveWay() throws IOException {
+        TraceBuilder b = new TraceBuilder(2);
+        var r0 = b.rank(0).enter(0, "main");
+        long t = 0;
+        List<Double> expected = new ArrayList<>();
+        for (int i = 0; i < 130; i++) {
+            long d = (i + 1) * 10L;
+            r0.compute("f" + i, t, t + d);
+            if (i >= 2) {
+                expected.add(sec(t + d) - sec(t));
+            }
+            t += d;
+        }
+        r0.callSend("MPI_Send", t, t + 10, 1, 0, 8).leave(t + 20);
+        b.rank(1).enter(0, "main").callRecv(0, t + 10, 0, 0, 8).leave(t + 20);
+        CallPathIntervals iv = replay(b, true).intervalTimes(0, marks(0));
+        expected.sort(null);
+        assertEquals(expected, sortedEntries(iv, 0));
+    }
+
     @Test
     void callLongerThanAnIntKeepsItsLeave() throws IOException {
         CallPathIntervals iv = replay(longIntervals(), true).location(1).intervals();
