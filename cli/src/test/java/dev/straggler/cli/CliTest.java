@@ -215,6 +215,17 @@ class CliTest {
     }
 
     @Test
+    void theHtmlSummarySaysWhetherTheRootCausesWereComputed() throws Exception {
+        Path on = tmp.resolve("on.html");
+        Path off = tmp.resolve("off.html");
+        assertEquals(0, run("analyze", SAMPLE.toString(), "-q", "--html", on.toString()).code());
+        assertEquals(0, run("analyze", SAMPLE.toString(), "-q", "--no-root-causes", "--html", off.toString()).code());
+        assertTrue(java.nio.file.Files.readString(on).contains("<th>Root causes</th><td>computed: delay costs"));
+        assertTrue(java.nio.file.Files.readString(off).contains(
+                "<th>Root causes</th><td>not analysed (--no-root-causes)</td>"));
+    }
+
+    @Test
     void analyzeSaysWhyByDefault() {
         Run r = run("analyze", SAMPLE.toString(), "-q");
         assertEquals(0, r.code(), r.err());
