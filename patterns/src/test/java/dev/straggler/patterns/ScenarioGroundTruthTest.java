@@ -81,7 +81,7 @@ class ScenarioGroundTruthTest {
     Stream<DynamicTest> partitionScenariosMatchTheirClosedFormsAtOtherSizesAndParameters() {
         List<DynamicTest> tests = new ArrayList<>();
         for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
-                "critical-path-producer-consumer")) {
+                "critical-path-producer-consumer", "critical-path-many-routines")) {
             for (int ranks : new int[] {2, 3, 5, 8}) {
                 tests.add(criticalPath(name, ranks, Map.of()));
             }
@@ -96,9 +96,25 @@ class ScenarioGroundTruthTest {
                 "compute", "0", "extra", "0.5")));
         tests.add(criticalPath("critical-path-producer-consumer", 5, Map.of("reps", "1")));
         tests.add(criticalPath("critical-path-producer-consumer", 3, Map.of("produce", "0.004", "consume", "0.0075")));
+        // Scalasca's 128-entry time maps: the tie of the two shortest routines goes to the lower call-path id (r_1
+        // lost, r_2 kept); a routine evicted and called again starts from zero (the default revisit); a last routine
+        // equal to the smallest entry is dropped; write_output as long as the smallest routine stays out of the busy
+        // rank's whole-run map (then it is headroom, not activity). Ties away from the start of the run are exact
+        // with times in multiples of 1/512 s = 0.001953125 s.
+        tests.add(criticalPath("critical-path-many-routines", 3, Map.of("routines", "129", "revisit", "0",
+                "tail_extra", "0.0001")));
+        tests.add(criticalPath("critical-path-many-routines", 4, Map.of("routines", "129")));
+        tests.add(criticalPath("critical-path-many-routines", 5, Map.of("routines", "129", "order", "descending",
+                "unit", "0.001953125", "tail", "0.01953125", "tail_extra", "0.001953125", "revisit", "0.5",
+                "busy", "0", "writer", "4")));
+        tests.add(criticalPath("critical-path-many-routines", 4, Map.of("routines", "140", "revisit", "0",
+                "unit", "0.001953125", "tail", "0.0234375", "tail_extra", "0.0234375")));
+        tests.add(criticalPath("critical-path-many-routines", 4, Map.of("routines", "140", "tail", "0.0011")));
+        tests.add(criticalPath("critical-path-many-routines", 6, Map.of("routines", "200", "order", "descending",
+                "unit", "0.00005", "tail", "0.005", "busy", "5", "writer", "2")));
         // with latency and call overhead only the wait states are predicted, exactly
         for (String name : List.of("critical-path-master-worker", "critical-path-extra-routine",
-                "critical-path-producer-consumer")) {
+                "critical-path-producer-consumer", "critical-path-many-routines")) {
             Map<String, String> network = Map.of("latency", "2e-6", "overhead", "5e-7");
             tests.add(DynamicTest.dynamicTest(name + " on 5 ranks " + network,
                     () -> check(Scenarios.byName(name), new ScenarioParams(5, 1, network))));

@@ -62,6 +62,10 @@
  *   <tr><td>critical-path-producer-consumer</td><td>root causes: rank 0 produces and sends to ranks 1 … p−1 in
  *       turn, which receive (Late Sender) and consume; critical path through all of produce and the last consume;
  *       all imbalance impact inter-partition, none intra-partition</td></tr>
+ *   <tr><td>critical-path-many-routines</td><td>root causes: one rank runs more than 128 distinct routines between
+ *       two synchronisation points; Scalasca's 128-entry time maps keep them off the critical path (the interval's
+ *       map) and take a routine's local time (the whole-run map): activities, imbalance impact and inter-partition
+ *       imbalance as the bounded maps give them</td></tr>
  *   <tr><td>deep-calltree</td><td>include-list ground truth: the helpers (&gt;98% of function events) are excluded</td></tr>
  *   <tr><td>bt-like, sweep3d-like</td><td>model-level: designed-bad / designed-good callsites</td></tr>
  *   <tr><td>gyro-like</td><td>exact; Wait at N×N in the sub-communicator Alltoall at p = 192, none at 128</td></tr>
@@ -69,8 +73,8 @@
  * </table>
  * The root-cause scenarios ({@code imbalance-delay-*}, {@code late-sender-chain}, {@code critical-path-slowest-rank})
  * also predict delay costs, wait-state classes and critical-path metrics (reference §1.6) in closed form, and
- * {@code critical-path-master-worker}, {@code critical-path-extra-routine} and {@code critical-path-producer-consumer}
- * the critical-path metrics only; they
+ * {@code critical-path-master-worker}, {@code critical-path-extra-routine}, {@code critical-path-producer-consumer}
+ * and {@code critical-path-many-routines} the critical-path metrics only; they
  * default to a network without latency and call overhead, which those closed forms assume.
  * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
  * MPI_Comm_split, or on size-1 communicators.

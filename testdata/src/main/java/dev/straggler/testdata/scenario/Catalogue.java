@@ -87,6 +87,7 @@ public final class Catalogue {
             new MasterWorkerScenario(),
             new ExtraRoutineScenario(),
             new ProducerConsumerScenario(),
+            new ManyRoutinesScenario(),
             new DeepCallTree(),
             new BtLike(),
             new GyroLike(),
