@@ -23,6 +23,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
+import scala.Tuple4;
 
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -181,30 +182,8 @@ final class RootCauseStage {
         // flags for the partners then go between its tasks directly, before the backward replay (a Spark stage of
         // their own would read every location's records once more and keep them a second time)
         LocationPartitioner gang = new LocationPartitioner(n, Math.min(byLocation.numPartitions(), Math.max(1, slots)));
-        JavaPairRDD<Integer, Object> sent = facts.<Object>mapValues(f -> f)
-                .union(roles.mapValues(r -> r))
-                .partitionBy(byLocation);
-        // the location records meet their inputs and what their partners sent partition by partition (both are
-        // partitioned as the records are), only for the locations the stage covers
-        JavaRDD<Tuple2<LocationData, Input>> withInputs = locations.zipPartitions(inputs, (locs, ins) -> {
-            Int2ObjectOpenHashMap<Input> byLocationInput = new Int2ObjectOpenHashMap<>();
-            ins.forEachRemaining(t -> byLocationInput.put((int) t._1(), t._2()));
-            List<Tuple2<LocationData, Input>> out = new ArrayList<>();
-            locs.forEachRemaining(t -> {
-                Input in = byLocationInput.get((int) t._1());
-                if (in != null) {
-                    out.add(new Tuple2<>(t._2(), in));
-                }
-            });
-            return out.iterator();
-        });
-        JavaPairRDD<Integer, Gathered> ready = JavaPairRDD.fromJavaRDD(withInputs.zipPartitions(sent, (it, side) -> {
-            Sides sides = new Sides(side);
-            List<Tuple2<Integer, Gathered>> out = new ArrayList<>();
-            it.forEachRemaining(t -> out.add(new Tuple2<>(t._1().location(),
-                    new Gathered(t._1(), t._2(), sides.of(t._1().location())))));
-            return out.iterator();
-        }));
+        JavaPairRDD<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                Iterable<ChunkResult.RoleBlock>>> ready = locations.cogroup(inputs, facts, roles, byLocation);
         if (!gang.equals(byLocation)) {
             ready = ready.partitionBy(gang);
         }
@@ -265,10 +244,6 @@ final class RootCauseStage {
         }
     }
 
-    /** A location with its input for this stage and the facts and collective roles its partners sent it. */
-    record Gathered(LocationData data, Input input, List<Object> sent) implements Serializable {
-    }
-
     /** A location of a barrier task, ready for its flags and then the backward replay. */
     private record Held(LocationData data, Input input, PartnerFacts facts, CollectiveRoles roles) {
     }
@@ -278,20 +253,20 @@ final class RootCauseStage {
      * flags for its partners to {@code toSends}/{@code toReceives} (keyed by the partner's location); null for a
      * location without the stage.
      */
-    private static Held flag(Gathered g, Plan plan, InitFinalize.Reference init, InitFinalize.Reference fin,
+    private static Held flag(Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+            Iterable<ChunkResult.RoleBlock>> g, Plan plan, InitFinalize.Reference init, InitFinalize.Reference fin,
                              Int2ObjectOpenHashMap<FlagBuilder> toSends,
                              Int2ObjectOpenHashMap<FlagBuilder> toReceives) {
-        Input in = g.input();
-        LocationData d = g.data();
-        PartnerFacts facts = new PartnerFacts(d.receives().size(), d.sends().size());
-        CollectiveRoles roles = new CollectiveRoles(d.collectives().size());
-        for (Object s : g.sent()) {
-            if (s instanceof FactBlock b) {
-                b.into(facts);
-            } else {
-                ((ChunkResult.RoleBlock) s).into(roles);
-            }
+        Iterator<Input> inputs = g._2().iterator();
+        if (!inputs.hasNext()) {
+            return null;
         }
+        Input in = inputs.next();
+        LocationData d = g._1().iterator().next();
+        PartnerFacts facts = new PartnerFacts(d.receives().size(), d.sends().size());
+        g._3().forEach(b -> b.into(facts));
+        CollectiveRoles roles = new CollectiveRoles(d.collectives().size());
+        g._4().forEach(b -> b.into(roles));
         TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
         RootCauses.emitFlags(d, defs.clock(), in.lateSenderWaits(), in.lateReceiverWaits(), facts, roles, init, fin,
                 new PartnerFacts.FlagSink() {
@@ -380,7 +355,8 @@ final class RootCauseStage {
 
     /** The barrier stage's function (Spark's barrier API takes a Scala function of Scala iterators). */
     private static final class ReplayTask extends scala.runtime.AbstractFunction1<
-            scala.collection.Iterator<Tuple2<Integer, Gathered>>, scala.collection.Iterator<Out>> implements Serializable {
+            scala.collection.Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>,
+                    Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>> implements Serializable {
         private final Broadcast<Plan> shared;
         private final LocationPartitioner gang;
         private final InitFinalize.Reference init;
@@ -408,7 +384,8 @@ final class RootCauseStage {
         }
 
         @Override
-        public scala.collection.Iterator<Out> apply(scala.collection.Iterator<Tuple2<Integer, Gathered>> it) {
+        public scala.collection.Iterator<Out> apply(scala.collection.Iterator<Tuple2<Integer, Tuple4<
+                Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>> it) {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
                         scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
@@ -425,7 +402,8 @@ final class RootCauseStage {
      * alternates replaying with handing over until no task has anything left to hand over.
      */
     private static Iterator<Out> replay(
-            Iterator<Tuple2<Integer, Gathered>> it,
+            Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                    Iterable<ChunkResult.RoleBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
             int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
             LongAccumulator messages, LongAccumulator handed) throws java.io.IOException {

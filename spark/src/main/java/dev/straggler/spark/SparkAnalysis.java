@@ -30,6 +30,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
+import scala.Tuple3;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -197,21 +198,17 @@ public final class SparkAnalysis {
         // a time, in location order (the partitions are location ranges), so it never holds more than one partition
         // of them beside the cube it books them into
         LongAccumulator analysed = spark.sparkContext().longAccumulator("locations analysed");
-        JavaPairRDD<Integer, Object> sent = partners.<Object>mapValues(p -> p)
-                .union(collectiveSide.mapValues(o -> o))
-                .partitionBy(byLocation);
         JavaRDD<Analysed> analysedLocations = locations
-                .zipPartitions(sent, (it, side) -> {
-                    Sides sides = new Sides(side);
+                .cogroup(partners, collectiveSide, byLocation)
+                .mapPartitions(it -> {
                     List<Analysed> out = new ArrayList<>();
                     while (it.hasNext()) {
-                        LocationData d = it.next()._2();
-                        out.add(analyse(d, sides.of(d.location()), shared.value(), timeMasks, init, fin, top));
+                        out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top));
                         analysed.add(1);
                     }
                     out.sort(Comparator.comparingInt(Analysed::location));
                     return out.iterator();
-                })
+                }, true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         Thread patterns = watch(options, "patterns", analysed, n);
         try {
@@ -441,20 +438,18 @@ public final class SparkAnalysis {
         return out.iterator();
     }
 
-    private static Analysed analyse(LocationData d, List<Object> sent, Plan plan, long[] timeMasks,
-                                    InitFinalize.Reference init, InitFinalize.Reference fin, int top) {
+    private static Analysed analyse(Tuple3<Iterable<LocationData>, Iterable<Blocks.Partners>,
+            Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks, InitFinalize.Reference init,
+                                    InitFinalize.Reference fin, int top) {
+        LocationData d = g._1().iterator().next();
         d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
         ArrayPartners partners = new ArrayPartners(d.receives().size(), d.sends().size());
+        g._2().forEach(b -> b.into(partners));
         CollectiveOutcomes coll = CollectiveOutcomes.forLocation(d.location(), d.collectives().size());
-        for (Object s : sent) {
-            if (s instanceof Blocks.Partners b) {
-                b.into(partners);
-            } else {
-                Blocks.OutcomeBlock o = (Blocks.OutcomeBlock) s;
-                for (int i = 0; i < o.row().length; i++) {
-                    coll.set(o.row()[i], o.waitTime()[i], o.completion()[i], o.violation()[i], o.flags()[i],
-                            o.reference()[i]);
-                }
+        for (Blocks.OutcomeBlock o : g._3()) {
+            for (int i = 0; i < o.row().length; i++) {
+                coll.set(o.row()[i], o.waitTime()[i], o.completion()[i], o.violation()[i], o.flags()[i],
+                        o.reference()[i]);
             }
         }
         // the root-cause stage covers each rank's master location (as on one machine)
