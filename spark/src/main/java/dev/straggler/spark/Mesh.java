@@ -208,6 +208,12 @@ final class Mesh implements AutoCloseable {
         long lastReceived = -1;
         while (true) {
             Message m = early.isEmpty() ? inbox.poll() : early.poll();
+            if (m == null && self == 0 && !waveOpen) {
+                // a counting round only after a moment without data: idle gaps between hand-overs are mostly shorter,
+                // and a round started in each of them would cost every other task a wake-up and a reply per
+                // hand-over
+                m = poll(IDLE_BEFORE_COUNTING_MICROS);
+            }
             if (m == null) {
                 if (self == 0 && !waveOpen) {
                     // idle: start a counting round (this task's own counts are taken when the round closes)
@@ -279,6 +285,18 @@ final class Mesh implements AutoCloseable {
             l[t] = List.of();
         }
         return l;
+    }
+
+    /** How long task 0 waits for data before it starts a counting round. */
+    private static final long IDLE_BEFORE_COUNTING_MICROS = 2_000;
+
+    private Message poll(long micros) throws IOException {
+        try {
+            return inbox.poll(micros, TimeUnit.MICROSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("root-cause replay interrupted", e);
+        }
     }
 
     /** Waits for a message, looking once a second whether Spark killed the task. */

@@ -191,10 +191,11 @@ final class RootCauseStage {
         // what the replay's tasks handed each other, for benchmarks (shown with the stage's metrics)
         LongAccumulator messages = locations.context().longAccumulator("root-cause messages between tasks");
         LongAccumulator handed = locations.context().longAccumulator("root-cause bytes handed between tasks");
+        Timings timings = new Timings(locations.context());
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
                 new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, messages,
-                        handed), false,
+                        handed, timings), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         try {
             List<Out> failures = out.filter(o -> o instanceof Failure).collect();
@@ -367,10 +368,12 @@ final class RootCauseStage {
         private final LongAccumulator replayed;
         private final LongAccumulator messages;
         private final LongAccumulator handed;
+        private final Timings timings;
 
         ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
                    InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
-                   LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed) {
+                   LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed, Timings timings) {
+            this.timings = timings;
             this.shared = shared;
             this.gang = gang;
             this.init = init;
@@ -389,7 +392,7 @@ final class RootCauseStage {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
                         scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
-                        regionOfPath, finalizeLatest, replayed, messages, handed));
+                        regionOfPath, finalizeLatest, replayed, messages, handed, timings));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -406,7 +409,8 @@ final class RootCauseStage {
                     Iterable<ChunkResult.RoleBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
             int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
-            LongAccumulator messages, LongAccumulator handed) throws java.io.IOException {
+            LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
+        long t0 = System.nanoTime();
         BarrierTaskContext ctx = BarrierTaskContext.get();
         int part = ctx.partitionId();
         int[][] memberLocations = new int[plan.members.length][];
@@ -452,6 +456,8 @@ final class RootCauseStage {
         toSends.clear();
         toReceives.clear();
         Mesh mesh = tasks == 1 ? null : Mesh.of(ctx);
+        long t1 = System.nanoTime();
+        timings.flags.add((t1 - t0) / 1_000_000);
         try {
             List<Tuple2<Integer, FlagBlock>> mine = new ArrayList<>(flagsFor.get(part));
             if (mesh != null) {
@@ -486,6 +492,8 @@ final class RootCauseStage {
                     heldLocations.add(d.location());
                 }
             }
+            long t2 = System.nanoTime();
+            timings.prepare.add((t2 - t1) / 1_000_000);
             // replay as far as possible, hand over what others need, go on as data arrives; until nothing is left
             if (mesh == null) {
                 partition.step();
@@ -529,7 +537,9 @@ final class RootCauseStage {
                 });
                 blocked = end.blocked();
                 first.addAll(end.first());
+                timings.rounds.add(end.probes());
             }
+            timings.replay.add((System.nanoTime() - t2) / 1_000_000);
         } finally {
             if (mesh != null) {
                 mesh.close();
@@ -553,6 +563,20 @@ final class RootCauseStage {
                     partition.completionPaths(l)));
         }
         return out.iterator();
+    }
+
+    /**
+     * Where the barrier stage's time goes, in milliseconds summed over its tasks (shown with the stage's metrics by
+     * the benchmark): taking the locations and exchanging flags, the second pass over the events, the replay.
+     */
+    private record Timings(LongAccumulator flags, LongAccumulator prepare, LongAccumulator replay,
+                           LongAccumulator rounds) implements Serializable {
+        Timings(org.apache.spark.SparkContext sc) {
+            this(sc.longAccumulator("root-cause ms taking locations and exchanging flags (sum over tasks)"),
+                    sc.longAccumulator("root-cause ms second pass over the events (sum over tasks)"),
+                    sc.longAccumulator("root-cause ms backward replay and hand-overs (sum over tasks)"),
+                    sc.longAccumulator("root-cause counting rounds for the end of the replay"));
+        }
     }
 
     private static final class IndirectBuilder {
