@@ -357,7 +357,8 @@ final class RootCauseStage {
     /** The barrier stage's function (Spark's barrier API takes a Scala function of Scala iterators). */
     private static final class ReplayTask extends scala.runtime.AbstractFunction1<
             scala.collection.Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>,
-                    Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>> implements Serializable {
+                    Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>>
+            implements Serializable {
         private final Broadcast<Plan> shared;
         private final LocationPartitioner gang;
         private final InitFinalize.Reference init;
