@@ -33,8 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * peak size of the persisted location records in memory and on disk.
  *
  * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
- * [--local true] [--root-causes false] [--dir DIR]}. Give the JVM less heap than the trace's records need (BENCH_JAVA_OPTS=-Xmx2g) to see
- * the records spill to disk instead of failing.
+ * [--local true] [--root-causes both|true|false] [--dir DIR]}. By default ({@code both}) the Spark analysis runs
+ * without root causes and then with them, in the same JVM on the same store, and a last line sets the two side by
+ * side: the root-cause stage's cost is the difference of the two times. Give the JVM less heap than the trace's records
+ * need (BENCH_JAVA_OPTS=-Xmx2g) to see the records spill to disk instead of failing.
  */
 public final class SparkBenchmark {
     public static void main(String[] argv) throws Exception {
@@ -44,12 +46,19 @@ public final class SparkBenchmark {
         String master = a.getOrDefault("master", "local[" + Runtime.getRuntime().availableProcessors() + "]");
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "0"));
         boolean local = Boolean.parseBoolean(a.getOrDefault("local", "true"));
-        boolean rootCauses = Boolean.parseBoolean(a.getOrDefault("root-causes", "false"));
+        String which = a.getOrDefault("root-causes", "both");
+        List<Boolean> runs = switch (which) {
+            case "both" -> List.of(false, true);
+            case "true" -> List.of(true);
+            case "false" -> List.of(false);
+            default -> throw new IllegalArgumentException("--root-causes both|true|false, not " + which);
+        };
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
         Path store = dir.resolve("store-" + events + "-" + ranks);
-        System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s%s%n",
-                events, ranks, master, Runtime.getRuntime().availableProcessors(),
-                BenchSupport.mib(Runtime.getRuntime().maxMemory()), rootCauses ? ", root causes" : "");
+        System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s, root "
+                        + "causes %s, load average %s%n", events, ranks, master,
+                Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()), which,
+                loadAverage());
         if (!Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
@@ -57,51 +66,109 @@ public final class SparkBenchmark {
             }
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
-        AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(rootCauses);
-        AnalysisResult reference = null;
-        if (local) {
-            BenchSupport.resetPeakHeap();
-            long t0 = System.nanoTime();
-            try (TraceSource s = Traces.open(store)) {
-                reference = Analysis.run(s, options);
-            }
-            double sec = (System.nanoTime() - t0) / 1e9;
-            System.out.printf(Locale.ROOT, "single machine: %.1f s, %.1f M events/s, peak heap %s%n", sec,
-                    reference.summary().events() / sec / 1e6, BenchSupport.mib(BenchSupport.peakHeapBytes()));
-            System.gc();
-        }
         SparkSession spark = SparkSession.builder().master(master).appName("straggler-bench")
                 .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
                 .config("spark.sql.debug.maxToStringFields", "64").getOrCreate();
-        Metrics m = new Metrics();
-        spark.sparkContext().addSparkListener(m);
-        BenchSupport.resetPeakHeap();
-        long t0 = System.nanoTime();
-        AnalysisResult r = SparkAnalysis.run(spark, store, false, options, partitions);
-        double sec = (System.nanoTime() - t0) / 1e9;
-        long peak = BenchSupport.peakHeapBytes();
-        spark.sparkContext().listenerBus().waitUntilEmpty();
-        System.out.printf(Locale.ROOT, "spark: %.1f s, %.1f M events/s, %.2f M events/s per core, peak heap (driver "
-                        + "and executors) %s%n", sec, r.summary().events() / sec / 1e6,
-                r.summary().events() / sec / 1e6 / spark.sparkContext().defaultParallelism(), BenchSupport.mib(peak));
-        System.out.printf(Locale.ROOT, "  shuffled: %s written, %s read; spilled: %s from memory, %s to disk%n",
-                BenchSupport.mib(m.shuffleWrite.get()), BenchSupport.mib(m.shuffleRead.get()),
-                BenchSupport.mib(m.memorySpill.get()), BenchSupport.mib(m.diskSpill.get()));
-        System.out.printf(Locale.ROOT, "  persisted location records: peak %s in memory, %s on disk%n",
-                BenchSupport.mib(m.peakMemory.get()), BenchSupport.mib(m.peakDisk.get()));
-        System.out.printf(Locale.ROOT, "  %-5s %-42s %8s %7s %12s %12s %12s%n", "stage", "operation", "seconds",
-                "tasks", "shuffle-w", "shuffle-r", "spill-disk");
-        for (String line : m.stages) {
-            System.out.println(line);
-        }
-        if (reference != null) {
-            boolean same = true;
-            for (int k = 0; k < MetricTree.COUNT; k++) {
-                same &= Double.compare(reference.cube().total(k), r.cube().total(k)) == 0;
+        // a first analysis of a store a hundredth the size, each way, so that neither timed run pays for the JIT
+        // compiling Straggler's and Spark's code
+        Path warm = dir.resolve("store-" + events / 100 + "-" + ranks);
+        if (!Files.exists(warm.resolve("manifest.json"))) {
+            try (StoreWriter w = StoreWriter.create(warm, StoreOptions.defaults())) {
+                AnalyzeBenchmark.generate(w, ranks, events / 100 / ranks);
             }
-            System.out.println("metric totals equal to the single machine's: " + (same ? "yes" : "NO"));
+        }
+        for (boolean rootCauses : runs) {
+            SparkAnalysis.run(spark, warm, false, AnalysisOptions.defaults().withRootCauses(rootCauses), partitions);
+        }
+        double[] seconds = new double[2];
+        long[] peaks = new long[2];
+        long[] analysed = new long[2];
+        for (boolean rootCauses : runs) {
+            AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(rootCauses);
+            String label = rootCauses ? "with root causes" : "without root causes";
+            AnalysisResult reference = null;
+            if (local) {
+                System.gc();
+                BenchSupport.resetPeakHeap();
+                long t0 = System.nanoTime();
+                try (TraceSource s = Traces.open(store)) {
+                    reference = Analysis.run(s, options);
+                }
+                double sec = (System.nanoTime() - t0) / 1e9;
+                System.out.printf(Locale.ROOT, "single machine, %s: %.1f s, %.1f M events/s, peak heap %s%n", label,
+                        sec, reference.summary().events() / sec / 1e6, BenchSupport.mib(BenchSupport.peakHeapBytes()));
+            }
+            System.gc();
+            Metrics m = new Metrics();
+            spark.sparkContext().addSparkListener(m);
+            BenchSupport.resetPeakHeap();
+            long t0 = System.nanoTime();
+            AnalysisResult r = SparkAnalysis.run(spark, store, false, options, partitions);
+            double sec = (System.nanoTime() - t0) / 1e9;
+            // the pools' peaks need not fall together: their sum is an upper bound, and never more than the heap
+            long peak = Math.min(BenchSupport.peakHeapBytes(), Runtime.getRuntime().maxMemory());
+            spark.sparkContext().listenerBus().waitUntilEmpty();
+            spark.sparkContext().removeSparkListener(m);
+            seconds[rootCauses ? 1 : 0] = sec;
+            peaks[rootCauses ? 1 : 0] = peak;
+            analysed[rootCauses ? 1 : 0] = r.summary().events();
+            System.out.printf(Locale.ROOT, "spark, %s: %.1f s, %.1f M events/s, %.2f M events/s per core, peak heap "
+                            + "(driver and executors, one JVM; the sum of the pools' peaks, at most the heap) %s, "
+                            + "load average %s%n", label, sec,
+                    r.summary().events() / sec / 1e6,
+                    r.summary().events() / sec / 1e6 / spark.sparkContext().defaultParallelism(),
+                    BenchSupport.mib(peak), loadAverage());
+            System.out.printf(Locale.ROOT, "  cube held by the driver: %s%n", cubeSize(r.cube()));
+            System.out.printf(Locale.ROOT, "  shuffled: %s written, %s read; spilled: %s from memory, %s to disk%n",
+                    BenchSupport.mib(m.shuffleWrite.get()), BenchSupport.mib(m.shuffleRead.get()),
+                    BenchSupport.mib(m.memorySpill.get()), BenchSupport.mib(m.diskSpill.get()));
+            System.out.printf(Locale.ROOT, "  persisted location records: peak %s in memory, %s on disk%n",
+                    BenchSupport.mib(m.peakMemory.get()), BenchSupport.mib(m.peakDisk.get()));
+            System.out.printf(Locale.ROOT, "  %-5s %-42s %8s %7s %12s %12s %12s%n", "stage", "operation", "seconds",
+                    "tasks", "shuffle-w", "shuffle-r", "spill-disk");
+            for (String line : m.stages) {
+                System.out.println(line);
+            }
+            if (reference != null) {
+                boolean same = true;
+                for (int k = 0; k < MetricTree.COUNT; k++) {
+                    same &= Double.compare(reference.cube().total(k), r.cube().total(k)) == 0;
+                }
+                System.out.println("  metric totals equal to the single machine's: " + (same ? "yes" : "NO"));
+            }
+        }
+        if (runs.size() == 2) {
+            double extra = seconds[1] - seconds[0];
+            System.out.printf(Locale.ROOT, "side by side: without root causes %.1f s (%.2f M events/s, peak heap %s), "
+                            + "with %.1f s (%.2f M events/s, peak heap %s); the root-cause stage costs %.1f s, "
+                            + "%.2fx the wait-state analysis%n", seconds[0], analysed[0] / seconds[0] / 1e6,
+                    BenchSupport.mib(peaks[0]), seconds[1], analysed[1] / seconds[1] / 1e6, BenchSupport.mib(peaks[1]),
+                    extra, extra / seconds[0]);
         }
         spark.stop();
+    }
+
+    /**
+     * The cube's values as the driver holds them: one row of 8-byte values per location for every (metric, call path)
+     * with a value, the part of the driver's memory that grows with metrics × call paths × locations.
+     */
+    private static String cubeSize(dev.straggler.patterns.cube.SeverityCube cube) {
+        long rows = 0;
+        for (int m = 0; m < cube.metrics().size(); m++) {
+            for (int c = 0; c < cube.callPaths().size(); c++) {
+                if (cube.rowOrNull(m, c) != null) {
+                    rows++;
+                }
+            }
+        }
+        return String.format(Locale.ROOT, "%,d rows (metric, call path) × %,d locations × 8 B = %s", rows,
+                cube.locations().size(), BenchSupport.mib(rows * cube.locations().size() * 8));
+    }
+
+    /** The one-minute load average (the machine may be shared), or "?" where the system does not say. */
+    private static String loadAverage() {
+        double l = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return l < 0 ? "?" : String.format(Locale.ROOT, "%.1f", l);
     }
 
     /** Sums the task metrics Spark reports and records each stage as it completes. */

@@ -55,6 +55,8 @@ final class Mesh implements AutoCloseable {
     private static final byte DONE = 3;
     /** A reader thread's connection failed. */
     private static final byte FAILED = 4;
+    /** A task's one message to another in {@link #exchange}, before {@link #run}. */
+    private static final byte BULK = 5;
 
     private record Message(byte type, int from, int wave, long sent, long received, int blocked, List<String> first,
                            byte[] data, IOException failure) {
@@ -77,6 +79,11 @@ final class Mesh implements AutoCloseable {
     private final List<Socket> sockets = new ArrayList<>();
     private final List<Thread> readers = new ArrayList<>();
     private final LinkedBlockingQueue<Message> inbox = new LinkedBlockingQueue<>();
+    /**
+     * What arrived during {@link #exchange} from tasks already running {@link #run} (a task may finish its exchange
+     * and start sending data before another has received everything); {@link #run} takes these first, in order.
+     */
+    private final java.util.ArrayDeque<Message> early = new java.util.ArrayDeque<>();
     private volatile boolean closing;
 
     /** The mesh of a barrier stage's tasks, meeting through {@link BarrierTaskContext#allGather}. */
@@ -154,6 +161,35 @@ final class Mesh implements AutoCloseable {
         readers.forEach(Thread::start);
     }
 
+    /**
+     * Hands every other task one message ({@code data[t]}, null for an empty one) and returns the one each other task
+     * handed this one ({@code [t]}; null for this task). Every task calls this once, before {@link #run}: an all-to-all
+     * exchange with one frame per ordered pair of tasks, so what the tasks must know of each other before the
+     * computation starts needs no Spark shuffle.
+     */
+    byte[][] exchange(byte[][] data) throws IOException {
+        for (int t = 0; t < tasks; t++) {
+            if (t != self) {
+                write(t, BULK, 0, 0, 0, 0, List.of(), data[t] == null ? new byte[0] : data[t]);
+            }
+        }
+        byte[][] got = new byte[tasks][];
+        for (int missing = tasks - 1; missing > 0; ) {
+            Message m = take();
+            if (m.type() == BULK && got[m.from()] == null) {
+                got[m.from()] = m.data();
+                missing--;
+            } else if (m.type() == FAILED) {
+                throw new IOException("connection to another task of the root-cause replay failed: "
+                        + m.failure().getMessage(), m.failure());
+            } else {
+                // connections are FIFO: a task's data and probes come after its exchange message
+                early.add(m);
+            }
+        }
+        return got;
+    }
+
     /** Runs {@code worker} until no task has anything left to do; every task calls this once. */
     End run(Worker worker) throws IOException {
         long sent = 0;
@@ -171,7 +207,13 @@ final class Mesh implements AutoCloseable {
         long lastSent = -1;
         long lastReceived = -1;
         while (true) {
-            Message m = inbox.poll();
+            Message m = early.isEmpty() ? inbox.poll() : early.poll();
+            if (m == null && self == 0 && !waveOpen) {
+                // a counting round only after a moment without data: idle gaps between hand-overs are mostly shorter,
+                // and a round started in each of them would cost every other task a wake-up and a reply per
+                // hand-over
+                m = poll(IDLE_BEFORE_COUNTING_MICROS);
+            }
             if (m == null) {
                 if (self == 0 && !waveOpen) {
                     // idle: start a counting round (this task's own counts are taken when the round closes)
@@ -215,7 +257,7 @@ final class Mesh implements AutoCloseable {
                         + m.failure().getMessage(), m.failure());
                 default -> throw new IllegalStateException("unknown message " + m.type());
             }
-            if (self == 0 && waveOpen && replies == tasks - 1 && inbox.isEmpty()) {
+            if (self == 0 && waveOpen && replies == tasks - 1 && inbox.isEmpty() && early.isEmpty()) {
                 waveOpen = false;
                 long s = waveSent + sent;
                 long r = waveReceived + received;
@@ -243,6 +285,18 @@ final class Mesh implements AutoCloseable {
             l[t] = List.of();
         }
         return l;
+    }
+
+    /** How long task 0 waits for data before it starts a counting round. */
+    private static final long IDLE_BEFORE_COUNTING_MICROS = 2_000;
+
+    private Message poll(long micros) throws IOException {
+        try {
+            return inbox.poll(micros, TimeUnit.MICROSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("root-cause replay interrupted", e);
+        }
     }
 
     /** Waits for a message, looking once a second whether Spark killed the task. */
@@ -278,7 +332,7 @@ final class Mesh implements AutoCloseable {
         DataOutputStream o = out[to];
         o.writeByte(type);
         switch (type) {
-            case DATA -> {
+            case DATA, BULK -> {
                 o.writeInt(data.length);
                 o.write(data);
             }
@@ -305,10 +359,10 @@ final class Mesh implements AutoCloseable {
                 byte type = in.readByte();
                 Message m;
                 switch (type) {
-                    case DATA -> {
+                    case DATA, BULK -> {
                         byte[] data = new byte[in.readInt()];
                         in.readFully(data);
-                        m = new Message(DATA, from, 0, 0, 0, 0, List.of(), data, null);
+                        m = new Message(type, from, 0, 0, 0, 0, List.of(), data, null);
                     }
                     case PROBE -> m = new Message(PROBE, from, in.readInt(), 0, 0, 0, List.of(), null, null);
                     case REPLY, DONE -> {

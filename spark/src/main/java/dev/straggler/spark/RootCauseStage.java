@@ -23,7 +23,6 @@ import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
-import scala.Tuple3;
 import scala.Tuple4;
 
 import java.io.Serializable;
@@ -39,8 +38,10 @@ import java.util.List;
  *   <li><b>Facts</b>: each location tells the partners of its point-to-point records whether they waited and when
  *   their calls ended ({@link PartnerFacts}); column blocks keyed by the partner's location, sent while the wait
  *   states are found. The collective stage already gave each member its roles ({@link CollectiveRoles}).</li>
- *   <li><b>Flags</b>: each location finds its synchronisation points and tells its partners which records ship or
- *   take delay costs; again blocks keyed by location.</li>
+ *   <li><b>Flags</b>, the first part of the barrier stage below: each location finds its synchronisation points and
+ *   tells its partners which records ship or take delay costs; the tasks hand each other these flags in one
+ *   all-to-all exchange over their direct connections ({@link Mesh#exchange}) instead of a Spark stage, which would
+ *   read every location's records once more and keep a second copy of what the replay needs.</li>
  *   <li><b>Backward replay</b> in a barrier stage: all tasks run at once, each replays its locations backwards
  *   as far as it can, then the tasks hand each other what crosses between them (Late Sender and Late Receiver costs,
  *   members' arrivals at collectives that span tasks) over direct connections ({@link Mesh}), until nothing
@@ -85,10 +86,6 @@ final class RootCauseStage {
                 }
             }
         }
-    }
-
-    /** A location ready for the backward replay. */
-    record Prepared(Input input, PartnerFacts facts, CollectiveRoles roles) implements Serializable {
     }
 
     /** What the barrier stage gives. */
@@ -165,11 +162,6 @@ final class RootCauseStage {
 
     // --- the stage -------------------------------------------------------------------------------------------
 
-    /** A location ready for the replay, and its flags for its partners. */
-    private record Flagged(int location, Prepared prepared, List<Tuple2<Integer, FlagBlock>> flags)
-            implements Serializable {
-    }
-
     /**
      * Runs the stage on the locations the wait-state stage analysed.
      *
@@ -186,33 +178,12 @@ final class RootCauseStage {
                       LongAccumulator replayed) {
         Plan plan = shared.value();
         int n = plan.locations;
-        // 2. flags: synchronisation points found per location, flags sent to the partners
-        JavaRDD<Flagged> flagged = locations.cogroup(inputs, facts, roles, byLocation)
-                .mapPartitions(it -> {
-                    List<Flagged> out = new ArrayList<>();
-                    while (it.hasNext()) {
-                        Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
-                                Iterable<ChunkResult.RoleBlock>>> t = it.next();
-                        Flagged f = flag(t._1(), t._2(), shared.value(), init, fin);
-                        if (f != null) {
-                            out.add(f);
-                        }
-                    }
-                    return out.iterator();
-                }, true)
-                .persist(StorageLevel.MEMORY_AND_DISK());
-        JavaPairRDD<Integer, Prepared> prepared = flagged
-                .mapPartitionsToPair(it -> {
-                    List<Tuple2<Integer, Prepared>> out = new ArrayList<>();
-                    it.forEachRemaining(f -> out.add(new Tuple2<>(f.location(), f.prepared())));
-                    return out.iterator();
-                }, true);
-        JavaPairRDD<Integer, FlagBlock> flags = flagged.flatMapToPair(f -> f.flags().iterator());
-
-        // 3. the backward replay: a barrier stage, every task running at once
+        // 2. and 3.: the barrier stage takes each location with what it needs to find its synchronisation points; the
+        // flags for the partners then go between its tasks directly, before the backward replay (a Spark stage of
+        // their own would read every location's records once more and keep them a second time)
         LocationPartitioner gang = new LocationPartitioner(n, Math.min(byLocation.numPartitions(), Math.max(1, slots)));
-        JavaPairRDD<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>> ready =
-                locations.cogroup(prepared, flags, byLocation);
+        JavaPairRDD<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                Iterable<ChunkResult.RoleBlock>>> ready = locations.cogroup(inputs, facts, roles, byLocation);
         if (!gang.equals(byLocation)) {
             ready = ready.partitionBy(gang);
         }
@@ -220,10 +191,11 @@ final class RootCauseStage {
         // what the replay's tasks handed each other, for benchmarks (shown with the stage's metrics)
         LongAccumulator messages = locations.context().longAccumulator("root-cause messages between tasks");
         LongAccumulator handed = locations.context().longAccumulator("root-cause bytes handed between tasks");
+        Timings timings = new Timings(locations.context());
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
                 new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, messages,
-                        handed), false,
+                        handed, timings), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         try {
             List<Out> failures = out.filter(o -> o instanceof Failure).collect();
@@ -270,13 +242,22 @@ final class RootCauseStage {
             return new Result(new RootCauses.Result(severities), null);
         } finally {
             out.unpersist(false);
-            flagged.unpersist(false);
         }
     }
 
-    /** Finds a location's synchronisation points and the flags for its partners; null for a location without stage. */
-    private static Flagged flag(int location, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
-            Iterable<ChunkResult.RoleBlock>> g, Plan plan, InitFinalize.Reference init, InitFinalize.Reference fin) {
+    /** A location of a barrier task, ready for its flags and then the backward replay. */
+    private record Held(LocationData data, Input input, PartnerFacts facts, CollectiveRoles roles) {
+    }
+
+    /**
+     * Takes a location with the facts and roles its partners sent it, finds its synchronisation points and adds the
+     * flags for its partners to {@code toSends}/{@code toReceives} (keyed by the partner's location); null for a
+     * location without the stage.
+     */
+    private static Held flag(Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+            Iterable<ChunkResult.RoleBlock>> g, Plan plan, InitFinalize.Reference init, InitFinalize.Reference fin,
+                             Int2ObjectOpenHashMap<FlagBuilder> toSends,
+                             Int2ObjectOpenHashMap<FlagBuilder> toReceives) {
         Iterator<Input> inputs = g._2().iterator();
         if (!inputs.hasNext()) {
             return null;
@@ -287,8 +268,6 @@ final class RootCauseStage {
         g._3().forEach(b -> b.into(facts));
         CollectiveRoles roles = new CollectiveRoles(d.collectives().size());
         g._4().forEach(b -> b.into(roles));
-        Int2ObjectOpenHashMap<FlagBuilder> toSends = new Int2ObjectOpenHashMap<>();
-        Int2ObjectOpenHashMap<FlagBuilder> toReceives = new Int2ObjectOpenHashMap<>();
         TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
         RootCauses.emitFlags(d, defs.clock(), in.lateSenderWaits(), in.lateReceiverWaits(), facts, roles, init, fin,
                 new PartnerFacts.FlagSink() {
@@ -304,10 +283,59 @@ final class RootCauseStage {
                                 completeIsWait, false);
                     }
                 });
-        List<Tuple2<Integer, FlagBlock>> out = new ArrayList<>(toSends.size() + toReceives.size());
-        toSends.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(), e.getValue().build(true))));
-        toReceives.int2ObjectEntrySet().forEach(e -> out.add(new Tuple2<>(e.getIntKey(), e.getValue().build(false))));
-        return new Flagged(location, new Prepared(in, facts, roles), out);
+        return new Held(d, in, facts, roles);
+    }
+
+    /**
+     * The flags for the locations one task holds, as one message: per location and side, its rows with their two
+     * flags ({@link FlagBlock}).
+     */
+    static byte[] encodeFlags(List<Tuple2<Integer, FlagBlock>> blocks) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (java.io.DataOutputStream o = new java.io.DataOutputStream(bytes)) {
+            o.writeInt(blocks.size());
+            for (Tuple2<Integer, FlagBlock> t : blocks) {
+                FlagBlock b = t._2();
+                o.writeInt(t._1());
+                o.writeBoolean(b.toSends());
+                o.writeInt(b.row().length);
+                for (int i = 0; i < b.row().length; i++) {
+                    o.writeInt(b.row()[i]);
+                    o.writeByte((b.first()[i] ? 1 : 0) | (b.second()[i] ? 2 : 0));
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** The blocks {@link #encodeFlags} wrote, keyed by their location. */
+    static List<Tuple2<Integer, FlagBlock>> decodeFlags(byte[] message) {
+        List<Tuple2<Integer, FlagBlock>> out = new ArrayList<>();
+        if (message == null || message.length == 0) {
+            return out;
+        }
+        try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(message))) {
+            for (int k = in.readInt(); k > 0; k--) {
+                int location = in.readInt();
+                boolean toSends = in.readBoolean();
+                int n = in.readInt();
+                int[] row = new int[n];
+                boolean[] first = new boolean[n];
+                boolean[] second = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = in.readInt();
+                    byte f = in.readByte();
+                    first[i] = (f & 1) != 0;
+                    second[i] = (f & 2) != 0;
+                }
+                out.add(new Tuple2<>(location, new FlagBlock(toSends, row, first, second)));
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
     }
 
     private static final class FlagBuilder {
@@ -328,8 +356,9 @@ final class RootCauseStage {
 
     /** The barrier stage's function (Spark's barrier API takes a Scala function of Scala iterators). */
     private static final class ReplayTask extends scala.runtime.AbstractFunction1<
-            scala.collection.Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>,
-                    Iterable<FlagBlock>>>>, scala.collection.Iterator<Out>> implements Serializable {
+            scala.collection.Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>,
+                    Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>>
+            implements Serializable {
         private final Broadcast<Plan> shared;
         private final LocationPartitioner gang;
         private final InitFinalize.Reference init;
@@ -340,10 +369,12 @@ final class RootCauseStage {
         private final LongAccumulator replayed;
         private final LongAccumulator messages;
         private final LongAccumulator handed;
+        private final Timings timings;
 
         ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
                    InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
-                   LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed) {
+                   LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed, Timings timings) {
+            this.timings = timings;
             this.shared = shared;
             this.gang = gang;
             this.init = init;
@@ -357,12 +388,12 @@ final class RootCauseStage {
         }
 
         @Override
-        public scala.collection.Iterator<Out> apply(scala.collection.Iterator<Tuple2<Integer, Tuple3<
-                Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it) {
+        public scala.collection.Iterator<Out> apply(scala.collection.Iterator<Tuple2<Integer, Tuple4<
+                Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>> it) {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
                         scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
-                        regionOfPath, finalizeLatest, replayed, messages, handed));
+                        regionOfPath, finalizeLatest, replayed, messages, handed, timings));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -370,14 +401,17 @@ final class RootCauseStage {
     }
 
     /**
-     * One task of the barrier stage: prepares its locations (reading their interval times again from the trace),
-     * then alternates replaying with handing over until no task has anything left to hand over.
+     * One task of the barrier stage: finds its locations' synchronisation points, exchanges the flags for their
+     * partners with the other tasks, prepares its locations (reading their interval times again from the trace), then
+     * alternates replaying with handing over until no task has anything left to hand over.
      */
     private static Iterator<Out> replay(
-            Iterator<Tuple2<Integer, Tuple3<Iterable<LocationData>, Iterable<Prepared>, Iterable<FlagBlock>>>> it,
+            Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                    Iterable<ChunkResult.RoleBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
             int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
-            LongAccumulator messages, LongAccumulator handed) throws java.io.IOException {
+            LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
+        long t0 = System.nanoTime();
         BarrierTaskContext ctx = BarrierTaskContext.get();
         int part = ctx.partitionId();
         int[][] memberLocations = new int[plan.members.length][];
@@ -393,37 +427,81 @@ final class RootCauseStage {
         int tasks = ctx.getTaskInfos().length;
         RootCauses.Partition partition = new RootCauses.Partition(plan.locations, memberLocations, plan.members,
                 callPaths, p -> regionOfPath[p], gang::getPartition, part, tasks, finalizeLatest);
-        IntArrayList held = new IntArrayList();
-        TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
-        try (TraceSource source = Traces.open(Path.of(plan.trace), plan.lenient)) {
-            RegionTable regions = RegionTable.of(defs);
-            while (it.hasNext()) {
-                var t = it.next();
-                Iterator<Prepared> p = t._2()._2().iterator();
-                if (!p.hasNext()) {
-                    continue;
-                }
-                Prepared pr = p.next();
-                LocationData d = t._2()._1().iterator().next();
-                d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
-                t._2()._3().forEach(b -> b.into(pr.facts()));
-                partition.add(d, defs.clock(), pr.input().lateSenderWaits(), pr.input().lateReceiverWaits(),
-                        pr.facts(), pr.roles(), init, fin,
-                        (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks));
-                held.add(d.location());
-            }
-        }
-        held.sort(null);
-        // replay as far as possible, hand over what others need, go on as data arrives; until nothing is left to do
+        IntArrayList heldLocations = new IntArrayList();
         int blocked = 0;
         List<String> first = new ArrayList<>();
-        if (tasks == 1) {
-            partition.step();
-            replayed.add(partition.progress());
-            blocked = partition.blockedCount();
-            first.addAll(partition.blocked());
-        } else {
-            try (Mesh mesh = Mesh.of(ctx)) {
+        // synchronisation points and the flags for the partners: all of this task's locations first, then the flags
+        // are handed out, then taken (a location's flags are found from facts that the flags do not change)
+        List<Held> held = new ArrayList<>();
+        Int2ObjectOpenHashMap<FlagBuilder> toSends = new Int2ObjectOpenHashMap<>();
+        Int2ObjectOpenHashMap<FlagBuilder> toReceives = new Int2ObjectOpenHashMap<>();
+        while (it.hasNext()) {
+            Held h = flag(it.next()._2(), plan, init, fin, toSends, toReceives);
+            if (h != null) {
+                held.add(h);
+            }
+        }
+        held.sort(java.util.Comparator.comparingInt(h -> h.data().location()));
+        Int2ObjectOpenHashMap<PartnerFacts> factsOf = new Int2ObjectOpenHashMap<>();
+        for (Held h : held) {
+            factsOf.put(h.data().location(), h.facts());
+        }
+        List<List<Tuple2<Integer, FlagBlock>>> flagsFor = new ArrayList<>();
+        for (int t = 0; t < tasks; t++) {
+            flagsFor.add(new ArrayList<>());
+        }
+        toSends.int2ObjectEntrySet().forEach(e -> flagsFor.get(gang.getPartition(e.getIntKey()))
+                .add(new Tuple2<>(e.getIntKey(), e.getValue().build(true))));
+        toReceives.int2ObjectEntrySet().forEach(e -> flagsFor.get(gang.getPartition(e.getIntKey()))
+                .add(new Tuple2<>(e.getIntKey(), e.getValue().build(false))));
+        toSends.clear();
+        toReceives.clear();
+        Mesh mesh = tasks == 1 ? null : Mesh.of(ctx);
+        long t1 = System.nanoTime();
+        timings.flags.add((t1 - t0) / 1_000_000);
+        try {
+            List<Tuple2<Integer, FlagBlock>> mine = new ArrayList<>(flagsFor.get(part));
+            if (mesh != null) {
+                byte[][] message = new byte[tasks][];
+                for (int t = 0; t < tasks; t++) {
+                    if (t != part) {
+                        message[t] = encodeFlags(flagsFor.get(t));
+                        flagsFor.set(t, null);
+                    }
+                }
+                for (byte[] m : mesh.exchange(message)) {
+                    mine.addAll(decodeFlags(m));
+                }
+            }
+            for (Tuple2<Integer, FlagBlock> b : mine) {
+                PartnerFacts f = factsOf.get((int) b._1());
+                if (f != null) {
+                    b._2().into(f);
+                }
+            }
+            TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
+            try (TraceSource source = Traces.open(Path.of(plan.trace), plan.lenient)) {
+                RegionTable regions = RegionTable.of(defs);
+                for (int i = 0; i < held.size(); i++) {
+                    Held h = held.get(i);
+                    LocationData d = h.data();
+                    d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
+                    partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
+                            h.facts(), h.roles(), init, fin,
+                            (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks));
+                    held.set(i, null); // the partition keeps what it needs of the location
+                    heldLocations.add(d.location());
+                }
+            }
+            long t2 = System.nanoTime();
+            timings.prepare.add((t2 - t1) / 1_000_000);
+            // replay as far as possible, hand over what others need, go on as data arrives; until nothing is left
+            if (mesh == null) {
+                partition.step();
+                replayed.add(partition.progress());
+                blocked = partition.blockedCount();
+                first.addAll(partition.blocked());
+            } else {
                 Mesh.End end = mesh.run(new Mesh.Worker() {
                     private long done;
 
@@ -460,6 +538,12 @@ final class RootCauseStage {
                 });
                 blocked = end.blocked();
                 first.addAll(end.first());
+                timings.rounds.add(end.probes());
+            }
+            timings.replay.add((System.nanoTime() - t2) / 1_000_000);
+        } finally {
+            if (mesh != null) {
+                mesh.close();
             }
         }
         List<Out> out = new ArrayList<>();
@@ -475,11 +559,25 @@ final class RootCauseStage {
         partition.forward((target, row, lateSender, source, sp, seconds) ->
                 indirect.computeIfAbsent(target, k -> new IndirectBuilder()).add(row, lateSender, source, sp, seconds));
         indirect.int2ObjectEntrySet().forEach(e -> out.add(e.getValue().build(e.getIntKey())));
-        for (int l : held) {
+        for (int l : heldLocations) {
             out.add(new Slice(l, partition.severities(l), partition.localTimes(l), partition.receivePaths(l),
                     partition.completionPaths(l)));
         }
         return out.iterator();
+    }
+
+    /**
+     * Where the barrier stage's time goes, in milliseconds summed over its tasks (shown with the stage's metrics by
+     * the benchmark): taking the locations and exchanging flags, the second pass over the events, the replay.
+     */
+    private record Timings(LongAccumulator flags, LongAccumulator prepare, LongAccumulator replay,
+                           LongAccumulator rounds) implements Serializable {
+        Timings(org.apache.spark.SparkContext sc) {
+            this(sc.longAccumulator("root-cause ms taking locations and exchanging flags (sum over tasks)"),
+                    sc.longAccumulator("root-cause ms second pass over the events (sum over tasks)"),
+                    sc.longAccumulator("root-cause ms backward replay and hand-overs (sum over tasks)"),
+                    sc.longAccumulator("root-cause counting rounds for the end of the replay"));
+        }
     }
 
     private static final class IndirectBuilder {

@@ -26,6 +26,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class MeshTest {
     /** Runs one worker per task until the mesh says it ended; returns each task's end. */
     private static List<Mesh.End> run(int tasks, IntFunction<Mesh.Worker> workers) throws Exception {
+        return run(tasks, null, workers);
+    }
+
+    /** What a task does with the mesh before it runs its worker (an {@link Mesh#exchange}). */
+    private interface Before {
+        void apply(int self, Mesh mesh) throws Exception;
+    }
+
+    private static List<Mesh.End> run(int tasks, Before before, IntFunction<Mesh.Worker> workers) throws Exception {
         String[] gathered = new String[tasks];
         CyclicBarrier barrier = new CyclicBarrier(tasks);
         ExecutorService pool = Executors.newFixedThreadPool(tasks);
@@ -53,6 +62,9 @@ class MeshTest {
                         }
                     };
                     try (Mesh mesh = new Mesh(self, tasks, "127.0.0.1", r)) {
+                        if (before != null) {
+                            before.apply(self, mesh);
+                        }
                         return mesh.run(workers.apply(self));
                     }
                 }));
@@ -200,5 +212,68 @@ class MeshTest {
             assertEquals(6, e.blocked());
             assertEquals(List.of("task 0 a", "task 0 b", "task 2 a", "task 2 b", "task 3 a", "task 3 b"), e.first());
         }
+    }
+
+    @Test
+    void anExchangeGivesEachTaskWhatEveryOtherHandedIt() throws Exception {
+        int tasks = 4;
+        String[][] got = new String[tasks][];
+        run(tasks, (self, mesh) -> {
+            byte[][] out = new byte[tasks][];
+            for (int t = 0; t < tasks; t++) {
+                out[t] = (self + " to " + t).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+            byte[][] in = mesh.exchange(out);
+            got[self] = new String[tasks];
+            for (int t = 0; t < tasks; t++) {
+                got[self][t] = in[t] == null ? null : new String(in[t], java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }, self -> new Unblocked() {
+            @Override
+            public byte[][] step() {
+                return new byte[tasks][];
+            }
+
+            @Override
+            public void receive(byte[] data) {
+            }
+        });
+        for (int self = 0; self < tasks; self++) {
+            for (int t = 0; t < tasks; t++) {
+                assertEquals(t == self ? null : t + " to " + self, got[self][t]);
+            }
+        }
+    }
+
+    @Test
+    void dataSentRightAfterAnExchangeReachesATaskStillExchanging() throws Exception {
+        int tasks = 3;
+        AtomicLong handled = new AtomicLong();
+        List<Mesh.End> ends = run(tasks, (self, mesh) -> {
+            if (self == 0) {
+                // the others finish their exchange and send data before task 0 takes its part
+                Thread.sleep(300);
+            }
+            mesh.exchange(new byte[tasks][]);
+        }, self -> new Unblocked() {
+            boolean started;
+
+            @Override
+            public byte[][] step() {
+                byte[][] out = new byte[tasks][];
+                if (!started && self != 0) {
+                    started = true;
+                    out[0] = number(self);
+                }
+                return out;
+            }
+
+            @Override
+            public void receive(byte[] data) {
+                handled.incrementAndGet();
+            }
+        });
+        assertEquals(2, handled.get());
+        assertEquals(2, ends.stream().mapToLong(Mesh.End::sent).sum());
     }
 }

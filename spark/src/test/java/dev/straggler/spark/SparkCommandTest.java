@@ -179,9 +179,24 @@ class SparkCommandTest {
 
     @Test
     void aSubmissionRunsAnalyzeOnTheSparkEngine() {
-        assertArrayEquals(new String[] {"analyze", "t.otf2", "--json", "r.json", "--engine", "spark"},
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--json", "r.json", "--root-causes", "--engine", "spark"},
                 SubmitMain.commandLine(new String[] {"t.otf2", "--json", "r.json"}));
-        assertArrayEquals(new String[] {"analyze", "t.otf2", "--engine=spark"},
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--engine=spark", "--root-causes"},
                 SubmitMain.commandLine(new String[] {"t.otf2", "--engine=spark"}));
+    }
+
+    @Test
+    void aSubmissionComputesRootCausesByDefault() throws Exception {
+        var cmd = new picocli.CommandLine(new dev.straggler.cli.Main());
+        var parsed = cmd.parseArgs(SubmitMain.commandLine(new String[] {"t.otf2"}));
+        assertTrue(parsed.subcommand().commandSpec().findOption("--root-causes").<Boolean>getValue());
+    }
+
+    @Test
+    void aSubmissionWithNoRootCausesLeavesThemOff() {
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--no-root-causes", "--engine", "spark"},
+                SubmitMain.commandLine(new String[] {"t.otf2", "--no-root-causes"}));
+        assertArrayEquals(new String[] {"analyze", "t.otf2", "--root-causes=false", "--engine", "spark"},
+                SubmitMain.commandLine(new String[] {"t.otf2", "--root-causes=false"}));
     }
 }

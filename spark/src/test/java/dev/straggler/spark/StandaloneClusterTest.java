@@ -90,8 +90,8 @@ class StandaloneClusterTest {
     void aSubmittedAnalysisOnAStandaloneClusterEqualsTheLocalOne() throws Exception {
         Path trace = SparkAnalysisTest.generate(home, Scenarios.byName("imbalance-delay-sends"), 6);
         Path json = home.resolve("cluster.json");
-        Process driver = start("dev.straggler.spark.SubmitMain", trace.toString(), "--quiet", "--master", master,
-                "--json", json.toString());
+        Process driver = start("dev.straggler.spark.SubmitMain", trace.toString(), "--quiet", "--no-root-causes",
+                "--master", master, "--json", json.toString());
         byte[] log = driver.getInputStream().readAllBytes();
         driver.waitFor(300, TimeUnit.SECONDS);
         assertEquals(0, driver.exitValue(), new String(log, java.nio.charset.StandardCharsets.UTF_8));
@@ -105,11 +105,12 @@ class StandaloneClusterTest {
     @Test
     void rootCausesOnExecutorsInSeparateJvmsEqualTheLocalOnes() throws Exception {
         // one core per executor: the worker starts two executor JVMs, and the backward replay's two tasks hand their
-        // costs and collective arrivals to each other across them
+        // costs and collective arrivals to each other across them; a submission computes root causes unless told not
+        // to, so no flag asks for them
         Path trace = SparkAnalysisTest.generate(home, Scenarios.byName("late-sender-chain"), 6);
         Path json = home.resolve("cluster-root-causes.json");
         Process driver = start(List.of("-Dspark.executor.cores=1", "-Dspark.cores.max=2"),
-                "dev.straggler.spark.SubmitMain", trace.toString(), "--quiet", "--root-causes", "--master", master,
+                "dev.straggler.spark.SubmitMain", trace.toString(), "--quiet", "--master", master,
                 "--partitions", "2", "--json", json.toString());
         byte[] log = driver.getInputStream().readAllBytes();
         driver.waitFor(300, TimeUnit.SECONDS);
