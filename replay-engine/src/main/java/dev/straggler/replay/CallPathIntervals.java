@@ -60,7 +60,7 @@ public final class CallPathIntervals implements java.io.Serializable {
      * Scalasca's call-path id of a local call path (second pass): one interval's time map holds at most
      * {@link #MAP_CAPACITY} call paths, and this order breaks its ties.
      */
-    private final java.util.function.IntUnaryOperator cnodeOf;
+    private transient java.util.function.IntUnaryOperator cnodeOf;
     /**
      * How many call paths Scalasca's time map of one interval holds ({@code timemap_t}, a
      * {@code fixed_priority_map<..., 128>}): a further call path replaces the smallest entry (the first smallest in
@@ -259,6 +259,7 @@ public final class CallPathIntervals implements java.io.Serializable {
                 acc = null;
                 listedIn = null;
                 touched = null;
+                cnodeOf = null;
                 entryPath = Arrays.copyOf(entryPath, (int) entries);
                 entrySeconds = Arrays.copyOf(entrySeconds, (int) entries);
             }

@@ -174,7 +174,7 @@ final class RootCauseStage {
     static Result run(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, Input> inputs,
                       JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
                       Broadcast<Plan> shared, LocationPartitioner byLocation, int slots, InitFinalize.Reference init,
-                      InitFinalize.Reference fin, int callPaths, String[] regionOfPath,
+                      InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath,
                       LongAccumulator replayed) {
         Plan plan = shared.value();
         int n = plan.locations;
@@ -194,7 +194,7 @@ final class RootCauseStage {
         Timings timings = new Timings(locations.context());
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
-                new ReplayTask(shared, gang, init, fin, callPaths, regionOfPath, finalizeLatest, replayed, messages,
+                new ReplayTask(shared, gang, init, fin, cnodeIds, regionOfPath, finalizeLatest, replayed, messages,
                         handed, timings), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         try {
@@ -238,7 +238,7 @@ final class RootCauseStage {
                 severities[s.location()] = s.severities();
                 localTimes[s.location()] = s.localTimes();
             }
-            RootCauses.impact(severities, localTimes, callPaths);
+            RootCauses.impact(severities, localTimes, cnodeIds.length);
             return new Result(new RootCauses.Result(severities), null);
         } finally {
             out.unpersist(false);
@@ -363,7 +363,7 @@ final class RootCauseStage {
         private final LocationPartitioner gang;
         private final InitFinalize.Reference init;
         private final InitFinalize.Reference fin;
-        private final int callPaths;
+        private final int[] cnodeIds;
         private final String[] regionOfPath;
         private final int finalizeLatest;
         private final LongAccumulator replayed;
@@ -372,14 +372,14 @@ final class RootCauseStage {
         private final Timings timings;
 
         ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
-                   InitFinalize.Reference fin, int callPaths, String[] regionOfPath, int finalizeLatest,
+                   InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest,
                    LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed, Timings timings) {
             this.timings = timings;
             this.shared = shared;
             this.gang = gang;
             this.init = init;
             this.fin = fin;
-            this.callPaths = callPaths;
+            this.cnodeIds = cnodeIds;
             this.regionOfPath = regionOfPath;
             this.finalizeLatest = finalizeLatest;
             this.replayed = replayed;
@@ -392,7 +392,7 @@ final class RootCauseStage {
                 Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>> it) {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
-                        scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, callPaths,
+                        scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, cnodeIds,
                         regionOfPath, finalizeLatest, replayed, messages, handed, timings));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
@@ -409,7 +409,7 @@ final class RootCauseStage {
             Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
                     Iterable<ChunkResult.RoleBlock>>>> it,
             Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
-            int callPaths, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
+            int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
             LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
         long t0 = System.nanoTime();
         BarrierTaskContext ctx = BarrierTaskContext.get();
@@ -426,7 +426,7 @@ final class RootCauseStage {
         }
         int tasks = ctx.getTaskInfos().length;
         RootCauses.Partition partition = new RootCauses.Partition(plan.locations, memberLocations, plan.members,
-                callPaths, p -> regionOfPath[p], gang::getPartition, part, tasks, finalizeLatest);
+                cnodeIds, p -> regionOfPath[p], gang::getPartition, part, tasks, finalizeLatest);
         IntArrayList heldLocations = new IntArrayList();
         int blocked = 0;
         List<String> first = new ArrayList<>();
@@ -488,7 +488,8 @@ final class RootCauseStage {
                     d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
                             h.facts(), h.roles(), init, fin,
-                            (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks));
+                            (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks,
+                                    local -> cnodeIds[d.globalCallPath(local)]));
                     held.set(i, null); // the partition keeps what it needs of the location
                     heldLocations.add(d.location());
                 }

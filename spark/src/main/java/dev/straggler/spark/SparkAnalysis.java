@@ -5,6 +5,7 @@ import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
+import dev.straggler.patterns.rootcause.RootCauses;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.patterns.waitstate.LocationOutcome;
@@ -285,7 +286,7 @@ public final class SparkAnalysis {
         RootCauseStage.Result r;
         try {
             r = RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation, jsc.defaultParallelism(),
-                    init, fin, tree.size(), regionOfPath, replayed);
+                    init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed);
         } finally {
             watch.interrupt();
             spark.sparkContext().removeSparkListener(live);

@@ -42,15 +42,6 @@ final class IntervalTimes {
         }
     }
 
-    /** Identity ids: Scalasca's numbering equal to the unified tree's (tests and callers without a call tree). */
-    static int[] identity(int callPaths) {
-        int[] ids = new int[callPaths];
-        for (int i = 0; i < callPaths; i++) {
-            ids[i] = i;
-        }
-        return ids;
-    }
-
     /**
      * Sums the ticks of the intervals after {@code fromMark} up to {@code toMark} per unified call path into the
      * accumulator; returns how many call paths it holds, listed in ascending order in {@code touched[0..n)}.

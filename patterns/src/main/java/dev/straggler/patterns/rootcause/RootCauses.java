@@ -303,17 +303,8 @@ public final class RootCauses {
          * @param globalRanks     per communicator, each member's global rank
          * @param taskOf          which task holds a location; this one is {@code self} of {@code tasks}
          * @param finalizeLatest  the rank that entered MPI_Finalize last, -1 when Finalize is incomplete
-         */
-        public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int callPaths,
-                         IntFunction<String> regionOfPath, IntUnaryOperator taskOf, int self, int tasks,
-                         int finalizeLatest) {
-            this(locations, memberLocations, globalRanks, IntervalTimes.identity(callPaths), regionOfPath, taskOf,
-                    self, tasks, finalizeLatest);
-        }
-
-        /**
-         * @param cnodeIds Scalasca's call-path id of each unified call path ({@link #cnodeIds(CallTree)}), which
-         *                 decides what its bounded time maps keep
+         * @param cnodeIds        Scalasca's call-path id of each unified call path ({@link #cnodeIds(CallTree)}),
+         *                        which decides what its bounded time maps keep; its length is the tree's size
          */
         public Partition(int locations, int[][] memberLocations, int[][] globalRanks, int[] cnodeIds,
                          IntFunction<String> regionOfPath, IntUnaryOperator taskOf, int self, int tasks,
