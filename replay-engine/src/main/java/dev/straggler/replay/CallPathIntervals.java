@@ -46,6 +46,17 @@ public final class CallPathIntervals implements java.io.Serializable {
     private final Columns.Longs enter = new Columns.Longs();
     /** Leave − enter of the call, or {@link #WIDE} when it does not fit (then in {@link #wideDuration}). */
     private final Columns.Ints duration = new Columns.Ints();
+    /**
+     * Per mark, the position of its event in the location's stream minus that of the previous mark (the first
+     * mark's from 0), or {@link #WIDE} when it does not fit (then in {@link #wideStep}); a mark made while closing
+     * regions left open at the end of the stream has the stream's length. The second pass finds the marks again by
+     * these positions ({@link IntervalPass}) instead of repeating the first pass's bookkeeping.
+     */
+    private final Columns.Ints step = new Columns.Ints();
+    private long lastPosition;
+    private final Int2LongOpenHashMap wideStep = new Int2LongOpenHashMap();
+    /** True for interval times read in a second pass ({@link #timesOnly}): no mark columns. */
+    private final boolean timesOnly;
     /** Per interval, the end (exclusive) of its entries; interval m's entries start at end(m - 1). */
     private final Columns.Ints entriesEnd = new Columns.Ints();
     private int size;
@@ -88,6 +99,19 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                   besides receive requests
      */
     CallPathIntervals(Clock clock, BitSet boundaries) {
+        this(clock, boundaries, false);
+    }
+
+    /**
+     * Interval times only, for {@link IntervalPass}: the marks are those of the first pass, closed through
+     * {@link #closeMark}; the mark accessors ({@link #kind} ...) are not available on the result.
+     */
+    static CallPathIntervals timesOnly(Clock clock) {
+        return new CallPathIntervals(clock, new BitSet(), true);
+    }
+
+    private CallPathIntervals(Clock clock, BitSet boundaries, boolean timesOnly) {
+        this.timesOnly = timesOnly;
         this.globalOffset = clock.globalOffset();
         this.ticksPerSecond = clock.ticksPerSecond();
         this.boundaries = boundaries;
@@ -99,11 +123,14 @@ public final class CallPathIntervals implements java.io.Serializable {
             touched = new int[16];
         }
         entriesEnd.grow(capacity);
-        kind.grow(capacity);
-        ref.grow(capacity);
-        path.grow(capacity);
-        enter.grow(capacity);
-        duration.grow(capacity);
+        if (!timesOnly) {
+            kind.grow(capacity);
+            ref.grow(capacity);
+            path.grow(capacity);
+            enter.grow(capacity);
+            duration.grow(capacity);
+            step.grow(capacity);
+        }
     }
 
     // --- writing (the location pass) ---------------------------------------------------------------------------
@@ -163,7 +190,7 @@ public final class CallPathIntervals implements java.io.Serializable {
      * entered at {@code callEnter}; returns the mark's index. The call's Leave is set later by
      * {@link #setLeave}.
      */
-    int mark(byte k, int r, int callPath, long callEnter) {
+    int mark(byte k, int r, int callPath, long callEnter, long position) {
         int m = size++;
         if (m == capacity) {
             capacity = Columns.nextCapacity(capacity);
@@ -172,8 +199,17 @@ public final class CallPathIntervals implements java.io.Serializable {
             path.grow(capacity);
             enter.grow(capacity);
             duration.grow(capacity);
+            step.grow(capacity);
             entriesEnd.grow(capacity);
         }
+        long d = position - lastPosition;
+        if (d >= 0 && d < Integer.MAX_VALUE) {
+            step.set(m, (int) d);
+        } else {
+            step.set(m, WIDE);
+            wideStep.put(m, d);
+        }
+        lastPosition = position;
         kind.set(m, k);
         ref.set(m, r);
         path.set(m, callPath);
@@ -184,6 +220,28 @@ public final class CallPathIntervals implements java.io.Serializable {
         }
         entriesEnd.set(m, (int) entries);
         return m;
+    }
+
+    /**
+     * The next mark of a second pass ({@link #timesOnly}): closes the open interval when {@code close} (a
+     * synchronisation point or a receive request), as {@link #mark} does.
+     */
+    void closeMark(boolean close) {
+        int m = size++;
+        if (m == capacity) {
+            capacity = Columns.nextCapacity(capacity);
+            entriesEnd.grow(capacity);
+        }
+        if (close) {
+            closeInterval();
+        }
+        entriesEnd.set(m, (int) entries);
+    }
+
+    /** Position of mark {@code m}'s event in the stream minus that of mark {@code m - 1} (see {@link #step}). */
+    long positionStep(int m) {
+        int d = step.get(m);
+        return d == WIDE ? wideStep.get(m) : d;
     }
 
     void setLeave(int m, long t) {
@@ -297,6 +355,6 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     /** Bytes held by the marks and their intervals. */
     public long bytes() {
-        return (long) size * 21 + entries * 12 + wideDuration.size() * 24L;
+        return (long) size * (timesOnly ? 4 : 25) + entries * 12 + (wideDuration.size() + wideStep.size()) * 24L;
     }
 }

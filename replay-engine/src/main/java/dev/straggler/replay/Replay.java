@@ -135,12 +135,39 @@ public final class Replay {
      * those of {@link LocationData#intervals()}, found again in the same order.
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
-        return intervalTimes(source, defs, regions, location, closingMarks);
+        return intervalTimes(source, defs, regions, locations.get(location), closingMarks);
+    }
+
+    /**
+     * As {@link #intervalTimes(int, BitSet)} for a location whose first pass ({@code d}, marks kept) was made
+     * elsewhere: only the call stack is replayed again ({@link IntervalPass}), the marks are found by their
+     * positions in the stream.
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  LocationData d, BitSet closingMarks) throws IOException {
+        if (d.intervals() == null) {
+            throw new IllegalArgumentException("location " + d.location() + " was read without marks");
+        }
+        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions);
+        EventBatch batch = new EventBatch(ReplayOptions.defaults().batchSize());
+        try (LocationReader r = source.openLocation(d.location())) {
+            while (r.next(batch)) {
+                pass.accept(batch);
+            }
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
+                throw e;
+            }
+            throw new IOException(source.origin() + ": location " + d.location() + " (rank " + d.rank() + "): "
+                    + e.getMessage(), e);
+        }
+        return pass.finish();
     }
 
     /**
      * As {@link #intervalTimes(int, BitSet)}, for a location read from {@code source} outside a replay (a
-     * distributed engine's task).
+     * distributed engine's task), repeating the whole first pass; the overload taking the location's
+     * {@link LocationData} replays only the call stack.
      */
     public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
                                                   int location, BitSet closingMarks) throws IOException {
