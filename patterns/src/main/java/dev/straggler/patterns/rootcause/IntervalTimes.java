@@ -17,11 +17,22 @@ final class IntervalTimes {
     /** Per call path, the call of {@link #runtimes} in which it was last listed. */
     private final int[] listedIn;
     private int call;
+    /** Scratch for the maps built here (one slot more for the call path pruning may insert), copied out once. */
+    private final int[] scratchPaths;
+    private final double[] scratchSeconds;
+    private final int[] diffPaths;
+    private final double[] diffSeconds;
+    /** The sum of the last {@link #prunedInto}. */
+    private double prunedSum;
 
     IntervalTimes(int callPaths) {
         this.acc = new double[callPaths];
         this.touched = new int[callPaths];
         this.listedIn = new int[callPaths];
+        this.scratchPaths = new int[callPaths + 1];
+        this.scratchSeconds = new double[callPaths + 1];
+        this.diffPaths = new int[callPaths + 1];
+        this.diffSeconds = new double[callPaths + 1];
     }
 
     /**
@@ -142,10 +153,42 @@ final class IntervalTimes {
      * interval). One pass over the accumulator, no intermediate maps: this runs for every wait state.
      */
     TimeMap pruned(LocationState st, int fromSp, int toSp, TimeMap waits) {
+        int k = prunedInto(st, fromSp, toSp, waits);
+        return new TimeMap(Arrays.copyOf(scratchPaths, k), Arrays.copyOf(scratchSeconds, k), prunedSum);
+    }
+
+    /**
+     * {@link #pruned} followed by {@link TimeMap#minusPositive}{@code (other)}, the same operations in the same
+     * order, without building the pruned map: the delay of a point-to-point wait state, computed for each one.
+     */
+    TimeMap prunedMinusPositive(LocationState st, int fromSp, int toSp, TimeMap waits, TimeMap other) {
+        int k = prunedInto(st, fromSp, toSp, waits);
+        int[] paths = scratchPaths;
+        double[] seconds = scratchSeconds;
+        int n = 0;
+        double s = 0;
+        int[] op = other.paths();
+        double[] os = other.seconds();
+        int j = 0;
+        for (int i = 0; i < k; i++) {
+            while (j < op.length && op[j] < paths[i]) {
+                j++;
+            }
+            double d = seconds[i] - (j < op.length && op[j] == paths[i] ? os[j] : 0);
+            if (d > 0) {
+                diffPaths[n] = paths[i];
+                diffSeconds[n++] = d;
+                s += d;
+            }
+        }
+        return new TimeMap(Arrays.copyOf(diffPaths, n), Arrays.copyOf(diffSeconds, n), s);
+    }
+
+    /** {@link #pruned} into the scratch arrays; returns the number of call paths, the sum in {@link #prunedSum}. */
+    private int prunedInto(LocationState st, int fromSp, int toSp, TimeMap waits) {
         int n = accumulate(st, fromSp < 0 ? -1 : st.sp.mark(fromSp), st.sp.mark(toSp));
-        // one slot more for the opening point's call path, which pruning may insert
-        int[] paths = new int[n + 1];
-        double[] v = new double[n + 1];
+        int[] paths = scratchPaths;
+        double[] v = scratchSeconds;
         int k = 0;
         double sum = 0;
         int[] wp = waits.paths();
@@ -185,10 +228,7 @@ final class IntervalTimes {
                 k++;
             }
         }
-        if (k < paths.length) {
-            paths = Arrays.copyOf(paths, k);
-            v = Arrays.copyOf(v, k);
-        }
-        return new TimeMap(paths, v, sum);
+        prunedSum = sum;
+        return k;
     }
 }
