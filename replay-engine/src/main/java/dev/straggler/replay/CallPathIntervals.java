@@ -122,7 +122,10 @@ public final class CallPathIntervals implements java.io.Serializable {
             listedIn = new int[64];
             touched = new int[16];
         }
-        entriesEnd.grow(capacity);
+        if (boundaries != null) {
+            // marks only (the first pass) need no interval ends
+            entriesEnd.grow(capacity);
+        }
         if (!timesOnly) {
             kind.grow(capacity);
             ref.grow(capacity);
@@ -200,7 +203,9 @@ public final class CallPathIntervals implements java.io.Serializable {
             enter.grow(capacity);
             duration.grow(capacity);
             step.grow(capacity);
-            entriesEnd.grow(capacity);
+            if (boundaries != null) {
+                entriesEnd.grow(capacity);
+            }
         }
         long d = position - lastPosition;
         if (d >= 0 && d < Integer.MAX_VALUE) {
@@ -215,10 +220,12 @@ public final class CallPathIntervals implements java.io.Serializable {
         path.set(m, callPath);
         enter.set(m, callEnter);
         duration.set(m, 0);
-        if (boundaries != null && (boundaries.get(m) || k == RECV_REQUEST)) {
-            closeInterval();
+        if (boundaries != null) {
+            if (boundaries.get(m) || k == RECV_REQUEST) {
+                closeInterval();
+            }
+            entriesEnd.set(m, (int) entries);
         }
-        entriesEnd.set(m, (int) entries);
         return m;
     }
 

@@ -32,10 +32,17 @@ final class IntervalPass {
     private int next;
     private long nextPosition;
 
-    // A direct-mapped cache in front of the profile's index, as the first pass has (a loop enters the same pairs).
+    /**
+     * The child of every (parent + 1, region) as one dense table when it is small (the location's call tree times
+     * the regions, up to {@link #DENSE_LIMIT} cells); otherwise, and for region ids outside the table, a
+     * direct-mapped cache in front of the profile's index, as the first pass has (a loop enters the same pairs).
+     */
+    private final int[] dense;
+    private final int regionCount;
+    private static final int DENSE_LIMIT = 1 << 18;
     private static final int CACHE = 1 << 10;
-    private final long[] cacheKey = new long[CACHE];
-    private final int[] cacheNode = new int[CACHE];
+    private final long[] cacheKey;
+    private final int[] cacheNode;
 
     /**
      * @param d       the location as the first pass left it (marks kept)
@@ -47,6 +54,22 @@ final class IntervalPass {
         this.closing = closing;
         this.profile = d.profile();
         this.regions = regions;
+        this.regionCount = regions.size();
+        long cells = (long) (profile.size() + 1) * regionCount;
+        if (cells <= DENSE_LIMIT) {
+            dense = new int[(int) cells];
+            Arrays.fill(dense, -1);
+            for (int node = 0; node < profile.size(); node++) {
+                int r = profile.region(node);
+                if (r >= 0 && r < regionCount) {
+                    dense[(profile.parent(node) + 1) * regionCount + r] = node;
+                }
+            }
+        } else {
+            dense = null;
+        }
+        cacheKey = new long[CACHE];
+        cacheNode = new int[CACHE];
         Arrays.fill(cacheKey, -1L);
         nextPosition = marks.size() > 0 ? marks.positionStep(0) : Long.MAX_VALUE;
     }
@@ -140,6 +163,13 @@ final class IntervalPass {
     }
 
     private int node(int parent, int region) {
+        if (dense != null && region >= 0 && region < regionCount) {
+            int n = dense[(parent + 1) * regionCount + region];
+            if (n < 0) {
+                throw changed();
+            }
+            return n;
+        }
         long key = ((long) (parent + 1) << 32) | (region & 0xffffffffL);
         int slot = (int) ((parent * 0x9E3779B1L + region) & (CACHE - 1));
         if (cacheKey[slot] == key) {
@@ -147,11 +177,15 @@ final class IntervalPass {
         }
         int n = profile.find(parent, region);
         if (n < 0) {
-            throw new IllegalStateException("the second pass met a call path the first did not: the trace changed"
-                    + " between the passes");
+            throw changed();
         }
         cacheKey[slot] = key;
         cacheNode[slot] = n;
         return n;
+    }
+
+    private static IllegalStateException changed() {
+        return new IllegalStateException("the second pass met a call path the first did not: the trace changed"
+                + " between the passes");
     }
 }

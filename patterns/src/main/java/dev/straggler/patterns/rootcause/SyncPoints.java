@@ -1,7 +1,5 @@
 package dev.straggler.patterns.rootcause;
 
-import it.unimi.dsi.fastutil.ints.IntArrays;
-
 import java.util.Arrays;
 
 /**
@@ -45,13 +43,12 @@ final class SyncPoints implements java.io.Serializable {
 
     /** Sorts by stream position; of duplicates the first registered is kept. Read-only afterwards. */
     void freeze() {
-        int[] order = new int[size];
+        // (mark, registration) as one primitive key: sorted, equal marks keep registration order
+        long[] order = new long[size];
         for (int i = 0; i < size; i++) {
-            order[i] = i;
+            order[i] = ((long) mark[i] << 32) | i;
         }
-        int[] m = mark;
-        // stable: equal marks keep registration order
-        IntArrays.stableSort(order, (a, b) -> Integer.compare(m[a], m[b]));
+        Arrays.sort(order);
         int n = 0;
         int[] nm = new int[size];
         double[] nw = new double[size];
@@ -59,7 +56,7 @@ final class SyncPoints implements java.io.Serializable {
         double[] nc = new double[size];
         int[][] nr = new int[size][];
         for (int k = 0; k < size; k++) {
-            int i = order[k];
+            int i = (int) order[k];
             if (n > 0 && nm[n - 1] == mark[i]) {
                 continue;
             }
