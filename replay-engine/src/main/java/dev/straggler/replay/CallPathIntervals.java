@@ -87,6 +87,8 @@ public final class CallPathIntervals implements java.io.Serializable {
     private int[] touched;
     private int touchedCount;
     private long lastStamp;
+    /** {@code seconds(lastStamp)}, computed once per timestamp (the same double as computing it again). */
+    private double lastSeconds;
     private boolean finished;
 
     /** The marks of a location, without interval times (first pass). */
@@ -116,6 +118,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         this.ticksPerSecond = clock.ticksPerSecond();
         this.boundaries = boundaries;
         if (boundaries != null) {
+            lastSeconds = seconds(lastStamp);
             entryPath = new int[64];
             entrySeconds = new double[64];
             acc = new double[64];
@@ -146,12 +149,20 @@ public final class CallPathIntervals implements java.io.Serializable {
         if (caller >= 0) {
             book(caller, t);
         }
-        lastStamp = t;
+        stamp(t);
     }
 
     /** A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. */
     void leave(long t, int node) {
         book(node, t);
+        stamp(t);
+    }
+
+    /** The last Enter/Leave is at {@code t}; its time in seconds is kept for the next booking. */
+    private void stamp(long t) {
+        if (boundaries != null && t != lastStamp) {
+            lastSeconds = seconds(t);
+        }
         lastStamp = t;
     }
 
@@ -185,7 +196,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             }
             touched[touchedCount++] = node;
         }
-        acc[node] += seconds(t) - seconds(lastStamp);
+        acc[node] += seconds(t) - lastSeconds;
     }
 
     /**

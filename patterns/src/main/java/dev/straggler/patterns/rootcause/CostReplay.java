@@ -91,8 +91,9 @@ final class CostReplay {
      */
     private final class Channel {
         private final boolean lateSender;
-        private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>();
-        private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap();
+        // sized so that they do not shrink and grow again as shipments come and go (fastutil maps shrink on remove)
+        private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>(CHANNEL_SIZE);
+        private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap(CHANNEL_SIZE);
 
         Channel(boolean lateSender) {
             this.lateSender = lateSender;
@@ -123,6 +124,8 @@ final class CostReplay {
             return sh;
         }
     }
+
+    private static final int CHANNEL_SIZE = 1 << 12;
 
     /** Late Sender shipments, keyed by the receiving send (location, send row). */
     private final Channel toSend = new Channel(true);

@@ -53,8 +53,46 @@ final class IntervalTimes {
                 acc[p] += iv.entrySeconds(e);
             }
         }
-        Arrays.sort(touched, 0, n);
+        sortSmall(touched, n);
         return n;
+    }
+
+    /**
+     * Sorts {@code a[0..n)}: an insertion sort for the few call paths of a typical interval (the library sort's
+     * set-up costs more than the sorting there), the library sort beyond.
+     */
+    private static void sortSmall(int[] a, int n) {
+        if (n > 24) {
+            Arrays.sort(a, 0, n);
+            return;
+        }
+        for (int i = 1; i < n; i++) {
+            int v = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > v) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = v;
+        }
+    }
+
+    /** {@link #sortSmall} for distinct longs. */
+    private static void sortSmall(long[] a) {
+        int n = a.length;
+        if (n > 24) {
+            Arrays.sort(a);
+            return;
+        }
+        for (int i = 1; i < n; i++) {
+            long v = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > v) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = v;
+        }
     }
 
     /**
@@ -116,7 +154,7 @@ final class IntervalTimes {
         for (int i = 0; i < n; i++) {
             keyed[i] = ((long) paths[i] << 32) | i;
         }
-        Arrays.sort(keyed);
+        sortSmall(keyed);
         int[] p = new int[n];
         double[] s = new double[n];
         int k = -1;

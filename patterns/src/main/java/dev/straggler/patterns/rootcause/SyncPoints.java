@@ -108,7 +108,8 @@ final class SyncPoints implements java.io.Serializable {
 
     boolean contains(int sp, int rank) {
         int[] r = ranks[sp];
-        return r == ALL_RANKS || Arrays.binarySearch(r, rank) >= 0;
+        // most points synchronise with one rank (point-to-point)
+        return r == ALL_RANKS || (r.length == 1 ? r[0] == rank : Arrays.binarySearch(r, rank) >= 0);
     }
 
     int[] ranks(int sp) {
