@@ -163,6 +163,8 @@ public final class RootCauses {
                                         InitFinalize.Reference init, InitFinalize.Reference fin) throws IOException {
         if (st != null) {
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
+            // on one machine these facts are not read again (a distributed engine may register twice)
+            partners.dropRegistrationFacts();
             // the second pass over the location's events: interval times between its synchronisation points
             st.times = replay.intervalTimes(st.location, st.syncMarks());
         }
