@@ -418,7 +418,7 @@ final class CostReplay {
         TimeMap tmap = times.delayTimemap(st, s, partnerRank);
         double[] costs = new double[WaitType.COUNT];
         for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = st.cost[t][s];
+            costs[t] = st.cost(t, s);
         }
         boolean cp = st.onCriticalPath;
         if (cp) {
@@ -505,7 +505,7 @@ final class CostReplay {
         if (!(scale > 0)) {
             return;
         }
-        double[] c = st.cost[type];
+        double[] c = st.costRow(type);
         for (int x = fromSp + 1; x < toSp; x++) {
             double w = st.sp.waitTime(x);
             if (w > 0) {
@@ -520,7 +520,7 @@ final class CostReplay {
             return;
         }
         double scale = scales.firstEntry().getValue();
-        double[] c = st.cost[type];
+        double[] c = st.costRow(type);
         for (int x = fromSp + 1; x < toSp; x++) {
             Double sx = scales.get(x);
             if (sx != null) {
@@ -642,7 +642,7 @@ final class CostReplay {
         int s = st.spAt(st.links.collectiveMark[row]);
         double[] costs = new double[WaitType.COUNT];
         for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = s >= 0 ? st.cost[t][s] : 0;
+            costs[t] = s >= 0 ? st.cost(t, s) : 0;
         }
         TimeMap delay = s >= 0 && j != ref ? times.delayTimemap(st, s, global[ref]) : TimeMap.EMPTY;
         RootPart root = null;
