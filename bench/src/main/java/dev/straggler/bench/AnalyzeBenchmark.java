@@ -42,7 +42,9 @@ import java.util.SplittableRandom;
  * than ENTER/LEAVE (10 % are message records). Time steps are drawn from 50..5000 ticks of a 1 ns timer.
  *
  * <p>Usage: {@code java -cp straggler-bench.jar dev.straggler.bench.AnalyzeBenchmark [--events 10000000]
- * [--ranks 16] [--dir /tmp/straggler-analyze-bench] [--otf2 DIR/traces.otf2] [--repeat 2]}. With {@code --otf2}
+ * [--ranks 16] [--dir /tmp/straggler-analyze-bench] [--otf2 DIR/traces.otf2] [--repeat 2] [--root-causes both]
+ * [--reading direct|pipelined|both] [--threads 1,2] [--retained false]}. The peak RSS is the process's VmHWM,
+ * reset before each run where the kernel allows it (otherwise it is the peak since the start). With {@code --otf2}
  * an OTF2 archive is timed as well (write one with {@code --write-otf2-input FILE}, which dumps the generated trace
  * for the python3-otf2 script {@code patterns/src/test/resources/otf2/write_otf2.py}, which writes the OTF2).
  */
@@ -56,6 +58,12 @@ public final class AnalyzeBenchmark {
         String rc = a.getOrDefault("root-causes", "both");
         rootCauseSettings = rc.equals("on") ? new boolean[]{true} : rc.equals("off") ? new boolean[]{false}
                 : new boolean[]{false, true};
+        String reading = a.getOrDefault("reading", "both");
+        readingSettings = reading.equals("pipelined") ? new boolean[]{true} : reading.equals("direct")
+                ? new boolean[]{false} : new boolean[]{false, true};
+        String th = a.getOrDefault("threads", "1,2");
+        threadSettings = java.util.Arrays.stream(th.split(",")).mapToInt(Integer::parseInt).toArray();
+        boolean measureRetained = !a.getOrDefault("retained", "true").equals("false");
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
         Path store = dir.resolve("store-" + events + "-" + ranks);
         System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events,
@@ -76,7 +84,9 @@ public final class AnalyzeBenchmark {
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
         time("store", store, repeat);
-        retained(store);
+        if (measureRetained) {
+            retained(store);
+        }
         if (a.containsKey("otf2")) {
             time("otf2", Path.of(a.get("otf2")), repeat);
         }
@@ -137,20 +147,26 @@ public final class AnalyzeBenchmark {
 
     /** Root-cause settings to time: {@code --root-causes on|off|both} (default both). */
     private static boolean[] rootCauseSettings = {false, true};
+    /** Reading settings to time: {@code --reading direct|pipelined|both} (default both). */
+    private static boolean[] readingSettings = {false, true};
+    /** Thread counts to time: {@code --threads 1,2} (default). */
+    private static int[] threadSettings = {1, 2};
 
     private static void time(String label, Path trace, int repeat) throws IOException {
         for (boolean rootCauses : rootCauseSettings) {
-        for (boolean pipelined : new boolean[]{false, true}) {
-            for (int threads : new int[]{1, 2}) {
+        for (boolean pipelined : readingSettings) {
+            for (int threads : threadSettings) {
                 AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined)
                         .withRootCauses(rootCauses);
                 long best = Long.MAX_VALUE;
                 long bestCpu = Long.MAX_VALUE;
                 long peak = 0;
+                long peakRss = 0;
                 AnalysisResult r = null;
                 for (int i = 0; i < repeat; i++) {
                     r = null;
                     BenchSupport.resetPeakHeap();
+                    BenchSupport.resetPeakRss();
                     long c0 = processCpuNanos();
                     long t0 = System.nanoTime();
                     try (TraceSource s = open(trace)) {
@@ -160,15 +176,16 @@ public final class AnalyzeBenchmark {
                     bestCpu = Math.min(bestCpu, processCpuNanos() - c0);
                     best = Math.min(best, t);
                     peak = Math.max(peak, BenchSupport.peakHeapBytes());
+                    peakRss = Math.max(peakRss, BenchSupport.peakRssBytes());
                 }
                 long ev = r.summary().events();
                 long comm = communicationRecords(r);
                 System.out.printf(Locale.ROOT,
                         "%-5s %-9s %-14s %d thread(s): %6.2f s  %s  = %.1f M events/s per core (%.1f M events per "
-                                + "CPU-second);  peak heap %s (%,d communication records, %.0f%% of events)%n",
+                                + "CPU-second);  peak heap %s, peak RSS %s (%,d communication records, %.0f%% of events)%n",
                         label, pipelined ? "pipelined" : "direct", rootCauses ? "+root causes" : "wait states",
                         threads, best / 1e9, BenchSupport.rate(ev, best),
-                        ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), comm,
+                        ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), BenchSupport.mib(peakRss), comm,
                         100.0 * comm / ev);
             }
         }

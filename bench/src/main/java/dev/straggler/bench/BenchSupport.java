@@ -43,6 +43,29 @@ public final class BenchSupport {
         return s;
     }
 
+    /** Resets the process's peak resident set (VmHWM) by writing 5 to /proc/self/clear_refs, where allowed. */
+    public static void resetPeakRss() {
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of("/proc/self/clear_refs"), "5");
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux or not allowed: the peak then counts from the start of the process
+        }
+    }
+
+    /** The process's peak resident set size (VmHWM of /proc/self/status), 0 where unknown. */
+    public static long peakRssBytes() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // not Linux
+        }
+        return 0;
+    }
+
     public static String mib(long bytes) {
         return String.format("%.1f MiB", bytes / 1048576.0);
     }

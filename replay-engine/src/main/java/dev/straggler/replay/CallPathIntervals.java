@@ -46,6 +46,17 @@ public final class CallPathIntervals implements java.io.Serializable {
     private final Columns.Longs enter = new Columns.Longs();
     /** Leave − enter of the call, or {@link #WIDE} when it does not fit (then in {@link #wideDuration}). */
     private final Columns.Ints duration = new Columns.Ints();
+    /**
+     * Per mark, the position of its event in the location's stream minus that of the previous mark (the first
+     * mark's from 0), or {@link #WIDE} when it does not fit (then in {@link #wideStep}); a mark made while closing
+     * regions left open at the end of the stream has the stream's length. The second pass finds the marks again by
+     * these positions ({@link IntervalPass}) instead of repeating the first pass's bookkeeping.
+     */
+    private final Columns.Ints step = new Columns.Ints();
+    private long lastPosition;
+    private final Int2LongOpenHashMap wideStep = new Int2LongOpenHashMap();
+    /** True for interval times read in a second pass ({@link #timesOnly}): no mark columns. */
+    private final boolean timesOnly;
     /** Per interval, the end (exclusive) of its entries; interval m's entries start at end(m - 1). */
     private final Columns.Ints entriesEnd = new Columns.Ints();
     private int size;
@@ -87,6 +98,8 @@ public final class CallPathIntervals implements java.io.Serializable {
     private int[] touched;
     private int touchedCount;
     private long lastStamp;
+    /** {@code seconds(lastStamp)}, computed once per timestamp (the same double as computing it again). */
+    private double lastSeconds;
     private boolean finished;
 
     /** The marks of a location, without interval times (first pass). */
@@ -99,7 +112,7 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                   besides receive requests
      */
     CallPathIntervals(Clock clock, BitSet boundaries) {
-        this(clock, boundaries, java.util.function.IntUnaryOperator.identity());
+        this(clock, boundaries, false, java.util.function.IntUnaryOperator.identity());
     }
 
     /**
@@ -107,23 +120,46 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                gives way ({@link #MAP_CAPACITY})
      */
     CallPathIntervals(Clock clock, BitSet boundaries, java.util.function.IntUnaryOperator cnodeOf) {
+        this(clock, boundaries, false, cnodeOf);
+    }
+
+    /**
+     * Interval times only, for {@link IntervalPass}: the marks are those of the first pass, closed through
+     * {@link #closeMark}; the mark accessors ({@link #kind} ...) are not available on the result.
+     *
+     * @param cnodeOf Scalasca's call-path id of each local call path ({@link #MAP_CAPACITY})
+     */
+    static CallPathIntervals timesOnly(Clock clock, java.util.function.IntUnaryOperator cnodeOf) {
+        return new CallPathIntervals(clock, new BitSet(), true, cnodeOf);
+    }
+
+    private CallPathIntervals(Clock clock, BitSet boundaries, boolean timesOnly,
+                              java.util.function.IntUnaryOperator cnodeOf) {
+        this.timesOnly = timesOnly;
         this.cnodeOf = cnodeOf;
         this.globalOffset = clock.globalOffset();
         this.ticksPerSecond = clock.ticksPerSecond();
         this.boundaries = boundaries;
         if (boundaries != null) {
+            lastSeconds = seconds(lastStamp);
             entryPath = new int[64];
             entrySeconds = new double[64];
             acc = new double[64];
             listedIn = new int[64];
             touched = new int[16];
         }
-        entriesEnd.grow(capacity);
-        kind.grow(capacity);
-        ref.grow(capacity);
-        path.grow(capacity);
-        enter.grow(capacity);
-        duration.grow(capacity);
+        if (boundaries != null) {
+            // marks only (the first pass) need no interval ends
+            entriesEnd.grow(capacity);
+        }
+        if (!timesOnly) {
+            kind.grow(capacity);
+            ref.grow(capacity);
+            path.grow(capacity);
+            enter.grow(capacity);
+            duration.grow(capacity);
+            step.grow(capacity);
+        }
     }
 
     // --- writing (the location pass) ---------------------------------------------------------------------------
@@ -136,12 +172,20 @@ public final class CallPathIntervals implements java.io.Serializable {
         if (caller >= 0) {
             book(caller, t);
         }
-        lastStamp = t;
+        stamp(t);
     }
 
     /** A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. */
     void leave(long t, int node) {
         book(node, t);
+        stamp(t);
+    }
+
+    /** The last Enter/Leave is at {@code t}; its time in seconds is kept for the next booking. */
+    private void stamp(long t) {
+        if (boundaries != null && t != lastStamp) {
+            lastSeconds = seconds(t);
+        }
         lastStamp = t;
     }
 
@@ -170,7 +214,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         }
         if (listedIn[node] != size + 1) {
             if (touchedCount == MAP_CAPACITY) {
-                bookIntoFullMap(node, seconds(t) - seconds(lastStamp));
+                bookIntoFullMap(node, seconds(t) - lastSeconds);
                 return;
             }
             listedIn[node] = size + 1;
@@ -179,7 +223,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             }
             touched[touchedCount++] = node;
         }
-        acc[node] += seconds(t) - seconds(lastStamp);
+        acc[node] += seconds(t) - lastSeconds;
     }
 
     /**
@@ -212,7 +256,7 @@ public final class CallPathIntervals implements java.io.Serializable {
      * entered at {@code callEnter}; returns the mark's index. The call's Leave is set later by
      * {@link #setLeave}.
      */
-    int mark(byte k, int r, int callPath, long callEnter) {
+    int mark(byte k, int r, int callPath, long callEnter, long position) {
         int m = size++;
         if (m == capacity) {
             capacity = Columns.nextCapacity(capacity);
@@ -221,18 +265,53 @@ public final class CallPathIntervals implements java.io.Serializable {
             path.grow(capacity);
             enter.grow(capacity);
             duration.grow(capacity);
-            entriesEnd.grow(capacity);
+            step.grow(capacity);
+            if (boundaries != null) {
+                entriesEnd.grow(capacity);
+            }
         }
+        long d = position - lastPosition;
+        if (d >= 0 && d < Integer.MAX_VALUE) {
+            step.set(m, (int) d);
+        } else {
+            step.set(m, WIDE);
+            wideStep.put(m, d);
+        }
+        lastPosition = position;
         kind.set(m, k);
         ref.set(m, r);
         path.set(m, callPath);
         enter.set(m, callEnter);
         duration.set(m, 0);
-        if (boundaries != null && (boundaries.get(m) || k == RECV_REQUEST)) {
+        if (boundaries != null) {
+            if (boundaries.get(m) || k == RECV_REQUEST) {
+                closeInterval();
+            }
+            entriesEnd.set(m, (int) entries);
+        }
+        return m;
+    }
+
+    /**
+     * The next mark of a second pass ({@link #timesOnly}): closes the open interval when {@code close} (a
+     * synchronisation point or a receive request), as {@link #mark} does.
+     */
+    void closeMark(boolean close) {
+        int m = size++;
+        if (m == capacity) {
+            capacity = Columns.nextCapacity(capacity);
+            entriesEnd.grow(capacity);
+        }
+        if (close) {
             closeInterval();
         }
         entriesEnd.set(m, (int) entries);
-        return m;
+    }
+
+    /** Position of mark {@code m}'s event in the stream minus that of mark {@code m - 1} (see {@link #step}). */
+    long positionStep(int m) {
+        int d = step.get(m);
+        return d == WIDE ? wideStep.get(m) : d;
     }
 
     void setLeave(int m, long t) {
@@ -347,6 +426,6 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     /** Bytes held by the marks and their intervals. */
     public long bytes() {
-        return (long) size * 21 + entries * 12 + wideDuration.size() * 24L;
+        return (long) size * (timesOnly ? 4 : 25) + entries * 12 + (wideDuration.size() + wideStep.size()) * 24L;
     }
 }

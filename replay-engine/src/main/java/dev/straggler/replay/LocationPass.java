@@ -62,6 +62,8 @@ public final class LocationPass {
     private boolean hasCollectiveBegin;
 
     private long events;
+    /** Position in the stream of the event being replayed (marks record it, see {@link CallPathIntervals}). */
+    private long position;
     private long firstTime;
     private long lastTime = Long.MIN_VALUE;
     private final long[] anomalies = new long[Anomaly.values().length];
@@ -114,7 +116,9 @@ public final class LocationPass {
         if (n > 0 && events == 0) {
             firstTime = time[0];
         }
+        final long base = events;
         for (int i = 0; i < n; i++) {
+            position = base + i;
             long t = time[i];
             if (t < lastTime) {
                 anomalies[Anomaly.TIME_REVERSAL.ordinal()]++;
@@ -158,6 +162,7 @@ public final class LocationPass {
     /** Closes what is still open and returns the location's data; the pass is unusable afterwards. */
     public LocationData finish() {
         if (depth > 0) {
+            position = events;
             anomalies[Anomaly.UNCLOSED_REGION.ordinal()] += depth;
             while (depth > 0) {
                 leave(lastTime, stackRegion[depth - 1]);
@@ -232,7 +237,7 @@ public final class LocationPass {
     /** Scalasca's INIT/FINALIZE synchronisation point is the Leave itself, marked before its time is booked. */
     private void markInitFinalize(byte k, int node, long t, int d) {
         if (intervals != null) {
-            int m = intervals.mark(k, -1, node, stackEnter[d]);
+            int m = intervals.mark(k, -1, node, stackEnter[d], position);
             intervals.setLeave(m, t);
         }
     }
@@ -246,7 +251,7 @@ public final class LocationPass {
             return -1;
         }
         int top = depth - 1;
-        int m = intervals.mark(k, ref, stackNode[top], stackEnter[top]);
+        int m = intervals.mark(k, ref, stackNode[top], stackEnter[top], position);
         addPending(m, PATCH_MARK_LEAVE);
         return m;
     }

@@ -57,6 +57,11 @@ public final class LocationProfile implements java.io.Serializable {
         return n;
     }
 
+    /** The child of {@code parentNode} (-1: a root) for {@code regionId}, -1 when none; read-only. */
+    int find(int parentNode, int regionId) {
+        return index.get(((long) (parentNode + 1) << 32) | (regionId & 0xffffffffL));
+    }
+
     void addVisit(int node) {
         visits[node]++;
     }

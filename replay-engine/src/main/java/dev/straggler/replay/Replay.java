@@ -136,13 +136,42 @@ public final class Replay {
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
         LocationData d = locations.get(location);
-        return intervalTimes(source, defs, regions, location, closingMarks,
+        return intervalTimes(source, defs, regions, d, closingMarks,
                 local -> callTree.creationId(d.globalCallPath(local)));
     }
 
     /**
+     * As {@link #intervalTimes(int, BitSet)} for a location whose first pass ({@code d}, marks kept) was made
+     * elsewhere: only the call stack is replayed again ({@link IntervalPass}), the marks are found by their
+     * positions in the stream. {@code cnodeOf} gives Scalasca's call-path id of a local call path of the location
+     * (the unified tree's creation id), which decides what a full interval map keeps.
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  LocationData d, BitSet closingMarks,
+                                                  java.util.function.IntUnaryOperator cnodeOf) throws IOException {
+        if (d.intervals() == null) {
+            throw new IllegalArgumentException("location " + d.location() + " was read without marks");
+        }
+        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf);
+        EventBatch batch = new EventBatch(ReplayOptions.defaults().batchSize());
+        try (LocationReader r = source.openLocation(d.location())) {
+            while (r.next(batch)) {
+                pass.accept(batch);
+            }
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
+                throw e;
+            }
+            throw new IOException(source.origin() + ": location " + d.location() + " (rank " + d.rank() + "): "
+                    + e.getMessage(), e);
+        }
+        return pass.finish();
+    }
+
+    /**
      * As {@link #intervalTimes(int, BitSet)}, for a location read from {@code source} outside a replay (a
-     * distributed engine's task).
+     * distributed engine's task), repeating the whole first pass; the overload taking the location's
+     * {@link LocationData} replays only the call stack.
      */
     public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
                                                   int location, BitSet closingMarks) throws IOException {

@@ -1,5 +1,7 @@
 package dev.straggler.replay;
 
+import dev.straggler.trace.CollectiveOp;
+import dev.straggler.trace.EventKind;
 import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.api.Test;
 
@@ -104,6 +106,68 @@ class CallPathIntervalsTest {
         CallPathIntervals iv = replay(b, true).intervalTimes(0, marks(0));
         expected.sort(null);
         assertEquals(expected, sortedEntries(iv, 0));
+    }
+
+    /**
+     * Rank 0 with what changes its call stack besides Enter/Leave (a Leave without Enter, program begin, a
+     * measurement pause, a buffer flush), marks of every kind (an unknown request completion makes none), and
+     * MPI_Finalize and main left open at the end (their Leave, and the Finalize mark, come from closing them).
+     */
+    private static TraceBuilder stackChanges() {
+        TraceBuilder b = new TraceBuilder(2);
+        int main = b.region("main");
+        b.rank(0).raw(0, EventKind.LEAVE_CODE, main, 0, 0, 0, 0).raw(1, EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0)
+                .enter(2, "main").enter(3, "MPI_Init").leave(7).compute("a", 7, 20)
+                .raw(21, EventKind.MEASUREMENT_ON_OFF_CODE, 2, 0, 0, 0, 0)
+                .raw(30, EventKind.MEASUREMENT_ON_OFF_CODE, 1, 0, 0, 0, 0)
+                .raw(31, EventKind.BUFFER_FLUSH_CODE, 0, 0, 0, 0, 40)
+                .callIsend(41, 45, 1, 0, 8, 7).callIrecv(46, 50, 9)
+                .enter(51, "MPI_Waitall").request(55, EventKind.MPI_ISEND_COMPLETE, 7)
+                .irecv(56, TraceBuilder.WORLD, 1, 0, 8, 9).request(57, EventKind.MPI_ISEND_COMPLETE, 99).leave(60)
+                .callSend("MPI_Send", 61, 70, 1, 1, 8).compute("b", 70, 90)
+                .callCollective("MPI_Barrier", 90, 100, CollectiveOp.BARRIER, TraceBuilder.WORLD, -1, 0, 0)
+                .enter(101, "MPI_Finalize").compute("c", 102, 105);
+        b.rank(1).enter(0, "main").enter(1, "MPI_Init").leave(2)
+                .callCollective("MPI_Barrier", 90, 100, CollectiveOp.BARRIER, TraceBuilder.WORLD, -1, 0, 0)
+                .enter(101, "MPI_Finalize").leave(110).leave(120);
+        return b;
+    }
+
+    private static void assertSameTimes(CallPathIntervals expected, CallPathIntervals actual) {
+        assertEquals(expected.size(), actual.size());
+        assertEquals(expected.entries(), actual.entries());
+        for (int m = 0; m <= expected.size(); m++) {
+            assertEquals(expected.entriesBegin(m), actual.entriesBegin(m), "interval " + m);
+            assertEquals(expected.entriesEnd(m), actual.entriesEnd(m), "interval " + m);
+        }
+        for (int e = 0; e < expected.entries(); e++) {
+            assertEquals(expected.entryPath(e), actual.entryPath(e), "entry " + e);
+            assertEquals(expected.entrySeconds(e), actual.entrySeconds(e), "entry " + e);
+        }
+    }
+
+    @Test
+    void secondPassFromTheMarksBooksAsTheWholeFirstPass() throws IOException {
+        MemoryTrace t = stackChanges().build();
+        Replay r = Replay.run(t, ReplayOptions.defaults().withThreads(1).withIntervals(true));
+        LocationData d = r.location(0);
+        int marks = d.intervals().size();
+        // init, isend, receive request, irecv, isend completion, send, barrier, finalize (closed at the end)
+        assertEquals(8, marks);
+        assertEquals(CallPathIntervals.FINALIZE, d.intervals().kind(marks - 1));
+        BitSet all = new BitSet();
+        all.set(0, marks);
+        BitSet even = new BitSet();
+        for (int m = 0; m < marks; m += 2) {
+            even.set(m);
+        }
+        for (BitSet closing : List.of(new BitSet(), all, even)) {
+            // ground truth: the second pass that repeats the whole first pass (records, requests, profile)
+            CallPathIntervals whole = Replay.intervalTimes(t, t.definitions(), r.regions(), 0, closing);
+            assertSameTimes(whole, Replay.intervalTimes(t, t.definitions(), r.regions(), d, closing,
+                    java.util.function.IntUnaryOperator.identity()));
+            assertSameTimes(whole, r.intervalTimes(0, closing));
+        }
     }
 
     @Test

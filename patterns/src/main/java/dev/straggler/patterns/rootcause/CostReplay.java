@@ -91,8 +91,9 @@ final class CostReplay {
      */
     private final class Channel {
         private final boolean lateSender;
-        private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>();
-        private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap();
+        // sized so that they do not shrink and grow again as shipments come and go (fastutil maps shrink on remove)
+        private final Long2ObjectOpenHashMap<Shipment> shipped = new Long2ObjectOpenHashMap<>(CHANNEL_SIZE);
+        private final Long2IntOpenHashMap waiting = new Long2IntOpenHashMap(CHANNEL_SIZE);
 
         Channel(boolean lateSender) {
             this.lateSender = lateSender;
@@ -123,6 +124,8 @@ final class CostReplay {
             return sh;
         }
     }
+
+    private static final int CHANNEL_SIZE = 1 << 12;
 
     /** Late Sender shipments, keyed by the receiving send (location, send row). */
     private final Channel toSend = new Channel(true);
@@ -180,9 +183,6 @@ final class CostReplay {
         }
     }
 
-    private IntervalTimes times() {
-        return times.get();
-    }
 
     static long key(int location, int row) {
         return ((long) location << 32) | (row & 0xffffffffL);
@@ -232,7 +232,7 @@ final class CostReplay {
     void receive(Arrival a) {
         Pending p = arrive(a);
         if (p != null) {
-            process(p, -1);
+            process(p, -1, times.get());
         }
     }
 
@@ -281,39 +281,41 @@ final class CostReplay {
     // --- backward replay -----------------------------------------------------------------------------------
 
     private void advance(LocationState st) {
+        // the worker's interval accumulator, looked up once per run of this location, not per mark
+        IntervalTimes t = times.get();
         CallPathIntervals iv = st.intervals;
         while (st.cursor >= 0) {
             int m = st.cursor;
             int ref = iv.ref(m);
             switch (iv.kind(m)) {
                 case CallPathIntervals.SEND -> {
-                    if (!postSend(st, m, ref)) {
+                    if (!postSend(st, m, ref, t)) {
                         return;
                     }
                     if (st.links.sendCompleteMark[ref] == m) {
-                        preSendComplete(st, m, ref);
+                        preSendComplete(st, m, ref, t);
                     }
                 }
-                case CallPathIntervals.SEND_COMPLETE -> preSendComplete(st, m, ref);
+                case CallPathIntervals.SEND_COMPLETE -> preSendComplete(st, m, ref, t);
                 case CallPathIntervals.RECV -> {
-                    if (st.links.requestMark[ref] == m && !postRequest(st, m, ref)) {
+                    if (st.links.requestMark[ref] == m && !postRequest(st, m, ref, t)) {
                         return;
                     }
-                    preRecv(st, m, ref);
+                    preRecv(st, m, ref, t);
                 }
                 case CallPathIntervals.RECV_REQUEST -> {
-                    if (ref >= 0 && !postRequest(st, m, ref)) {
+                    if (ref >= 0 && !postRequest(st, m, ref, t)) {
                         return;
                     }
                 }
                 case CallPathIntervals.COLLECTIVE_END -> {
-                    if (!collective(st, m, ref)) {
+                    if (!collective(st, m, ref, t)) {
                         return;
                     }
                 }
                 case CallPathIntervals.INIT -> {
                     if (st.onCriticalPath) {
-                        updatePath(st, st.spAt(m));
+                        updatePath(st, st.spAt(m), t);
                     }
                 }
                 case CallPathIntervals.FINALIZE -> {
@@ -346,18 +348,18 @@ final class CostReplay {
      * blocking receive's request role ran before (see {@link #advance}): Scalasca's handlers run in that order
      * only for different events, and for one event a Late Sender wait excludes the Late Receiver role.
      */
-    private void preRecv(LocationState st, int m, int recv) {
+    private void preRecv(LocationState st, int m, int recv, IntervalTimes t) {
         int s = st.spAt(m);
         PartnerFacts f = partners[st.location];
         int sl = f.sendLocation[recv];
         if (!st.sp.isWaitState(s) || sl < 0) {
             return; // only a Late Sender wait state makes the send a synchronisation point
         }
-        toSend.deliver(key(sl, f.sendRow[recv]), shipment(st, s, f.sendRank[recv]));
+        toSend.deliver(key(sl, f.sendRow[recv]), shipment(st, s, f.sendRank[recv], t));
     }
 
     /** Backward replay at a send: receives the Late Sender shipment (blocking), then POST_SEND. */
-    private boolean postSend(LocationState st, int m, int send) {
+    private boolean postSend(LocationState st, int m, int send, IntervalTimes t) {
         int s = st.spAt(m);
         PartnerFacts f = partners[st.location];
         if (s < 0 || f.recvLocation[send] < 0) {
@@ -370,12 +372,12 @@ final class CostReplay {
         if (sh == null) {
             return false;
         }
-        arrived(st, m, s, sh, f.recvRank[send], WaitType.LATE_SENDER);
+        arrived(st, m, s, sh, f.recvRank[send], WaitType.LATE_SENDER, t);
         return true;
     }
 
     /** Backward replay at a send completion that is a Late Receiver wait state: PRE_INV_SENDCMP. */
-    private void preSendComplete(LocationState st, int m, int send) {
+    private void preSendComplete(LocationState st, int m, int send, IntervalTimes t) {
         int s = st.spAt(m);
         PartnerFacts f = partners[st.location];
         int rl = f.recvLocation[send];
@@ -383,14 +385,14 @@ final class CostReplay {
             return;
         }
         // built (and the critical path leaves) even when the request does not take it
-        Shipment sh = shipment(st, s, f.recvRank[send]);
+        Shipment sh = shipment(st, s, f.recvRank[send], t);
         if (f.requestTakes[send]) {
             toRequest.deliver(key(rl, f.recvRow[send]), sh);
         }
     }
 
     /** Backward replay at a receive request that is a Late Receiver synchronisation point: POST_INV_RECVREQ. */
-    private boolean postRequest(LocationState st, int m, int recv) {
+    private boolean postRequest(LocationState st, int m, int recv, IntervalTimes t) {
         int q = st.spAt(m);
         PartnerFacts f = partners[st.location];
         if (q < 0 || st.sp.isWaitState(q) || f.sendLocation[recv] < 0) {
@@ -403,7 +405,7 @@ final class CostReplay {
         if (sh == null) {
             return false;
         }
-        arrived(st, m, q, sh, f.sendRank[recv], WaitType.LATE_RECEIVER);
+        arrived(st, m, q, sh, f.sendRank[recv], WaitType.LATE_RECEIVER, t);
         return true;
     }
 
@@ -412,24 +414,25 @@ final class CostReplay {
      * map since the last synchronisation with the partner, its long-term costs, and the critical path, which
      * leaves this location here if it was on it.
      */
-    private Shipment shipment(LocationState st, int s, int partnerRank) {
-        TimeMap tmap = times().delayTimemap(st, s, partnerRank);
+    private Shipment shipment(LocationState st, int s, int partnerRank, IntervalTimes times) {
+        TimeMap tmap = times.delayTimemap(st, s, partnerRank);
         double[] costs = new double[WaitType.COUNT];
         for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = st.cost[t][s];
+            costs[t] = st.cost(t, s);
         }
         boolean cp = st.onCriticalPath;
         if (cp) {
-            updatePath(st, s);
+            updatePath(st, s, times);
             st.onCriticalPath = false;
         }
         return new Shipment(st.sp.waitTime(s), tmap, costs, cp);
     }
 
     /** A shipment reached its cause at synchronisation point {@code s} (mark {@code m}): delay and path. */
-    private void arrived(LocationState st, int m, int s, Shipment sh, int partnerRank, int type) {
+    private void arrived(LocationState st, int m, int s, Shipment sh, int partnerRank, int type,
+                         IntervalTimes times) {
         if (sh.waitTime() > 0) {
-            pointToPointDelay(st, s, partnerRank, sh, type);
+            pointToPointDelay(st, s, partnerRank, sh, type, times);
         }
         if (sh.criticalPath()) {
             st.onCriticalPath = true;
@@ -442,11 +445,11 @@ final class CostReplay {
      * POST_INV_RECVREQ, then the DELAY_LATE_SENDER / DELAY_LATE_RECEIVER handlers of the long-term, indirect and
      * propagating patterns). {@code s} is the synchronisation point here, {@code partner} the waiting rank.
      */
-    private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type) {
+    private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type,
+                                   IntervalTimes times) {
         int prev = st.sp.previous(s, partner);
-        TimeMap w = times().waitMap(st, prev, s);
-        TimeMap pruned = times().pruned(st, prev, s, w);
-        TimeMap d = pruned.minusPositive(sh.times());
+        TimeMap w = times.waitMap(st, prev, s);
+        TimeMap d = times.prunedMinusPositive(st, prev, s, w, sh.times());
         double rwait = sh.waitTime();
         double dw = d.sum() + w.sum();
         double scale = dw > 0 ? Math.min(rwait / dw, 1.0) : 0.0;
@@ -502,7 +505,7 @@ final class CostReplay {
         if (!(scale > 0)) {
             return;
         }
-        double[] c = st.cost[type];
+        double[] c = st.costRow(type);
         for (int x = fromSp + 1; x < toSp; x++) {
             double w = st.sp.waitTime(x);
             if (w > 0) {
@@ -517,7 +520,7 @@ final class CostReplay {
             return;
         }
         double scale = scales.firstEntry().getValue();
-        double[] c = st.cost[type];
+        double[] c = st.costRow(type);
         for (int x = fromSp + 1; x < toSp; x++) {
             Double sx = scales.get(x);
             if (sx != null) {
@@ -531,9 +534,9 @@ final class CostReplay {
     }
 
     /** Critical path: books the interval since it reached this location, minus the wait where it leaves. */
-    private void updatePath(LocationState st, int from) {
+    private void updatePath(LocationState st, int from, IntervalTimes times) {
         int fromMark = from < 0 ? -1 : st.sp.mark(from);
-        TimeMap tmap = times().runtimes(st, fromMark, st.criticalPathEnd);
+        TimeMap tmap = times.runtimes(st, fromMark, st.criticalPathEnd);
         for (int i = 0; i < tmap.size(); i++) {
             st.add(RootCauseMetric.CRITICAL_PATH, tmap.paths()[i], tmap.seconds()[i]);
         }
@@ -550,13 +553,13 @@ final class CostReplay {
      * Arrives at a collective; once every participant has arrived the instance is processed and the others, parked
      * at it, are released. Members that take no part (no payload in an N x N operation, skipped operations) pass.
      */
-    private boolean collective(LocationState st, int m, int row) {
+    private boolean collective(LocationState st, int m, int row, IntervalTimes t) {
         CollectiveRoles r = roles[st.location];
         int k = r.instance[row];
         if (k < 0 || !r.participates[row]) {
             return true;
         }
-        Arrival a = arrival(st, m, row);
+        Arrival a = arrival(st, m, row, t);
         int coordinator = coordinator(a);
         if (states[coordinator] == null) {
             // evaluated elsewhere: wait for the release (parked first, so that the release finds it)
@@ -570,7 +573,7 @@ final class CostReplay {
         if (p == null) {
             return false;
         }
-        process(p, st.location);
+        process(p, st.location, t);
         return true;
     }
 
@@ -592,11 +595,12 @@ final class CostReplay {
             throw new IllegalStateException("release of collective instance " + (key & 0xffffffffL)
                     + " of communicator " + (key >>> 32) + " that no member here waits for");
         }
+        IntervalTimes times = this.times.get();
         for (Arrival a : waiting) {
             LocationState st = states[a.location()];
             if (a.kind() >= 0 && a.criticalPath() && a.waitState()) {
                 // the critical path leaves a waiting member for the reference rank (see collectiveDelay)
-                updatePath(st, a.sp());
+                updatePath(st, a.sp(), times);
                 st.onCriticalPath = false;
             }
             st.cursor--;
@@ -624,7 +628,7 @@ final class CostReplay {
     }
 
     /** What member {@code st} contributes to the instance of its collective record {@code row} (mark {@code m}). */
-    private Arrival arrival(LocationState st, int m, int row) {
+    private Arrival arrival(LocationState st, int m, int row, IntervalTimes times) {
         CollectiveRoles r = roles[st.location];
         int comm = st.loc.collectives().comm(row);
         int[] global = globalRanks[comm];
@@ -638,17 +642,17 @@ final class CostReplay {
         int s = st.spAt(st.links.collectiveMark[row]);
         double[] costs = new double[WaitType.COUNT];
         for (int t = 0; t < WaitType.COUNT; t++) {
-            costs[t] = s >= 0 ? st.cost[t][s] : 0;
+            costs[t] = s >= 0 ? st.cost(t, s) : 0;
         }
-        TimeMap delay = s >= 0 && j != ref ? times().delayTimemap(st, s, global[ref]) : TimeMap.EMPTY;
+        TimeMap delay = s >= 0 && j != ref ? times.delayTimemap(st, s, global[ref]) : TimeMap.EMPTY;
         RootPart root = null;
         if (j == ref && s >= 0) {
             TreeMap<Integer, Integer> prevSps = new TreeMap<>(); // communicator rank -> sp on the reference rank
             int prevSp = previousGroupSync(st, s, global, ref, prevSps);
-            TimeMap group = times().synchpointTimes(st, prevSp, s);
+            TimeMap group = times.synchpointTimes(st, prevSp, s);
             TimeMap[] prevSpTimes = new TimeMap[global.length];
             for (var e : prevSps.entrySet()) {
-                prevSpTimes[e.getKey()] = times().synchpointTimes(st, e.getValue(), s);
+                prevSpTimes[e.getKey()] = times.synchpointTimes(st, e.getValue(), s);
             }
             root = new RootPart(prevSp, prevSps, group, prevSpTimes);
         }
@@ -671,7 +675,7 @@ final class CostReplay {
      * and critical-path handlers) booked at the held members it concerns, then releases the held members parked at
      * it other than {@code trigger}, which continues by itself.
      */
-    private void process(Pending p, int trigger) {
+    private void process(Pending p, int trigger, IntervalTimes times) {
         Arrival any = null;
         for (Arrival a : p.byMember) {
             if (a != null) {
@@ -680,7 +684,7 @@ final class CostReplay {
             }
         }
         if (any != null && any.kind() >= 0) {
-            collectiveDelay(p.byMember, any);
+            collectiveDelay(p.byMember, any, times);
         }
         IntArrayList elsewhere = null;
         for (Arrival a : p.byMember) {
@@ -703,7 +707,7 @@ final class CostReplay {
     }
 
     /** The instance's delay from its members' arrivals; only held locations are written. */
-    private void collectiveDelay(Arrival[] member, Arrival any) {
+    private void collectiveDelay(Arrival[] member, Arrival any, IntervalTimes times) {
         int n = any.size();
         int ref = any.reference();
         int type = switch (CollectiveSync.Kind.values()[any.kind()]) {
@@ -802,7 +806,7 @@ final class CostReplay {
             if (a != null && a.criticalPath() && a.waitState()) {
                 LocationState st = states[a.location()];
                 if (st != null) {
-                    updatePath(st, a.sp());
+                    updatePath(st, a.sp(), times);
                     st.onCriticalPath = false;
                 }
                 moved = true;

@@ -17,6 +17,13 @@ final class IntervalTimes {
     /** Per call path, the call of {@link #runtimes} in which it was last listed. */
     private final int[] listedIn;
     private int call;
+    /** Scratch for the maps built here (one slot more for the call path pruning may insert), copied out once. */
+    private final int[] scratchPaths;
+    private final double[] scratchSeconds;
+    private final int[] diffPaths;
+    private final double[] diffSeconds;
+    /** The sum of the last {@link #prunedInto}. */
+    private double prunedSum;
 
     /** Scalasca's call-path id of each unified call path (the order that breaks ties in its bounded maps). */
     private final int[] cnodeId;
@@ -32,14 +39,18 @@ final class IntervalTimes {
      */
     IntervalTimes(int[] cnodeIds) {
         int callPaths = cnodeIds.length;
-        this.acc = new double[callPaths];
-        this.touched = new int[callPaths];
-        this.listedIn = new int[callPaths];
         this.cnodeId = cnodeIds;
         this.pathOfCnode = new int[callPaths];
         for (int p = 0; p < callPaths; p++) {
             pathOfCnode[cnodeIds[p]] = p;
         }
+        this.acc = new double[callPaths];
+        this.touched = new int[callPaths];
+        this.listedIn = new int[callPaths];
+        this.scratchPaths = new int[callPaths + 1];
+        this.scratchSeconds = new double[callPaths + 1];
+        this.diffPaths = new int[callPaths + 1];
+        this.diffSeconds = new double[callPaths + 1];
     }
 
     /**
@@ -63,7 +74,7 @@ final class IntervalTimes {
         if (n > BoundedTimeMap.CAPACITY) {
             n = bound(st, fromMark, toMark, n);
         }
-        Arrays.sort(touched, 0, n);
+        sortSmall(touched, n);
         return n;
     }
 
@@ -100,6 +111,44 @@ final class IntervalTimes {
             acc[p] = bounded.seconds(i);
         }
         return kept;
+    }
+
+    /**
+     * Sorts {@code a[0..n)}: an insertion sort for the few call paths of a typical interval (the library sort's
+     * set-up costs more than the sorting there), the library sort beyond.
+     */
+    private static void sortSmall(int[] a, int n) {
+        if (n > 24) {
+            Arrays.sort(a, 0, n);
+            return;
+        }
+        for (int i = 1; i < n; i++) {
+            int v = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > v) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = v;
+        }
+    }
+
+    /** {@link #sortSmall} for distinct longs. */
+    private static void sortSmall(long[] a) {
+        int n = a.length;
+        if (n > 24) {
+            Arrays.sort(a);
+            return;
+        }
+        for (int i = 1; i < n; i++) {
+            long v = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > v) {
+                a[j + 1] = a[j];
+                j--;
+            }
+            a[j + 1] = v;
+        }
     }
 
     /**
@@ -186,7 +235,7 @@ final class IntervalTimes {
         for (int i = 0; i < n; i++) {
             keyed[i] = ((long) paths[i] << 32) | i;
         }
-        Arrays.sort(keyed);
+        sortSmall(keyed);
         int[] p = new int[n];
         double[] s = new double[n];
         int k = -1;
@@ -223,10 +272,42 @@ final class IntervalTimes {
      * interval). One pass over the accumulator, no intermediate maps: this runs for every wait state.
      */
     TimeMap pruned(LocationState st, int fromSp, int toSp, TimeMap waits) {
+        int k = prunedInto(st, fromSp, toSp, waits);
+        return new TimeMap(Arrays.copyOf(scratchPaths, k), Arrays.copyOf(scratchSeconds, k), prunedSum);
+    }
+
+    /**
+     * {@link #pruned} followed by {@link TimeMap#minusPositive}{@code (other)}, the same operations in the same
+     * order, without building the pruned map: the delay of a point-to-point wait state, computed for each one.
+     */
+    TimeMap prunedMinusPositive(LocationState st, int fromSp, int toSp, TimeMap waits, TimeMap other) {
+        int k = prunedInto(st, fromSp, toSp, waits);
+        int[] paths = scratchPaths;
+        double[] seconds = scratchSeconds;
+        int n = 0;
+        double s = 0;
+        int[] op = other.paths();
+        double[] os = other.seconds();
+        int j = 0;
+        for (int i = 0; i < k; i++) {
+            while (j < op.length && op[j] < paths[i]) {
+                j++;
+            }
+            double d = seconds[i] - (j < op.length && op[j] == paths[i] ? os[j] : 0);
+            if (d > 0) {
+                diffPaths[n] = paths[i];
+                diffSeconds[n++] = d;
+                s += d;
+            }
+        }
+        return new TimeMap(Arrays.copyOf(diffPaths, n), Arrays.copyOf(diffSeconds, n), s);
+    }
+
+    /** {@link #pruned} into the scratch arrays; returns the number of call paths, the sum in {@link #prunedSum}. */
+    private int prunedInto(LocationState st, int fromSp, int toSp, TimeMap waits) {
         int n = accumulate(st, fromSp < 0 ? -1 : st.sp.mark(fromSp), st.sp.mark(toSp));
-        // one slot more for the opening point's call path, which pruning may insert
-        int[] paths = new int[n + 1];
-        double[] v = new double[n + 1];
+        int[] paths = scratchPaths;
+        double[] v = scratchSeconds;
         int k = 0;
         double sum = 0;
         int[] wp = waits.paths();
@@ -267,8 +348,7 @@ final class IntervalTimes {
                 if (v[min] < value) {
                     System.arraycopy(paths, min + 1, paths, min, k - 1 - min);
                     System.arraycopy(v, min + 1, v, min, k - 1 - min);
-                    int at = Arrays.binarySearch(paths, 0, k - 1, id);
-                    at = -at - 1;
+                    int at = -Arrays.binarySearch(paths, 0, k - 1, id) - 1;
                     System.arraycopy(paths, at, paths, at + 1, k - 1 - at);
                     System.arraycopy(v, at, v, at + 1, k - 1 - at);
                     paths[at] = id;
@@ -284,10 +364,7 @@ final class IntervalTimes {
                 k++;
             }
         }
-        if (k < paths.length) {
-            paths = Arrays.copyOf(paths, k);
-            v = Arrays.copyOf(v, k);
-        }
-        return new TimeMap(paths, v, sum);
+        prunedSum = sum;
+        return k;
     }
 }

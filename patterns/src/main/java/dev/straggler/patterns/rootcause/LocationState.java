@@ -27,8 +27,11 @@ final class LocationState {
     /** Next mark to replay, going backwards. */
     int cursor;
 
-    /** Long-term costs per wait-state type ({@link WaitType}) and synchronisation point. */
-    double[][] cost;
+    /**
+     * Long-term costs per wait-state type ({@link WaitType}) and synchronisation point; a type's row is allocated
+     * when the first cost of that type arrives (most programs have costs of one or two types only).
+     */
+    private double[][] cost;
     /** Indirect waiting shipped forward: at a send (Late Sender) or a receive request (Late Receiver). */
     double[] indirect;
     /** Propagating waiting per wait state, NaN where none was recorded. */
@@ -59,7 +62,7 @@ final class LocationState {
             sp.freeze();
         }
         int n = sp.size();
-        cost = new double[WaitType.COUNT][n];
+        cost = new double[WaitType.COUNT][];
         indirect = new double[n];
         propagating = new double[n];
         Arrays.fill(propagating, Double.NaN);
@@ -69,6 +72,22 @@ final class LocationState {
         for (int s = 0; s < n; s++) {
             spAtMark[sp.mark(s)] = s;
         }
+    }
+
+    /** The long-term cost of wait-state type {@code type} at synchronisation point {@code s} (0 when none). */
+    double cost(int type, int s) {
+        double[] c = cost[type];
+        return c == null ? 0 : c[s];
+    }
+
+    /** The costs of one wait-state type, per synchronisation point, for adding to. */
+    double[] costRow(int type) {
+        double[] c = cost[type];
+        if (c == null) {
+            c = new double[sp.size()];
+            cost[type] = c;
+        }
+        return c;
     }
 
     /** The marks of the synchronisation points: where Scalasca's time-map cache closes an interval. */

@@ -4,7 +4,9 @@ import dev.straggler.replay.LocationData;
 import dev.straggler.replay.MessageMatching;
 import dev.straggler.replay.Replay;
 
+import java.io.IOException;
 import java.util.Arrays;
+import java.util.concurrent.ExecutorService;
 
 /**
  * Both directions of the point-to-point matching, as random-access arrays (the replay's cursors walk in order
@@ -16,20 +18,21 @@ final class Matches {
     private final int[][] sendLoc;
     private final int[][] sendIdx;
 
-    Matches(Replay replay) {
+    /** Locations on the pool's threads: a send is the partner of at most one receive, so no row is written twice. */
+    Matches(Replay replay, ExecutorService pool, int threads) throws IOException {
         int n = replay.locations().size();
         recvLoc = new int[n][];
         recvIdx = new int[n][];
         sendLoc = new int[n][];
         sendIdx = new int[n][];
-        for (int l = 0; l < n; l++) {
+        RootCauses.forEach(pool, threads, n, l -> {
             LocationData d = replay.location(l);
             sendLoc[l] = new int[d.sends().size()];
             sendIdx[l] = new int[d.sends().size()];
             Arrays.fill(sendLoc[l], -1);
             Arrays.fill(sendIdx[l], -1);
-        }
-        for (int l = 0; l < n; l++) {
+        });
+        RootCauses.forEach(pool, threads, n, l -> {
             LocationData d = replay.location(l);
             int size = d.receives().size();
             recvLoc[l] = new int[size];
@@ -45,7 +48,7 @@ final class Matches {
                     sendIdx[sl][j] = i;
                 }
             }
-        }
+        });
     }
 
     int recvPartnerLocation(int location, int recv) {

@@ -19,10 +19,11 @@ public final class PartnerFacts implements Serializable {
     final int[] sendLocation;
     final int[] sendRow;
     final int[] sendRank;
+    // (the registration facts: read by SyncPointDetection only, see #dropRegistrationFacts)
     /** The send was a Late Receiver wait state (its completion waited). */
-    final boolean[] sendLateReceiver;
-    final long[] sendLeave;
-    final long[] sendCompleteLeave;
+    boolean[] sendLateReceiver;
+    long[] sendLeave;
+    long[] sendCompleteLeave;
     /** The send's completion is a wait state (a Late Receiver synchronisation point). */
     final boolean[] sendCompleteIsWait;
 
@@ -31,9 +32,9 @@ public final class PartnerFacts implements Serializable {
     final int[] recvRow;
     final int[] recvRank;
     /** The receive was a Late Sender wait state. */
-    final boolean[] recvLateSender;
-    final long[] recvLeave;
-    final long[] requestLeave;
+    boolean[] recvLateSender;
+    long[] recvLeave;
+    long[] requestLeave;
     /** The receive is a wait state (a Late Sender synchronisation point). */
     final boolean[] recvIsWait;
     /** The receive's request is a synchronisation point and no wait state: it takes Late Receiver costs. */
@@ -55,6 +56,19 @@ public final class PartnerFacts implements Serializable {
         requestLeave = new long[sends];
         recvIsWait = new boolean[sends];
         requestTakes = new boolean[sends];
+    }
+
+    /**
+     * Frees what only the registration of synchronisation points reads (wait-state flags and Leave times of the
+     * partners, 18 bytes per record) once it is done, for the backward replay that follows.
+     */
+    void dropRegistrationFacts() {
+        sendLateReceiver = null;
+        sendLeave = null;
+        sendCompleteLeave = null;
+        recvLateSender = null;
+        recvLeave = null;
+        requestLeave = null;
     }
 
     private static int[] minusOne(int n) {

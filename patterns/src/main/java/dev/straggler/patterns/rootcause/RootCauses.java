@@ -67,38 +67,36 @@ public final class RootCauses {
         PartnerFacts[] partners = new PartnerFacts[n];
         CollectiveRoles[] roles = new CollectiveRoles[n];
         int[] masters = replay.definitions().masterLocationByRank();
+        boolean[] held = new boolean[n];
         for (int rank = 0; rank < masters.length; rank++) {
             int l = replay.locationOfRank(rank);
-            if (l >= 0 && replay.location(l).intervals() != null) {
+            if (l >= 0) {
+                held[l] = replay.location(l).intervals() != null;
+            }
+        }
+        // Each step below writes only rows of its own location, or partner rows that exactly one record names, so
+        // its locations may run on any thread; the steps stay in sequence because each reads what the one
+        // before wrote everywhere.
+        forEach(pool, threads, n, l -> {
+            if (held[l]) {
                 LocationData d = replay.location(l);
                 states[l] = new LocationState(d);
                 partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
                 roles[l] = new CollectiveRoles(d.collectives().size());
             }
-        }
-        Matches matches = new Matches(replay);
+        });
+        Matches matches = new Matches(replay, pool, threads);
         PartnerFacts.Sink facts = factsInto(partners);
-        for (LocationState st : states) {
-            if (st != null) {
-                int l = st.location;
-                PartnerFacts.emitFacts(st, lateSenderWaits[l], lateReceiverWaits[l], matching(matches, l), facts);
+        forEach(pool, threads, n, l -> {
+            if (states[l] != null) {
+                PartnerFacts.emitFacts(states[l], lateSenderWaits[l], lateReceiverWaits[l], matching(matches, l),
+                        facts);
             }
-        }
-        roles(replay, collectives, roles);
+        });
+        roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
-        Parallel.Task<Void> register = l -> {
-            registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
-                    roles[l], init, fin);
-            return null;
-        };
-        if (threads > 1 && pool != null) {
-            Parallel.map(pool, n, register);
-        } else {
-            for (int l = 0; l < n; l++) {
-                registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
-                        roles[l], init, fin);
-            }
-        }
+        forEach(pool, threads, n, l -> registerAndRead(replay, states[l], clock, lateSenderWaits[l],
+                lateReceiverWaits[l], partners[l], roles[l], init, fin));
         PartnerFacts.FlagSink flags = flagsInto(partners);
         for (LocationState st : states) {
             if (st != null) {
@@ -128,13 +126,13 @@ public final class RootCauses {
                 CostReplay.addIndirect(states[target], row, lateSender, v));
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
         double[][] ltimes = new double[n][];
-        IntervalTimes times = new IntervalTimes(cnodeIds);
-        for (LocationState st : states) {
-            if (st != null) {
-                out[st.location] = st.severity;
-                ltimes[st.location] = CriticalPathImpact.localTimes(st, times, paths);
+        ThreadLocal<IntervalTimes> times = ThreadLocal.withInitial(() -> new IntervalTimes(cnodeIds));
+        forEach(pool, threads, n, l -> {
+            if (states[l] != null) {
+                out[l] = states[l].severity;
+                ltimes[l] = CriticalPathImpact.localTimes(states[l], times.get(), paths);
             }
-        }
+        });
         CriticalPathImpact.compute(out, ltimes, paths);
         return new Result(out);
     }
@@ -151,11 +149,36 @@ public final class RootCauses {
         return ids;
     }
 
+    /** A step of one location. */
+    @FunctionalInterface
+    interface LocationStep {
+        void run(int location) throws IOException;
+    }
+
+    /**
+     * Runs {@code step} for every location, on the pool when there is one with more than one thread; the steps
+     * of different locations must not depend on each other.
+     */
+    static void forEach(ExecutorService pool, int threads, int n, LocationStep step) throws IOException {
+        if (threads > 1 && pool != null && n > 1) {
+            Parallel.map(pool, n, l -> {
+                step.run(l);
+                return null;
+            });
+        } else {
+            for (int l = 0; l < n; l++) {
+                step.run(l);
+            }
+        }
+    }
+
     private static void registerAndRead(Replay replay, LocationState st, Clock clock, long[] lateSenderWaits,
                                         long[] lateReceiverWaits, PartnerFacts partners, CollectiveRoles roles,
                                         InitFinalize.Reference init, InitFinalize.Reference fin) throws IOException {
         if (st != null) {
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
+            // on one machine these facts are not read again (a distributed engine may register twice)
+            partners.dropRegistrationFacts();
             // the second pass over the location's events: interval times between its synchronisation points
             st.times = replay.intervalTimes(st.location, st.syncMarks());
         }
@@ -221,18 +244,35 @@ public final class RootCauses {
         };
     }
 
-    /** Every matched collective instance's roles, written into its members' locations (those with a state). */
-    private static void roles(Replay replay, CollectiveOutcomes outcomes, CollectiveRoles[] roles) {
+    /**
+     * Every matched collective instance's roles, written into its members' locations (those with a state); in
+     * chunks of instances, which write disjoint records.
+     */
+    private static void roles(Replay replay, CollectiveOutcomes outcomes, CollectiveRoles[] roles,
+                              ExecutorService pool, int threads) throws IOException {
+        CollectiveMatching cm = replay.collectives();
+        int comms = replay.definitions().communicators().size();
+        List<int[]> chunks = new ArrayList<>(); // (communicator, first instance, end)
+        for (int c = 0; c < comms; c++) {
+            if (cm.size(c) > 0) {
+                for (int k = 0; k < cm.instances(c); k += ROLE_CHUNK) {
+                    chunks.add(new int[]{c, k, (int) Math.min(cm.instances(c), (long) k + ROLE_CHUNK)});
+                }
+            }
+        }
+        forEach(pool, threads, chunks.size(), i -> roles(replay, outcomes, roles, chunks.get(i)));
+    }
+
+    private static final int ROLE_CHUNK = 4096;
+
+    private static void roles(Replay replay, CollectiveOutcomes outcomes, CollectiveRoles[] roles, int[] chunk) {
         CollectiveMatching cm = replay.collectives();
         CollectiveSync sync = new CollectiveSync();
-        int comms = replay.definitions().communicators().size();
         int world = replay.definitions().masterLocationByRank().length;
-        for (int c = 0; c < comms; c++) {
-            if (cm.size(c) == 0) {
-                continue;
-            }
+        int c = chunk[0];
+        {
             int[] members = replay.definitions().communicator(c).members();
-            for (int k = 0; k < cm.instances(c); k++) {
+            for (int k = chunk[1]; k < chunk[2]; k++) {
                 boolean loaded = sync.load(replay, outcomes, c, k);
                 int comm = c;
                 int instance = k;

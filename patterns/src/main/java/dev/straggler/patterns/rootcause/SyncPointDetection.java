@@ -55,7 +55,7 @@ final class SyncPointDetection {
             }
             int m = st.links.recvMark[i];
             st.sp.add(m, after(iv.enter(m), w[i]), between(iv.leave(m), iv.enter(m)),
-                    positive(iv.leave(m), partners.sendLeave[i]), new int[] {partners.sendRank[i]});
+                    positive(iv.leave(m), partners.sendLeave[i]), partners.sendRank[i]);
         }
     }
 
@@ -69,7 +69,7 @@ final class SyncPointDetection {
             }
             int sm = st.links.sendMark[j];
             st.sp.add(sm, 0, between(iv.leave(sm), iv.enter(sm)), positive(iv.leave(sm), partners.recvLeave[j]),
-                    new int[] {partners.recvRank[j]});
+                    partners.recvRank[j]);
         }
     }
 
@@ -86,7 +86,7 @@ final class SyncPointDetection {
             int cm = st.links.sendCompleteMark[j];
             st.sp.add(cm, after(iv.enter(cm), w[j]), between(iv.leave(cm), iv.enter(cm)),
                     lateReceiverCompletion(iv.leave(cm), partners.requestLeave[j]),
-                    new int[] {partners.recvRank[j]});
+                    partners.recvRank[j]);
         }
     }
 
@@ -100,7 +100,7 @@ final class SyncPointDetection {
             }
             int q = st.links.requestMark[i];
             st.sp.add(q, 0, between(iv.leave(q), iv.enter(q)), positive(iv.leave(q), partners.sendCompleteLeave[i]),
-                    new int[] {partners.sendRank[i]});
+                    partners.sendRank[i]);
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.straggler.patterns.rootcause;
 
-import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.ints.Int2ObjectOpenHashMap;
 
 import java.util.Arrays;
 
@@ -22,44 +22,67 @@ final class SyncPoints implements java.io.Serializable {
     private double[] wait = new double[16];
     private double[] total = new double[16];
     private double[] completion = new double[16];
-    private int[][] ranks = new int[16][];
+    /**
+     * The rank a point synchronised with, {@link #ALL} for every rank, {@link #SEVERAL} when they are in
+     * {@link #several}: most points are point-to-point, and an array per point would cost more than the point.
+     */
+    private int[] rank = new int[16];
+    private Int2ObjectOpenHashMap<int[]> several = new Int2ObjectOpenHashMap<>();
+    private static final int ALL = -1;
+    private static final int SEVERAL = -2;
     private boolean frozen;
 
     /** Registers a synchronisation point unless the event already is one; ranks sorted, or ALL_RANKS. */
     void add(int markIndex, double waitTime, double totalTime, double completionTime, int[] syncRanks) {
+        if (syncRanks != ALL_RANKS && syncRanks.length == 1) {
+            add(markIndex, waitTime, totalTime, completionTime, syncRanks[0]);
+            return;
+        }
+        if (syncRanks != ALL_RANKS) {
+            several.put(size, syncRanks);
+        }
+        append(markIndex, waitTime, totalTime, completionTime, syncRanks == ALL_RANKS ? ALL : SEVERAL);
+    }
+
+    /** {@link #add} of a point that synchronised with one rank. */
+    void add(int markIndex, double waitTime, double totalTime, double completionTime, int syncRank) {
+        append(markIndex, waitTime, totalTime, completionTime, syncRank);
+    }
+
+    private void append(int markIndex, double waitTime, double totalTime, double completionTime, int r) {
         if (size == mark.length) {
             int cap = size * 2;
             mark = Arrays.copyOf(mark, cap);
             wait = Arrays.copyOf(wait, cap);
             total = Arrays.copyOf(total, cap);
             completion = Arrays.copyOf(completion, cap);
-            ranks = Arrays.copyOf(ranks, cap);
+            rank = Arrays.copyOf(rank, cap);
         }
         mark[size] = markIndex;
         wait[size] = waitTime;
         total[size] = totalTime;
         completion[size] = completionTime;
-        ranks[size] = syncRanks;
+        rank[size] = r;
         size++;
     }
 
     /** Sorts by stream position; of duplicates the first registered is kept. Read-only afterwards. */
     void freeze() {
-        int[] order = new int[size];
+        // (mark, registration) as one primitive key: sorted, equal marks keep registration order
+        long[] order = new long[size];
         for (int i = 0; i < size; i++) {
-            order[i] = i;
+            order[i] = ((long) mark[i] << 32) | i;
         }
-        int[] m = mark;
-        // stable: equal marks keep registration order
-        IntArrays.stableSort(order, (a, b) -> Integer.compare(m[a], m[b]));
+        Arrays.sort(order);
         int n = 0;
         int[] nm = new int[size];
         double[] nw = new double[size];
         double[] nt = new double[size];
         double[] nc = new double[size];
-        int[][] nr = new int[size][];
+        int[] nr = new int[size];
+        Int2ObjectOpenHashMap<int[]> ns = new Int2ObjectOpenHashMap<>();
         for (int k = 0; k < size; k++) {
-            int i = order[k];
+            int i = (int) order[k];
             if (n > 0 && nm[n - 1] == mark[i]) {
                 continue;
             }
@@ -67,7 +90,10 @@ final class SyncPoints implements java.io.Serializable {
             nw[n] = wait[i];
             nt[n] = total[i];
             nc[n] = completion[i];
-            nr[n] = ranks[i];
+            nr[n] = rank[i];
+            if (rank[i] == SEVERAL) {
+                ns.put(n, several.get(i));
+            }
             n++;
         }
         size = n;
@@ -75,7 +101,8 @@ final class SyncPoints implements java.io.Serializable {
         wait = Arrays.copyOf(nw, n);
         total = Arrays.copyOf(nt, n);
         completion = Arrays.copyOf(nc, n);
-        ranks = Arrays.copyOf(nr, n);
+        rank = Arrays.copyOf(nr, n);
+        several = ns;
         frozen = true;
     }
 
@@ -110,12 +137,8 @@ final class SyncPoints implements java.io.Serializable {
     }
 
     boolean contains(int sp, int rank) {
-        int[] r = ranks[sp];
-        return r == ALL_RANKS || Arrays.binarySearch(r, rank) >= 0;
-    }
-
-    int[] ranks(int sp) {
-        return ranks[sp];
+        int r = this.rank[sp];
+        return r >= 0 ? r == rank : r == ALL || Arrays.binarySearch(several.get(sp), rank) >= 0;
     }
 
     /**

@@ -1,0 +1,193 @@
+package dev.straggler.replay;
+
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.EventKind;
+
+import java.util.Arrays;
+import java.util.BitSet;
+
+/**
+ * The second pass of the root-cause analysis over one location: only the call stack and the booking of
+ * {@link CallPathIntervals}, nothing of the records, the profile or the requests, which the first pass
+ * ({@link LocationPass}) already holds. The first pass's marks say where each mark's event is in the stream, so
+ * this pass closes an interval at exactly the events where the first pass marked, and books exactly as it books:
+ * the stack follows the same Enter/Leave rules (program begin/end, measurement pauses, buffer flushes, a Leave
+ * without Enter ignored, regions left open closed at the last time), and the call-path ids are the first pass's,
+ * looked up in its profile. Allocation-free per event. Single-threaded; one instance per location and pass.
+ */
+final class IntervalPass {
+    private final CallPathIntervals marks;
+    private final CallPathIntervals out;
+    private final BitSet closing;
+    private final LocationProfile profile;
+    private final RegionTable regions;
+
+    private int depth;
+    private int[] stackNode = new int[64];
+    private int[] stackRegion = new int[64];
+    private long lastTime = Long.MIN_VALUE;
+    private long events;
+
+    /** The next mark of the first pass and the stream position of its event (MAX_VALUE after the last). */
+    private int next;
+    private long nextPosition;
+
+    /**
+     * The child of every (parent + 1, region) as one dense table when it is small (the location's call tree times
+     * the regions, up to {@link #DENSE_LIMIT} cells); otherwise, and for region ids outside the table, a
+     * direct-mapped cache in front of the profile's index, as the first pass has (a loop enters the same pairs).
+     */
+    private final int[] dense;
+    private final int regionCount;
+    private static final int DENSE_LIMIT = 1 << 18;
+    private static final int CACHE = 1 << 10;
+    private final long[] cacheKey;
+    private final int[] cacheNode;
+
+    /**
+     * @param d       the location as the first pass left it (marks kept)
+     * @param closing the marks at which an interval closes besides receive requests (synchronisation points)
+     * @param cnodeOf Scalasca's call-path id of each local call path (what a full interval map keeps)
+     */
+    IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
+                 java.util.function.IntUnaryOperator cnodeOf) {
+        this.marks = d.intervals();
+        this.out = CallPathIntervals.timesOnly(clock, cnodeOf);
+        this.closing = closing;
+        this.profile = d.profile();
+        this.regions = regions;
+        this.regionCount = regions.size();
+        long cells = (long) (profile.size() + 1) * regionCount;
+        if (cells <= DENSE_LIMIT) {
+            dense = new int[(int) cells];
+            Arrays.fill(dense, -1);
+            for (int node = 0; node < profile.size(); node++) {
+                int r = profile.region(node);
+                if (r >= 0 && r < regionCount) {
+                    dense[(profile.parent(node) + 1) * regionCount + r] = node;
+                }
+            }
+        } else {
+            dense = null;
+        }
+        cacheKey = new long[CACHE];
+        cacheNode = new int[CACHE];
+        Arrays.fill(cacheKey, -1L);
+        nextPosition = marks.size() > 0 ? marks.positionStep(0) : Long.MAX_VALUE;
+    }
+
+    void accept(EventBatch b) {
+        final long[] time = b.time;
+        final byte[] kind = b.kind;
+        final int[] ref = b.ref;
+        final int n = b.size;
+        final long base = events;
+        for (int i = 0; i < n; i++) {
+            long t = time[i];
+            lastTime = t;
+            if (base + i == nextPosition) {
+                // the first pass marked here: a communication record, or the Leave of MPI_Init/MPI_Finalize, whose
+                // mark comes before the Leave's time is booked
+                advanceMark();
+            }
+            switch (kind[i]) {
+                case EventKind.ENTER_CODE -> enter(t, ref[i]);
+                case EventKind.LEAVE_CODE -> leave(t, ref[i]);
+                case EventKind.MEASUREMENT_ON_OFF_CODE -> {
+                    if (ref[i] == 2) {
+                        enter(t, regions.pauseRegion());
+                    } else if (depth > 0 && stackRegion[depth - 1] == regions.pauseRegion()) {
+                        leave(t, regions.pauseRegion());
+                    }
+                }
+                case EventKind.PROGRAM_BEGIN_CODE -> enter(t, regions.programRegion());
+                case EventKind.PROGRAM_END_CODE -> leave(t, regions.programRegion());
+                case EventKind.BUFFER_FLUSH_CODE -> {
+                    long stop = b.aux[i];
+                    enter(t, regions.flushRegion());
+                    leave(stop, regions.flushRegion());
+                    lastTime = Math.max(t, stop);
+                }
+                default -> {
+                    // communication records: only their marks matter here
+                }
+            }
+        }
+        events += n;
+    }
+
+    /** Closes the regions still open as the first pass does and returns the interval times. */
+    CallPathIntervals finish() {
+        while (depth > 0) {
+            // a mark made while closing (an unclosed MPI_Init/MPI_Finalize) has the stream's length as position
+            if (nextPosition == events) {
+                byte k = marks.kind(next);
+                int cls = regions.classOf(stackRegion[depth - 1]);
+                if ((k == CallPathIntervals.INIT && RegionClass.isInit(cls))
+                        || (k == CallPathIntervals.FINALIZE && RegionClass.isFinalize(cls))) {
+                    advanceMark();
+                }
+            }
+            leave(lastTime, stackRegion[depth - 1]);
+        }
+        if (next != marks.size()) {
+            throw new IllegalStateException("the second pass over location found " + next + " of "
+                    + marks.size() + " marks: the trace changed between the passes");
+        }
+        out.finish();
+        return out;
+    }
+
+    private void advanceMark() {
+        int m = next++;
+        out.closeMark(closing.get(m) || marks.kind(m) == CallPathIntervals.RECV_REQUEST);
+        nextPosition = next < marks.size() ? nextPosition + marks.positionStep(next) : Long.MAX_VALUE;
+    }
+
+    private void enter(long t, int region) {
+        int parent = depth == 0 ? -1 : stackNode[depth - 1];
+        out.enter(t, parent);
+        if (depth == stackNode.length) {
+            stackNode = Arrays.copyOf(stackNode, depth * 2);
+            stackRegion = Arrays.copyOf(stackRegion, depth * 2);
+        }
+        stackNode[depth] = node(parent, region);
+        stackRegion[depth] = region;
+        depth++;
+    }
+
+    private void leave(long t, int region) {
+        if (depth == 0) {
+            return; // as the first pass: a Leave without Enter is an anomaly and changes nothing
+        }
+        depth--;
+        out.leave(t, stackNode[depth]);
+    }
+
+    private int node(int parent, int region) {
+        if (dense != null && region >= 0 && region < regionCount) {
+            int n = dense[(parent + 1) * regionCount + region];
+            if (n < 0) {
+                throw changed();
+            }
+            return n;
+        }
+        long key = ((long) (parent + 1) << 32) | (region & 0xffffffffL);
+        int slot = (int) ((parent * 0x9E3779B1L + region) & (CACHE - 1));
+        if (cacheKey[slot] == key) {
+            return cacheNode[slot];
+        }
+        int n = profile.find(parent, region);
+        if (n < 0) {
+            throw changed();
+        }
+        cacheKey[slot] = key;
+        cacheNode[slot] = n;
+        return n;
+    }
+
+    private static IllegalStateException changed() {
+        return new IllegalStateException("the second pass met a call path the first did not: the trace changed"
+                + " between the passes");
+    }
+}
