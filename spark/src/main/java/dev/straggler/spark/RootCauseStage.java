@@ -488,7 +488,8 @@ final class RootCauseStage {
                     d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
                             h.facts(), h.roles(), init, fin,
-                            (l, marks) -> Replay.intervalTimes(source, defs, regions, l, marks,
+                            // the first pass's marks say where each one is: only the call stack is replayed again
+                            (l, marks) -> Replay.intervalTimes(source, defs, regions, d, marks,
                                     local -> cnodeIds[d.globalCallPath(local)]));
                     held.set(i, null); // the partition keeps what it needs of the location
                     heldLocations.add(d.location());
