@@ -1,15 +1,8 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
-import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.testdata.ScenarioParams;
-import dev.straggler.testdata.Scenarios;
-import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,34 +30,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PartitionImbalanceTest {
     private static final double TOLERANCE = 1e-9;
 
-    private record Run(SeverityCube cube) {
-        double at(String metric, int rank, String... path) {
-            List<String> names = List.of(path);
-            for (int p = 0; p < cube.callPaths().size(); p++) {
-                List<String> full = cube.pathNames(p);
-                if (full.size() == names.size() + 1 && full.subList(1, full.size()).equals(names)) {
-                    return cube.get(cube.metricIndex(metric), p, rank);
-                }
-            }
-            throw new AssertionError("no call path " + names);
-        }
 
-        double total(String metric) {
-            return cube.total(metric);
-        }
+    private static SimulatedRun run(String scenario, int ranks, Map<String, String> values) throws IOException {
+        return SimulatedRun.of(scenario, ranks, values);
     }
 
-    private static Run run(String scenario, int ranks, Map<String, String> values) throws IOException {
-        MemoryTrace trace = new MemoryTrace(scenario);
-        Scenarios.byName(scenario).generate(new ScenarioParams(ranks, 1, values), trace);
-        return new Run(Analysis.run(trace, AnalysisOptions.defaults().withThreads(2).withRootCauses(true)).cube());
-    }
-
-    private static Run masterWorker() throws IOException {
+    private static SimulatedRun masterWorker() throws IOException {
         return run("critical-path-master-worker", 4, Map.of());
     }
 
-    private static Run extraRoutine() throws IOException {
+    private static SimulatedRun extraRoutine() throws IOException {
         return run("critical-path-extra-routine", 4, Map.of());
     }
 
@@ -76,7 +51,7 @@ class PartitionImbalanceTest {
 
     @Test
     void criticalPathAlternatesBetweenTheMastersManageAndTheLongestWorkersWork() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         assertEquals(0.070, r.at("critical_path", 0, MANAGE), TOLERANCE);
         assertEquals(0.050, r.at("critical_path", 3, WORK), TOLERANCE);
         assertEquals(0.0, r.at("critical_path", 1, WORK), TOLERANCE);
@@ -87,7 +62,7 @@ class PartitionImbalanceTest {
 
     @Test
     void activitiesAreEachRanksLocalTimeUpToTheCriticalPath() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         // min(gcpath, ltimes): manage min(70, 80); work min(50, 40) on ranks 1 and 2, min(50, 100) on rank 3
         assertEquals(0.070, r.at("critical_path_activities", 0, MANAGE), TOLERANCE);
         assertEquals(0.040, r.at("critical_path_activities", 1, WORK), TOLERANCE);
@@ -100,7 +75,7 @@ class PartitionImbalanceTest {
 
     @Test
     void localTimeBeyondTheCriticalPathIsNonCriticalActivity() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         // ltimes − gcpath: the master's light-iteration manage 2 × 5 ms; rank 3's heavy-iteration work 2 × 25 ms
         assertEquals(0.010, r.at("non_critical_path_activities", 0, MANAGE), TOLERANCE);
         assertEquals(0.050, r.at("non_critical_path_activities", 3, WORK), TOLERANCE);
@@ -109,7 +84,7 @@ class PartitionImbalanceTest {
 
     @Test
     void imbalanceImpactMapsAllWaitingOntoTheTwoPartitionsCriticalRoutines() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         // manage: Σ_k EH − max(Rw_k − OW, 0) = 70 + 70 + (70 − 50); work: O(W − m) + 2 · max(OW − Rb, 0) = 40 + 20
         assertEquals(0.160, r.at("critical_imbalance_impact", 0, MANAGE), TOLERANCE);
         assertEquals(0.060, r.at("critical_imbalance_impact", 3, WORK), TOLERANCE);
@@ -119,7 +94,7 @@ class PartitionImbalanceTest {
 
     @Test
     void waitingForTheOtherPartitionIsInterPartitionImbalance() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         // workers' headroom at manage: EH + OW − max(Rw_k, OW) = 70, 70, 20 ms; the master's at work: O(W − m)
         assertEquals(0.160, r.at("inter_partition_imbalance", 0, MANAGE), TOLERANCE);
         assertEquals(0.040, r.at("inter_partition_imbalance", 3, WORK), TOLERANCE);
@@ -128,7 +103,7 @@ class PartitionImbalanceTest {
 
     @Test
     void lightWorkersShortfallAgainstThePathsWorkIsIntraPartitionImbalance() throws IOException {
-        Run r = masterWorker();
+        SimulatedRun r = masterWorker();
         // impact − inter: manage 160 − 160 = 0; work 60 − 40 = (p − 2) · (OW − Rb) = 2 · (50 − 40) ms
         assertEquals(0.0, r.at("intra_partition_imbalance", 0, MANAGE), TOLERANCE);
         assertEquals(0.020, r.at("intra_partition_imbalance", 3, WORK), TOLERANCE);
@@ -138,7 +113,7 @@ class PartitionImbalanceTest {
     @Test
     void workersWhoseWorkCoversThePathHaveNoIntraPartitionImbalance() throws IOException {
         // work b = 20 ms, W = 25 ms: Rb = 80 ≥ OW = 50, so every worker's waiting is headroom at manage
-        Run r = run("critical-path-master-worker", 5, Map.of("work", "0.02", "delta", "0.005"));
+        SimulatedRun r = run("critical-path-master-worker", 5, Map.of("work", "0.02", "delta", "0.005"));
         assertEquals(0.0, r.total("intra_partition_imbalance"), TOLERANCE);
         // manage: 3 × (70 − (80 − 50)) + (70 − (100 − 50)) = 140 ms; work: O(W − m) = 40 ms
         assertEquals(0.140, r.at("inter_partition_imbalance", 0, MANAGE), TOLERANCE);
@@ -150,7 +125,7 @@ class PartitionImbalanceTest {
 
     @Test
     void extraRoutineOfOneRankCarriesTheImbalanceImpactOfEveryOtherRanksWaiting() throws IOException {
-        Run r = extraRoutine();
+        SimulatedRun r = extraRoutine();
         assertEquals(0.040, r.at("critical_path", 1, "main", "iteration", "compute"), TOLERANCE);
         assertEquals(0.020, r.at("critical_path", 1, EXTRA), TOLERANCE);
         assertEquals(0.006, r.at("critical_path", 0, "main", "write_output"), TOLERANCE);
@@ -168,7 +143,7 @@ class PartitionImbalanceTest {
      */
     @Test
     void aRankRunningEveryCriticalRoutineLeavesNoInterPartitionImbalanceAnywhereByIeeeNaN() throws IOException {
-        Run r = extraRoutine();
+        SimulatedRun r = extraRoutine();
         assertEquals(0.0, r.total("inter_partition_imbalance"), TOLERANCE);
         assertEquals(0.060, r.at("intra_partition_imbalance", 1, EXTRA), TOLERANCE);
         assertEquals(0.066, r.total("intra_partition_imbalance"), TOLERANCE);
@@ -178,7 +153,7 @@ class PartitionImbalanceTest {
 
     @Test
     void criticalPathCrossesFromTheLastConsumerToTheProducerAtItsLateSender() throws IOException {
-        Run r = run("critical-path-producer-consumer", 4, Map.of());
+        SimulatedRun r = run("critical-path-producer-consumer", 4, Map.of());
         assertEquals(0.090, r.at("critical_path", 0, "main", "produce"), TOLERANCE);
         assertEquals(0.006, r.at("critical_path", 3, "main", "consume"), TOLERANCE);
         assertEquals(0.0, r.at("critical_path", 1, "main", "consume"), TOLERANCE);
@@ -190,7 +165,7 @@ class PartitionImbalanceTest {
 
     @Test
     void producerAndConsumersWaitingForEachOthersRoutinesIsAllInterPartition() throws IOException {
-        Run r = run("critical-path-producer-consumer", 4, Map.of());
+        SimulatedRun r = run("critical-path-producer-consumer", 4, Map.of());
         // (p − 1)(Π − (R − 1)C) = 3 × 78 ms at produce; the producer's 6 ms at consume
         assertEquals(0.234, r.at("critical_imbalance_impact", 0, "main", "produce"), TOLERANCE);
         assertEquals(0.006, r.at("critical_imbalance_impact", 3, "main", "consume"), TOLERANCE);

@@ -1,11 +1,5 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
-import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.testdata.ScenarioParams;
-import dev.straggler.testdata.Scenarios;
-import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -28,35 +22,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SimulatedRootCausesTest {
     private static final double TOLERANCE = 1e-9;
 
-    /** The analysis of one simulated run; call paths named from below the measurement root. */
-    private record Run(SeverityCube cube) {
-        double at(String metric, int rank, String... path) {
-            List<String> names = List.of(path);
-            for (int p = 0; p < cube.callPaths().size(); p++) {
-                List<String> full = cube.pathNames(p);
-                if (full.size() == names.size() + 1 && full.subList(1, full.size()).equals(names)) {
-                    return cube.get(cube.metricIndex(metric), p, rank);
-                }
-            }
-            throw new AssertionError("no call path " + names);
-        }
 
-        double total(String metric) {
-            return cube.total(metric);
-        }
+    private static SimulatedRun run(String scenario, int ranks, Map<String, String> values) throws IOException {
+        return SimulatedRun.of(scenario, ranks, values);
     }
 
-    private static Run run(String scenario, int ranks, Map<String, String> values) throws IOException {
-        MemoryTrace trace = new MemoryTrace(scenario);
-        Scenarios.byName(scenario).generate(new ScenarioParams(ranks, 1, values), trace);
-        return new Run(Analysis.run(trace, AnalysisOptions.defaults().withThreads(2).withRootCauses(true)).cube());
-    }
-
-    private static Run chain() throws IOException {
+    private static SimulatedRun chain() throws IOException {
         return run("late-sender-chain", 4, Map.of());
     }
 
-    private static Run timesteps() throws IOException {
+    private static SimulatedRun timesteps() throws IOException {
         return run("critical-path-slowest-rank", 4, Map.of());
     }
 
@@ -66,7 +41,7 @@ class SimulatedRootCausesTest {
     @CsvSource({"imbalance-delay-barrier, delay_barrier", "imbalance-delay-allreduce, delay_n2n",
             "imbalance-delay-sends, delay_latesender"})
     void imbalanceComesBackAsDelayOfTheSlowFunction(String scenario, String delay) throws IOException {
-        Run r = run(scenario, 4, Map.of());
+        SimulatedRun r = run(scenario, 4, Map.of());
         // 3 repetitions × 3 waiting ranks × 20 ms, all on rank 1's imbalanced_work
         assertEquals(0.18, r.at(delay, 1, "main", "iteration", "imbalanced_work"), TOLERANCE);
         assertEquals(0.18, r.total(delay), TOLERANCE);
@@ -76,7 +51,7 @@ class SimulatedRootCausesTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"imbalance-delay-barrier", "imbalance-delay-allreduce", "imbalance-delay-sends"})
     void anImbalanceWithoutEarlierWaitingHasNoLongTermCostAndDoesNotPropagate(String scenario) throws IOException {
-        Run r = run(scenario, 4, Map.of());
+        SimulatedRun r = run(scenario, 4, Map.of());
         for (String m : List.of("delay_latesender_longterm", "delay_barrier_longterm", "delay_n2n_longterm",
                 "mpi_wait_propagating_ls", "mpi_wait_indirect_latesender")) {
             assertEquals(0.0, r.total(m), TOLERANCE, m);
@@ -93,7 +68,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void eachRanksOwnRelayWorkIsShortTermDelayOfTheNextWait() throws IOException {
-        Run r = chain();
+        SimulatedRun r = chain();
         // ε · s_{k+1}: 10 · 40/45 ms at rank 1, 10 · 45/50 ms at rank 2; the last rank's relay_work causes no Late Sender
         assertEquals(0.010 * 40 / 45, r.at("delay_latesender", 1, "main", "relay_work"), TOLERANCE);
         assertEquals(0.009, r.at("delay_latesender", 2, "main", "relay_work"), TOLERANCE);
@@ -103,7 +78,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void chainWaitBeyondFirstReceiverIsIndirect() throws IOException {
-        Run r = chain();
+        SimulatedRun r = chain();
         // indirect at k = s_k · w_{k−1}: rank 1 none, rank 2 40/45 · 35 ms, rank 3 45/50 · 40 ms = 36 ms
         assertEquals(0.0, r.at("mpi_wait_indirect_latesender", 1, "main", "MPI_Recv"), TOLERANCE);
         assertEquals(0.035 * 40 / 45, r.at("mpi_wait_indirect_latesender", 2, "main", "MPI_Recv"), TOLERANCE);
@@ -115,7 +90,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void chainWaitPropagatesExceptAtTheLastReceiver() throws IOException {
-        Run r = chain();
+        SimulatedRun r = chain();
         // propagating at k = s_{k+1} · w_k; the last receiver's 45 ms are terminal
         assertEquals(0.035 * 40 / 45, r.at("mpi_wait_propagating_ls", 1, "main", "MPI_Recv"), TOLERANCE);
         assertEquals(0.036, r.at("mpi_wait_propagating_ls", 2, "main", "MPI_Recv"), TOLERANCE);
@@ -126,7 +101,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void propagatedWaitingIsChargedBackToTheFirstDelayAsLongTerm() throws IOException {
-        Run r = chain();
+        SimulatedRun r = chain();
         // C₃ = 0; C₂ = s₃ · w₂ = 36 ms; C₁ = (s₂ + C₂ / D₂) · w₁ = (40 + 36) / 45 · 35 ms
         assertEquals(0.035 * 76 / 45, r.at("delay_latesender_longterm", 0, "main", "imbalanced_work"), TOLERANCE);
         // rank 1's relay_work: ε · C₂ / D₂ = 10 · 36/45 ms = 8 ms; rank 2's: ε · C₃ / D₃ = 0
@@ -137,7 +112,7 @@ class SimulatedRootCausesTest {
     @Test
     void withoutRampEverySecondOfChainWaitingIsChargedToExactlyOneDelay() throws IOException {
         // β = 0 on 5 ranks: waits δ + (k−1)ε = 40, 50, 60, 70 ms; every scale is 1
-        Run r = run("late-sender-chain", 5, Map.of("ramp", "0"));
+        SimulatedRun r = run("late-sender-chain", 5, Map.of("ramp", "0"));
         assertEquals(0.22, r.total("mpi_latesender"), TOLERANCE);
         assertEquals(0.22, r.total("delay_latesender") + r.total("delay_latesender_longterm"), TOLERANCE);
         // long-term: (p − 2) · δ on rank 0, (p − 2 − j) · ε on rank j's relay_work
@@ -148,7 +123,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void criticalPathFollowsTheChainBackToTheFirstSender() throws IOException {
-        Run r = chain();
+        SimulatedRun r = chain();
         assertEquals(0.010, r.at("critical_path", 0, "main", "work"), TOLERANCE);
         assertEquals(0.040, r.at("critical_path", 0, "main", "imbalanced_work"), TOLERANCE);
         for (int k = 1; k < 4; k++) {
@@ -166,7 +141,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void criticalPathRunsThroughTheSlowestRanksSolve() throws IOException {
-        Run r = timesteps();
+        SimulatedRun r = timesteps();
         // 4 time steps of 10 + 5 ms on rank 1; no other rank's solve is on the path
         assertEquals(0.060, r.at("critical_path", 1, "main", "timestep", "solve"), TOLERANCE);
         for (int l : new int[] {0, 2, 3}) {
@@ -176,7 +151,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void criticalPathEndsWithTheLastWriterAndTotalsTheTimeItEntersFinalize() throws IOException {
-        Run r = timesteps();
+        SimulatedRun r = timesteps();
         // the writer (rank 0) from its last Allreduce on: the Allreduce less its wait, and write_output 4 + 2 ms
         assertEquals(0.006, r.at("critical_path", 0, "main", "write_output"), TOLERANCE);
         assertEquals(ALLREDUCE, r.at("critical_path", 0, "main", "timestep", "MPI_Allreduce"), TOLERANCE);
@@ -187,7 +162,7 @@ class SimulatedRootCausesTest {
 
     @Test
     void imbalanceImpactOfTheWaitingLandsOnTheCriticalPathsImbalancedFunctions() throws IOException {
-        Run r = timesteps();
+        SimulatedRun r = timesteps();
         // the other three ranks' waits: 4 × 5 ms each in the Allreduce, 2 ms each at MPI_Finalize
         assertEquals(0.060, r.at("critical_imbalance_impact", 1, "main", "timestep", "solve"), TOLERANCE);
         assertEquals(0.006, r.at("critical_imbalance_impact", 0, "main", "write_output"), TOLERANCE);
