@@ -4,6 +4,7 @@ import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
+import dev.straggler.patterns.rootcause.RootCauseMemory;
 import dev.straggler.patterns.rootcause.RootCauses;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.patterns.waitstate.WaitStates;
@@ -94,13 +95,18 @@ public final class Analysis {
         String rootCauseProblem = null;
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
-            try {
-                RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
-                        ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
-                RootCauseMetrics.addTo(cube, rc);
-            } catch (RootCauses.ImpossibleOrder e) {
-                // the wait states stand; only the why is missing, and the report says so
-                rootCauseProblem = ROOT_CAUSES_WARNING + e.getMessage();
+            String memory = RootCauseMemory.shortfall(replay);
+            if (memory != null) {
+                rootCauseProblem = ROOT_CAUSES_WARNING + memory;
+            } else {
+                try {
+                    RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
+                            ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
+                    RootCauseMetrics.addTo(cube, rc);
+                } catch (RootCauses.ImpossibleOrder e) {
+                    // the wait states stand; only the why is missing, and the report says so
+                    rootCauseProblem = ROOT_CAUSES_WARNING + e.getMessage();
+                }
             }
             options.progress().update("root causes", 1, 1);
         }
