@@ -419,6 +419,16 @@ public final class CallPathIntervals implements java.io.Serializable {
         return entrySeconds[e];
     }
 
+    /**
+     * Replaces every entry's call path by {@code f} of it, once the location's call paths are mapped to the unified
+     * tree: the readers of the entries then need no lookup per entry. Only after {@link #finish}.
+     */
+    public void mapEntryPaths(java.util.function.IntUnaryOperator f) {
+        for (int e = 0; e < entries; e++) {
+            entryPath[e] = f.applyAsInt(entryPath[e]);
+        }
+    }
+
     /** Entries of all intervals. */
     public long entries() {
         return entries;

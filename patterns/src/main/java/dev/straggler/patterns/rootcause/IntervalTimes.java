@@ -63,7 +63,7 @@ final class IntervalTimes {
         call++;
         for (int m = fromMark + 1; m <= toMark; m++) {
             for (int e = iv.entriesBegin(m), end = iv.entriesEnd(m); e < end; e++) {
-                int p = st.loc.globalCallPath(iv.entryPath(e));
+                int p = iv.entryPath(e);
                 if (listedIn[p] != call) {
                     listedIn[p] = call;
                     touched[n++] = p;
@@ -97,7 +97,7 @@ final class IntervalTimes {
                 order = new long[Math.max(k, order.length * 2)];
             }
             for (int j = 0; j < k; j++) {
-                order[j] = ((long) cnodeId[st.loc.globalCallPath(iv.entryPath(begin + j))] << 32) | j;
+                order[j] = ((long) cnodeId[iv.entryPath(begin + j)] << 32) | j;
             }
             Arrays.sort(order, 0, k);
             for (int j = 0; j < k; j++) {

@@ -17,7 +17,10 @@ final class LocationState {
     final LocationData loc;
     /** The marks (first pass). */
     final CallPathIntervals intervals;
-    /** The interval times between synchronisation points (second pass, set once the points are known). */
+    /**
+     * The interval times between synchronisation points (second pass, set once the points are known), their
+     * entries on unified call paths.
+     */
     CallPathIntervals times;
     final LocationLinks links;
     final SyncPoints sp = new SyncPoints();

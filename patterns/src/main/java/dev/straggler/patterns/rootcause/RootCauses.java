@@ -181,6 +181,7 @@ public final class RootCauses {
             partners.dropRegistrationFacts();
             // the second pass over the location's events: interval times between its synchronisation points
             st.times = replay.intervalTimes(st.location, st.syncMarks());
+            st.times.mapEntryPaths(st.loc::globalCallPath);
         }
     }
 
@@ -374,6 +375,7 @@ public final class RootCauses {
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init,
                     fin);
             st.times = reader.read(d.location(), st.syncMarks());
+            st.times.mapEntryPaths(st.loc::globalCallPath);
             states[d.location()] = st;
             partners[d.location()] = facts;
             roles[d.location()] = collectiveRoles;
