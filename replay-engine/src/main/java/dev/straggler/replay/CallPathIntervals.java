@@ -318,7 +318,9 @@ public final class CallPathIntervals implements java.io.Serializable {
         long d = t - enter.get(m);
         if (d >= 0 && d < Integer.MAX_VALUE) {
             duration.set(m, (int) d);
-            wideDuration.remove(m);
+            if (!wideDuration.isEmpty()) {
+                wideDuration.remove(m);
+            }
         } else {
             duration.set(m, WIDE);
             wideDuration.put(m, d);

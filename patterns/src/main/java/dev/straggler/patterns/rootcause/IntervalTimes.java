@@ -313,6 +313,10 @@ final class IntervalTimes {
         int[] wp = waits.paths();
         double[] wv = waits.seconds();
         int j = 0;
+        // the opening point's call path: where the pruned map holds it (or would insert it), found while merging
+        int id = fromSp >= 0 ? st.spCallPath(fromSp) : -1;
+        int at = -1;
+        int before = 0;
         for (int i = 0; i < n; i++) {
             int p = touched[i];
             double t = acc[p];
@@ -322,16 +326,21 @@ final class IntervalTimes {
             }
             double d = t - (j < wp.length && wp[j] == p ? wv[j] : 0);
             if (d > 0) {
+                if (p == id) {
+                    at = k;
+                } else if (p < id) {
+                    before++;
+                }
                 paths[k] = p;
                 v[k++] = d;
                 sum += d;
             }
         }
         if (fromSp >= 0) {
-            int id = st.spCallPath(fromSp);
             double total = st.sp.totalTime(fromSp);
             double completion = st.sp.completionTime(fromSp);
-            int i = Arrays.binarySearch(paths, 0, k, id);
+            // as Arrays.binarySearch over the kept paths, which ascend
+            int i = at >= 0 ? at : -before - 1;
             double mapIdTime = i < 0 ? 0 : v[i];
             double value = Math.max(mapIdTime - total + completion, 0.0);
             sum = sum - Math.min(total - completion, mapIdTime);
@@ -348,19 +357,19 @@ final class IntervalTimes {
                 if (v[min] < value) {
                     System.arraycopy(paths, min + 1, paths, min, k - 1 - min);
                     System.arraycopy(v, min + 1, v, min, k - 1 - min);
-                    int at = -Arrays.binarySearch(paths, 0, k - 1, id) - 1;
-                    System.arraycopy(paths, at, paths, at + 1, k - 1 - at);
-                    System.arraycopy(v, at, v, at + 1, k - 1 - at);
-                    paths[at] = id;
-                    v[at] = value;
+                    int pos = -Arrays.binarySearch(paths, 0, k - 1, id) - 1;
+                    System.arraycopy(paths, pos, paths, pos + 1, k - 1 - pos);
+                    System.arraycopy(v, pos, v, pos + 1, k - 1 - pos);
+                    paths[pos] = id;
+                    v[pos] = value;
                 }
             } else {
                 // Scalasca's map operator[] inserts the call path
-                int at = -i - 1;
-                System.arraycopy(paths, at, paths, at + 1, k - at);
-                System.arraycopy(v, at, v, at + 1, k - at);
-                paths[at] = id;
-                v[at] = value;
+                int pos = -i - 1;
+                System.arraycopy(paths, pos, paths, pos + 1, k - pos);
+                System.arraycopy(v, pos, v, pos + 1, k - pos);
+                paths[pos] = id;
+                v[pos] = value;
                 k++;
             }
         }
