@@ -72,9 +72,7 @@ final class CriticalPathScenario extends RootCauseScenario {
         }
         p.count("reps", 1, 1_000_000);
         for (String positive : List.of("base", "delta", "tail", "extra")) {
-            if (p.duration(positive) == 0) {
-                throw p.bad(positive, "must be positive");
-            }
+            p.positiveDuration(positive);
         }
         if (p.integer("bytes") < 1) {
             throw p.bad("bytes", "must be at least 1");

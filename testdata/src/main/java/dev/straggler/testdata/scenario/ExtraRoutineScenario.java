@@ -73,9 +73,7 @@ final class ExtraRoutineScenario extends RootCauseScenario {
         p.count("reps", 1, 1_000_000);
         p.duration("compute");
         for (String positive : List.of("extra", "tail", "tail_extra")) {
-            if (p.duration(positive) == 0) {
-                throw p.bad(positive, "must be positive");
-            }
+            p.positiveDuration(positive);
         }
     }
 

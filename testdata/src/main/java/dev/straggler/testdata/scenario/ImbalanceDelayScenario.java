@@ -89,9 +89,7 @@ final class ImbalanceDelayScenario extends RootCauseScenario {
         p.count("reps", 0, 1_000_000);
         p.duration("balanced");
         p.duration("work");
-        if (p.duration("delta") == 0) {
-            throw p.bad("delta", "must be positive");
-        }
+        p.positiveDuration("delta");
         if (sync == Sync.ALLREDUCE && p.integer("bytes") < 1) {
             throw p.bad("bytes", "must be at least 1");
         }

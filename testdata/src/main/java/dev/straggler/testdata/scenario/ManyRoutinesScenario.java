@@ -116,16 +116,12 @@ final class ManyRoutinesScenario extends RootCauseScenario {
         }
         int n = routines(p);
         p.choice("order", "ascending", "descending");
-        if (p.duration("unit") == 0) {
-            throw p.bad("unit", "must be positive");
-        }
+        p.positiveDuration("unit");
         long revisit = p.duration("revisit");
         if (revisit != 0 && revisit <= (n - 1) * p.duration("unit")) {
             throw p.bad("revisit", "must be 0 or longer than every routine (above (routines - 1) x unit)");
         }
-        if (p.duration("tail") == 0) {
-            throw p.bad("tail", "must be positive");
-        }
+        p.positiveDuration("tail");
         long gamma = p.duration("tail_extra");
         long sMin = smallestKept(p, n);
         if (gamma == 0 || gamma > sMin) {

@@ -81,11 +81,8 @@ final class MasterWorkerScenario extends RootCauseScenario {
         p.count("reps", 2, 1_000_000);
         long m = p.duration("manage");
         long h = p.duration("heavy");
-        long b = p.duration("work");
+        long b = p.positiveDuration("work");
         long w = b + p.duration("delta");
-        if (b == 0) {
-            throw p.bad("work", "must be positive");
-        }
         if (w <= b) {
             throw p.bad("delta", "must be positive, so that rank p-1 is the latest worker");
         }

@@ -83,6 +83,15 @@ public final class Params {
         return t;
     }
 
+    /** A duration that must be longer than zero, in ticks. */
+    public long positiveDuration(String name) {
+        long t = duration(name);
+        if (t == 0) {
+            throw bad(name, "must be positive");
+        }
+        return t;
+    }
+
     public double real(String name) {
         double v;
         try {

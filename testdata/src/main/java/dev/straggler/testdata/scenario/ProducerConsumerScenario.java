@@ -62,11 +62,8 @@ final class ProducerConsumerScenario extends RootCauseScenario {
     protected void check(Params p) {
         super.check(p);
         p.count("reps", 1, 1_000_000);
-        long produce = p.duration("produce");
+        long produce = p.positiveDuration("produce");
         long consume = p.duration("consume");
-        if (produce == 0) {
-            throw p.bad("produce", "must be positive");
-        }
         if (consume == 0 || consume >= (p.ranks() - 1) * produce) {
             throw p.bad("consume", "must be positive and below (p-1) x produce, so that every receive waits");
         }
