@@ -1,15 +1,8 @@
 package dev.straggler.patterns.rootcause;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
-import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.testdata.ScenarioParams;
-import dev.straggler.testdata.Scenarios;
-import dev.straggler.trace.MemoryTrace;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,68 +28,54 @@ class ManyRoutinesCriticalPathTest {
     /** 1/512 s: times in its multiples are exact binary fractions, so equal durations are equal doubles. */
     private static final double BINARY = 0.001953125;
 
-    private record Run(SeverityCube cube) {
-        double at(String metric, int rank, String routine) {
-            for (int p = 0; p < cube.callPaths().size(); p++) {
-                List<String> full = cube.pathNames(p);
-                if (full.get(full.size() - 1).equals(routine) && full.get(full.size() - 2).equals("main")) {
-                    return cube.get(cube.metricIndex(metric), p, rank);
-                }
-            }
-            throw new AssertionError("no call path main/" + routine);
-        }
-    }
-
-    private static Run run(int ranks, Map<String, String> values) throws IOException {
-        MemoryTrace trace = new MemoryTrace(SCENARIO);
-        Scenarios.byName(SCENARIO).generate(new ScenarioParams(ranks, 1, values), trace);
-        return new Run(Analysis.run(trace, AnalysisOptions.defaults().withThreads(2).withRootCauses(true)).cube());
+    private static SimulatedRun run(int ranks, Map<String, String> values) throws IOException {
+        return SimulatedRun.of(SCENARIO, ranks, values);
     }
 
     @Test
     void routinesEvictedWhileTheirIntervalIsBookedAreOnNoCriticalPath() throws IOException {
-        Run r = run(4, Map.of());
+        SimulatedRun r = run(4, Map.of());
         // r_2 and r_3 ran (0.1 and 0.2 ms) but gave way to r_130 and the returning r_1 in the interval's map
-        assertEquals(0.0001, r.at("time", 1, "r_2"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_path", 1, "r_2"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_path", 1, "r_3"), TOLERANCE);
-        assertEquals(0.0003, r.at("critical_path", 1, "r_4"), TOLERANCE);
-        assertEquals(0.0129, r.at("critical_path", 1, "r_130"), TOLERANCE);
+        assertEquals(0.0001, r.at("time", 1, "main", "r_2"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path", 1, "main", "r_2"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path", 1, "main", "r_3"), TOLERANCE);
+        assertEquals(0.0003, r.at("critical_path", 1, "main", "r_4"), TOLERANCE);
+        assertEquals(0.0129, r.at("critical_path", 1, "main", "r_130"), TOLERANCE);
         // S_K + f + γ = 858.2 + 1.2 ms, 0.4 ms shorter than the run (rank 0 enters MPI_Finalize at 859.8 ms)
         assertEquals(0.8594, r.cube().total("critical_path"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_imbalance_impact", 1, "r_3"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_imbalance_impact", 1, "main", "r_3"), TOLERANCE);
     }
 
     @Test
     void anEvictedRoutineCalledAgainInTheSameIntervalStartsFromZero() throws IOException {
-        Run r = run(4, Map.of());
+        SimulatedRun r = run(4, Map.of());
         // r_1 ran 0.1 ms, was evicted by r_129, and came back for 20 ms: the path has 20 ms, not 20.1 ms
-        assertEquals(0.0201, r.at("time", 1, "r_1"), TOLERANCE);
-        assertEquals(0.020, r.at("critical_path", 1, "r_1"), TOLERANCE);
-        assertEquals(0.020, r.at("critical_path_activities", 1, "r_1"), TOLERANCE);
-        assertEquals(0.060, r.at("critical_imbalance_impact", 1, "r_1"), TOLERANCE);
+        assertEquals(0.0201, r.at("time", 1, "main", "r_1"), TOLERANCE);
+        assertEquals(0.020, r.at("critical_path", 1, "main", "r_1"), TOLERANCE);
+        assertEquals(0.020, r.at("critical_path_activities", 1, "main", "r_1"), TOLERANCE);
+        assertEquals(0.060, r.at("critical_imbalance_impact", 1, "main", "r_1"), TOLERANCE);
         // the CubePL imbalance takes the busy time from the unbounded exclusive time: 20 − 20.1/4 ms
-        assertEquals(0.014975, r.at("critical_path_imbalance", 1, "r_1"), TOLERANCE);
+        assertEquals(0.014975, r.at("critical_path_imbalance", 1, "main", "r_1"), TOLERANCE);
     }
 
     @Test
     void aTieForTheSmallestEntryEvictsTheLowerCallPathId() throws IOException {
         // N = 129: the map of r_1 … r_128 has two smallest entries, r_1 and r_2 (u each); r_129 replaces r_1
-        Run r = run(3, Map.of("routines", "129", "revisit", "0", "tail_extra", "0.0001"));
-        assertEquals(0.0, r.at("critical_path", 1, "r_1"), TOLERANCE);
-        assertEquals(0.0001, r.at("critical_path", 1, "r_2"), TOLERANCE);
-        assertEquals(0.0128, r.at("critical_path", 1, "r_129"), TOLERANCE);
+        SimulatedRun r = run(3, Map.of("routines", "129", "revisit", "0", "tail_extra", "0.0001"));
+        assertEquals(0.0, r.at("critical_path", 1, "main", "r_1"), TOLERANCE);
+        assertEquals(0.0001, r.at("critical_path", 1, "main", "r_2"), TOLERANCE);
+        assertEquals(0.0128, r.at("critical_path", 1, "main", "r_129"), TOLERANCE);
     }
 
     @Test
     void aCallPathNoLargerThanTheSmallestEntryIsDropped() throws IOException {
         // descending durations 128u, 127u, …, u, u: r_129 (u) equals the smallest kept entry r_128 (u), is dropped
-        Run r = run(4, Map.of("routines", "129", "order", "descending", "unit", Double.toString(BINARY),
+        SimulatedRun r = run(4, Map.of("routines", "129", "order", "descending", "unit", Double.toString(BINARY),
                 "tail", Double.toString(10 * BINARY), "tail_extra", Double.toString(BINARY), "revisit", "0"));
-        assertEquals(128 * BINARY, r.at("critical_path", 1, "r_1"), TOLERANCE);
-        assertEquals(BINARY, r.at("critical_path", 1, "r_128"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_path", 1, "r_129"), TOLERANCE);
-        assertEquals(BINARY, r.at("time", 1, "r_129"), TOLERANCE);
+        assertEquals(128 * BINARY, r.at("critical_path", 1, "main", "r_1"), TOLERANCE);
+        assertEquals(BINARY, r.at("critical_path", 1, "main", "r_128"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path", 1, "main", "r_129"), TOLERANCE);
+        assertEquals(BINARY, r.at("time", 1, "main", "r_129"), TOLERANCE);
     }
 
     /**
@@ -107,20 +86,20 @@ class ManyRoutinesCriticalPathTest {
      */
     @Test
     void aCallPathNewToTheFullWholeRunMapTakesThePlaceOfTheSmallestRoutine() throws IOException {
-        Run r = run(4, Map.of());
-        assertEquals(0.0003, r.at("critical_path", 1, "r_4"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_path_activities", 1, "r_4"), TOLERANCE);
-        assertEquals(0.0004, r.at("critical_path_activities", 1, "r_5"), TOLERANCE);
-        assertEquals(0.001, r.at("critical_path_activities", 1, "write_output"), TOLERANCE);
+        SimulatedRun r = run(4, Map.of());
+        assertEquals(0.0003, r.at("critical_path", 1, "main", "r_4"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path_activities", 1, "main", "r_4"), TOLERANCE);
+        assertEquals(0.0004, r.at("critical_path_activities", 1, "main", "r_5"), TOLERANCE);
+        assertEquals(0.001, r.at("critical_path_activities", 1, "main", "write_output"), TOLERANCE);
         // p·σ at r_4 (every rank's excess), (p − 1)·d_i at the other routines
-        assertEquals(0.0012, r.at("critical_imbalance_impact", 1, "r_4"), TOLERANCE);
-        assertEquals(0.0012, r.at("critical_imbalance_impact", 1, "r_5"), TOLERANCE);
-        assertEquals(0.0012, r.at("inter_partition_imbalance", 1, "r_4"), TOLERANCE);
-        assertEquals(0.0012, r.at("inter_partition_imbalance", 1, "r_5"), TOLERANCE);
+        assertEquals(0.0012, r.at("critical_imbalance_impact", 1, "main", "r_4"), TOLERANCE);
+        assertEquals(0.0012, r.at("critical_imbalance_impact", 1, "main", "r_5"), TOLERANCE);
+        assertEquals(0.0012, r.at("inter_partition_imbalance", 1, "main", "r_4"), TOLERANCE);
+        assertEquals(0.0012, r.at("inter_partition_imbalance", 1, "main", "r_5"), TOLERANCE);
         // write_output: (p − 1)γ of impact, none of it between partitions
-        assertEquals(0.0006, r.at("critical_imbalance_impact", 0, "write_output"), TOLERANCE);
-        assertEquals(0.0, r.at("inter_partition_imbalance", 0, "write_output"), TOLERANCE);
-        assertEquals(0.0006, r.at("intra_partition_imbalance", 0, "write_output"), TOLERANCE);
+        assertEquals(0.0006, r.at("critical_imbalance_impact", 0, "main", "write_output"), TOLERANCE);
+        assertEquals(0.0, r.at("inter_partition_imbalance", 0, "main", "write_output"), TOLERANCE);
+        assertEquals(0.0006, r.at("intra_partition_imbalance", 0, "main", "write_output"), TOLERANCE);
     }
 
     /**
@@ -131,16 +110,16 @@ class ManyRoutinesCriticalPathTest {
     @Test
     void aTailNoLargerThanTheSmallestRoutineIsHeadroomNotActivity() throws IOException {
         double u = BINARY;
-        Run r = run(4, Map.of("routines", "140", "unit", Double.toString(u), "tail", Double.toString(12 * u),
+        SimulatedRun r = run(4, Map.of("routines", "140", "unit", Double.toString(u), "tail", Double.toString(12 * u),
                 "tail_extra", Double.toString(12 * u), "revisit", "0"));
-        assertEquals(0.0, r.at("critical_path", 1, "r_12"), TOLERANCE);
-        assertEquals(12 * u, r.at("critical_path_activities", 1, "r_13"), TOLERANCE);
-        assertEquals(0.0, r.at("critical_path_activities", 1, "write_output"), TOLERANCE);
-        assertEquals(12 * u, r.at("critical_path_activities", 2, "write_output"), TOLERANCE);
-        assertEquals(3 * 12 * u + 12 * u, r.at("critical_imbalance_impact", 0, "write_output"), TOLERANCE);
-        assertEquals(24 * u, r.at("inter_partition_imbalance", 0, "write_output"), TOLERANCE);
-        assertEquals(24 * u, r.at("intra_partition_imbalance", 0, "write_output"), TOLERANCE);
-        assertEquals(3 * 12 * u, r.at("critical_imbalance_impact", 1, "r_13"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path", 1, "main", "r_12"), TOLERANCE);
+        assertEquals(12 * u, r.at("critical_path_activities", 1, "main", "r_13"), TOLERANCE);
+        assertEquals(0.0, r.at("critical_path_activities", 1, "main", "write_output"), TOLERANCE);
+        assertEquals(12 * u, r.at("critical_path_activities", 2, "main", "write_output"), TOLERANCE);
+        assertEquals(3 * 12 * u + 12 * u, r.at("critical_imbalance_impact", 0, "main", "write_output"), TOLERANCE);
+        assertEquals(24 * u, r.at("inter_partition_imbalance", 0, "main", "write_output"), TOLERANCE);
+        assertEquals(24 * u, r.at("intra_partition_imbalance", 0, "main", "write_output"), TOLERANCE);
+        assertEquals(3 * 12 * u, r.at("critical_imbalance_impact", 1, "main", "r_13"), TOLERANCE);
     }
 
     /**

@@ -31,16 +31,12 @@ class PartitionImbalanceTest {
     private static final double TOLERANCE = 1e-9;
 
 
-    private static SimulatedRun run(String scenario, int ranks, Map<String, String> values) throws IOException {
-        return SimulatedRun.of(scenario, ranks, values);
-    }
-
     private static SimulatedRun masterWorker() throws IOException {
-        return run("critical-path-master-worker", 4, Map.of());
+        return SimulatedRun.of("critical-path-master-worker", 4, Map.of());
     }
 
     private static SimulatedRun extraRoutine() throws IOException {
-        return run("critical-path-extra-routine", 4, Map.of());
+        return SimulatedRun.of("critical-path-extra-routine", 4, Map.of());
     }
 
     private static final String[] MANAGE = {"main", "iteration", "manage"};
@@ -113,7 +109,7 @@ class PartitionImbalanceTest {
     @Test
     void workersWhoseWorkCoversThePathHaveNoIntraPartitionImbalance() throws IOException {
         // work b = 20 ms, W = 25 ms: Rb = 80 ≥ OW = 50, so every worker's waiting is headroom at manage
-        SimulatedRun r = run("critical-path-master-worker", 5, Map.of("work", "0.02", "delta", "0.005"));
+        SimulatedRun r = SimulatedRun.of("critical-path-master-worker", 5, Map.of("work", "0.02", "delta", "0.005"));
         assertEquals(0.0, r.total("intra_partition_imbalance"), TOLERANCE);
         // manage: 3 × (70 − (80 − 50)) + (70 − (100 − 50)) = 140 ms; work: O(W − m) = 40 ms
         assertEquals(0.140, r.at("inter_partition_imbalance", 0, MANAGE), TOLERANCE);
@@ -153,7 +149,7 @@ class PartitionImbalanceTest {
 
     @Test
     void criticalPathCrossesFromTheLastConsumerToTheProducerAtItsLateSender() throws IOException {
-        SimulatedRun r = run("critical-path-producer-consumer", 4, Map.of());
+        SimulatedRun r = SimulatedRun.of("critical-path-producer-consumer", 4, Map.of());
         assertEquals(0.090, r.at("critical_path", 0, "main", "produce"), TOLERANCE);
         assertEquals(0.006, r.at("critical_path", 3, "main", "consume"), TOLERANCE);
         assertEquals(0.0, r.at("critical_path", 1, "main", "consume"), TOLERANCE);
@@ -165,7 +161,7 @@ class PartitionImbalanceTest {
 
     @Test
     void producerAndConsumersWaitingForEachOthersRoutinesIsAllInterPartition() throws IOException {
-        SimulatedRun r = run("critical-path-producer-consumer", 4, Map.of());
+        SimulatedRun r = SimulatedRun.of("critical-path-producer-consumer", 4, Map.of());
         // (p − 1)(Π − (R − 1)C) = 3 × 78 ms at produce; the producer's 6 ms at consume
         assertEquals(0.234, r.at("critical_imbalance_impact", 0, "main", "produce"), TOLERANCE);
         assertEquals(0.006, r.at("critical_imbalance_impact", 3, "main", "consume"), TOLERANCE);

@@ -23,16 +23,12 @@ class SimulatedRootCausesTest {
     private static final double TOLERANCE = 1e-9;
 
 
-    private static SimulatedRun run(String scenario, int ranks, Map<String, String> values) throws IOException {
-        return SimulatedRun.of(scenario, ranks, values);
-    }
-
     private static SimulatedRun chain() throws IOException {
-        return run("late-sender-chain", 4, Map.of());
+        return SimulatedRun.of("late-sender-chain", 4, Map.of());
     }
 
     private static SimulatedRun timesteps() throws IOException {
-        return run("critical-path-slowest-rank", 4, Map.of());
+        return SimulatedRun.of("critical-path-slowest-rank", 4, Map.of());
     }
 
     // ---- computational imbalance
@@ -41,7 +37,7 @@ class SimulatedRootCausesTest {
     @CsvSource({"imbalance-delay-barrier, delay_barrier", "imbalance-delay-allreduce, delay_n2n",
             "imbalance-delay-sends, delay_latesender"})
     void imbalanceComesBackAsDelayOfTheSlowFunction(String scenario, String delay) throws IOException {
-        SimulatedRun r = run(scenario, 4, Map.of());
+        SimulatedRun r = SimulatedRun.of(scenario, 4, Map.of());
         // 3 repetitions × 3 waiting ranks × 20 ms, all on rank 1's imbalanced_work
         assertEquals(0.18, r.at(delay, 1, "main", "iteration", "imbalanced_work"), TOLERANCE);
         assertEquals(0.18, r.total(delay), TOLERANCE);
@@ -51,7 +47,7 @@ class SimulatedRootCausesTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource({"imbalance-delay-barrier", "imbalance-delay-allreduce", "imbalance-delay-sends"})
     void anImbalanceWithoutEarlierWaitingHasNoLongTermCostAndDoesNotPropagate(String scenario) throws IOException {
-        SimulatedRun r = run(scenario, 4, Map.of());
+        SimulatedRun r = SimulatedRun.of(scenario, 4, Map.of());
         for (String m : List.of("delay_latesender_longterm", "delay_barrier_longterm", "delay_n2n_longterm",
                 "mpi_wait_propagating_ls", "mpi_wait_indirect_latesender")) {
             assertEquals(0.0, r.total(m), TOLERANCE, m);
@@ -112,7 +108,7 @@ class SimulatedRootCausesTest {
     @Test
     void withoutRampEverySecondOfChainWaitingIsChargedToExactlyOneDelay() throws IOException {
         // β = 0 on 5 ranks: waits δ + (k−1)ε = 40, 50, 60, 70 ms; every scale is 1
-        SimulatedRun r = run("late-sender-chain", 5, Map.of("ramp", "0"));
+        SimulatedRun r = SimulatedRun.of("late-sender-chain", 5, Map.of("ramp", "0"));
         assertEquals(0.22, r.total("mpi_latesender"), TOLERANCE);
         assertEquals(0.22, r.total("delay_latesender") + r.total("delay_latesender_longterm"), TOLERANCE);
         // long-term: (p − 2) · δ on rank 0, (p − 2 − j) · ε on rank j's relay_work
