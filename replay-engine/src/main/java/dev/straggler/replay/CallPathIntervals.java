@@ -147,19 +147,22 @@ public final class CallPathIntervals implements java.io.Serializable {
             acc = new double[64];
             listedIn = new int[64];
             touched = new int[16];
-        }
-        if (boundaries != null) {
             // marks only (the first pass) need no interval ends
             entriesEnd.grow(capacity);
         }
         if (!timesOnly) {
-            kind.grow(capacity);
-            ref.grow(capacity);
-            path.grow(capacity);
-            enter.grow(capacity);
-            duration.grow(capacity);
-            step.grow(capacity);
+            growMarks();
         }
+    }
+
+    /** Grows the mark columns to {@link #capacity}. */
+    private void growMarks() {
+        kind.grow(capacity);
+        ref.grow(capacity);
+        path.grow(capacity);
+        enter.grow(capacity);
+        duration.grow(capacity);
+        step.grow(capacity);
     }
 
     // --- writing (the location pass) ---------------------------------------------------------------------------
@@ -260,12 +263,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         int m = size++;
         if (m == capacity) {
             capacity = Columns.nextCapacity(capacity);
-            kind.grow(capacity);
-            ref.grow(capacity);
-            path.grow(capacity);
-            enter.grow(capacity);
-            duration.grow(capacity);
-            step.grow(capacity);
+            growMarks();
             if (boundaries != null) {
                 entriesEnd.grow(capacity);
             }
