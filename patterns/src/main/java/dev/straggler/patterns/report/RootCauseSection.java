@@ -85,10 +85,7 @@ final class RootCauseSection {
                         TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width));
             }
             if (shown < causes.size()) {
-                double rest = 0;
-                for (int p : causes.subList(shown, causes.size())) {
-                    rest += c.sumOverLocations(MetricTree.DELAY, p);
-                }
+                double rest = TextReport.sum(c, MetricTree.DELAY, causes.subList(shown, causes.size()));
                 out.append(TextReport.wrap(TextReport.hidden(causes.size() - shown, "call path", rest,
                         share(rest, waiting) + " of all waiting"), width));
             }
@@ -160,10 +157,7 @@ final class RootCauseSection {
                             TextReport.seconds(imb) + " s")).append(mark.stripTrailing()).append('\n');
         }
         if (shown < paths.size()) {
-            double rest = 0;
-            for (int p : paths.subList(shown, paths.size())) {
-                rest += c.sumOverLocations(MetricTree.CRITICAL_PATH, p);
-            }
+            double rest = TextReport.sum(c, MetricTree.CRITICAL_PATH, paths.subList(shown, paths.size()));
             out.append(TextReport.wrap(TextReport.hidden(paths.size() - shown, "call path", rest,
                     share(rest, cp) + " of the critical path"), width));
         }

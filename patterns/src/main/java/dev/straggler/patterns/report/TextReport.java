@@ -147,10 +147,7 @@ public final class TextReport {
                 out.append(column("  at " + path(c, p), room + 5)).append(share).append('\n');
             }
             if (shown < paths.size()) {
-                double rest = 0;
-                for (int p : paths.subList(shown, paths.size())) {
-                    rest += c.sumOverLocations(m, p);
-                }
+                double rest = sum(c, m, paths.subList(shown, paths.size()));
                 out.append(wrap(hidden(paths.size() - shown, "call path", rest,
                         String.format(Locale.ROOT, "%.1f%%", 100 * rest / total)), width));
             }
@@ -197,6 +194,15 @@ public final class TextReport {
      * The line that stands for the entries a list leaves out: "  +12 more call paths with 0.024706 s (19.4%) (--all
      * lists them)"; {@code share} is the part of the list's whole they hold, already formatted.
      */
+    /** Metric {@code m} summed over the given call paths and all locations (what a cut list leaves out). */
+    static double sum(SeverityCube c, int m, List<Integer> paths) {
+        double s = 0;
+        for (int p : paths) {
+            s += c.sumOverLocations(m, p);
+        }
+        return s;
+    }
+
     static String hidden(int count, String what, double seconds, String share) {
         return String.format(Locale.ROOT, "  +%d more %s%s with %s s (%s) %s", count, what, count == 1 ? "" : "s",
                 seconds(seconds), share, ALL_HINT);
