@@ -208,19 +208,28 @@ final class IntervalTimes {
                 bounded.add(cnodeId[st.spCallPath(s)], w);
             }
         }
+        int[] p = new int[BoundedTimeMap.CAPACITY];
+        double[] v = new double[BoundedTimeMap.CAPACITY];
+        int k = drainBounded(p, v);
+        return new TimeMap(Arrays.copyOf(p, k), Arrays.copyOf(v, k), sum);
+    }
+
+    /**
+     * Writes the bounded map's entries into {@code paths}/{@code seconds} ordered by unified call path, the order of
+     * the maps here; returns how many.
+     */
+    private int drainBounded(int[] paths, double[] seconds) {
         int k = bounded.size();
         long[] byPath = new long[k];
         for (int i = 0; i < k; i++) {
             byPath[i] = ((long) pathOfCnode[bounded.id(i)] << 32) | i;
         }
         Arrays.sort(byPath);
-        int[] p = new int[k];
-        double[] v = new double[k];
         for (int i = 0; i < k; i++) {
-            p[i] = (int) (byPath[i] >>> 32);
-            v[i] = bounded.seconds((int) byPath[i]);
+            paths[i] = (int) (byPath[i] >>> 32);
+            seconds[i] = bounded.seconds((int) byPath[i]);
         }
-        return new TimeMap(p, v, sum);
+        return k;
     }
 
     /** Sums duplicate call paths and sorts by call path. */
@@ -347,22 +356,13 @@ final class IntervalTimes {
             if (i >= 0) {
                 v[i] = value;
             } else if (k == BoundedTimeMap.CAPACITY) {
-                // Scalasca's map is full: the call path is kept only in place of a smaller entry (BoundedTimeMap)
-                int min = 0;
-                for (int q = 1; q < k; q++) {
-                    if (v[q] < v[min] || (v[q] == v[min] && cnodeId[paths[q]] < cnodeId[paths[min]])) {
-                        min = q;
-                    }
+                // Scalasca's map is full: the call path is kept only in place of a smaller entry
+                bounded.clear();
+                for (int q = 0; q < k; q++) {
+                    bounded.add(cnodeId[paths[q]], v[q]);
                 }
-                if (v[min] < value) {
-                    System.arraycopy(paths, min + 1, paths, min, k - 1 - min);
-                    System.arraycopy(v, min + 1, v, min, k - 1 - min);
-                    int pos = -Arrays.binarySearch(paths, 0, k - 1, id) - 1;
-                    System.arraycopy(paths, pos, paths, pos + 1, k - 1 - pos);
-                    System.arraycopy(v, pos, v, pos + 1, k - 1 - pos);
-                    paths[pos] = id;
-                    v[pos] = value;
-                }
+                bounded.set(cnodeId[id], value);
+                k = drainBounded(paths, v);
             } else {
                 // Scalasca's map operator[] inserts the call path
                 int pos = -i - 1;
