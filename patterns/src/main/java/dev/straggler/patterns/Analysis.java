@@ -62,8 +62,8 @@ public final class Analysis {
                 ? cube.attributes().getOrDefault(ROOT_CAUSES_PROBLEM_ATTRIBUTE, "unknown reason") : null;
     }
 
-    /** How the warning about root causes that could not be computed begins (the Spark engine uses it too). */
-    public static final String ROOT_CAUSES_WARNING = "root causes not computed: ";
+    /** How the warning about root causes that could not be computed begins. */
+    private static final String ROOT_CAUSES_WARNING = "root causes not computed: ";
 
     private Analysis() {
     }
@@ -97,7 +97,7 @@ public final class Analysis {
             options.progress().update("root causes", 0, 1);
             String memory = RootCauseMemory.shortfall(replay);
             if (memory != null) {
-                rootCauseProblem = ROOT_CAUSES_WARNING + memory;
+                rootCauseProblem = memory;
             } else {
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
@@ -105,7 +105,7 @@ public final class Analysis {
                     RootCauseMetrics.addTo(cube, rc);
                 } catch (RootCauses.ImpossibleOrder e) {
                     // the wait states stand; only the why is missing, and the report says so
-                    rootCauseProblem = ROOT_CAUSES_WARNING + e.getMessage();
+                    rootCauseProblem = e.getMessage();
                 }
             }
             options.progress().update("root causes", 1, 1);
@@ -120,15 +120,14 @@ public final class Analysis {
      *
      * @param origin           the trace as the reports name it
      * @param partialReasons   why a lenient read left the result partial (empty when it is not)
-     * @param rootCauseProblem why the root causes are missing, or null
+     * @param rootCauseProblem why the root causes are missing although asked for, or null
      */
     public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs, CallTree tree, ReplayFacts facts,
                                           SeverityCube cube, WaitStates.Result ws, String rootCauseProblem) {
         if (rootCauseProblem != null) {
             // the cube must not claim causes it does not hold: zeros would read as "nothing delays anyone"
             cube.setAttribute(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_NOT_COMPUTED);
-            cube.setAttribute(ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem.startsWith(ROOT_CAUSES_WARNING)
-                    ? rootCauseProblem.substring(ROOT_CAUSES_WARNING.length()) : rootCauseProblem);
+            cube.setAttribute(ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem);
         }
         ComputationalImbalance.addTo(cube);
         cube.freeze();
@@ -155,7 +154,7 @@ public final class Analysis {
                     + "...) and bytes are not analysed and show as zero", oneSided));
         }
         if (rootCauseProblem != null) {
-            warnings.add(rootCauseProblem);
+            warnings.add(ROOT_CAUSES_WARNING + rootCauseProblem);
         }
         Map<String, Long> counts = new LinkedHashMap<>();
         long[] c = ws.instanceCounts();

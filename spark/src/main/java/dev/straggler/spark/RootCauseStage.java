@@ -200,7 +200,7 @@ final class RootCauseStage {
         try {
             List<Out> failures = out.filter(o -> o instanceof Failure).collect();
             if (!failures.isEmpty()) {
-                return new Result(null, "root causes not computed: " + ((Failure) failures.get(0)).message());
+                return new Result(null, ((Failure) failures.get(0)).message());
             }
             // 4. indirect waiting booked at its records, in the single-machine order; then to the driver in
             // location order, where the critical-path impact needs all locations
