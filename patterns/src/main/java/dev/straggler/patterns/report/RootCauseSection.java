@@ -61,8 +61,9 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
         if (delay > 0 && waiting > 0) {
-            out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of all waiting (%s s) is caused by delays on the "
-                    + "processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay)), width));
+            out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of all waiting (%s s of %s s) is caused by delays "
+                    + "on the processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay),
+                    TextReport.seconds(waiting)), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {

@@ -52,6 +52,9 @@ class RootCauseSectionTest {
         row(c, MetricTree.TIME, WORK, 3, 2, 4, 3);
         row(c, MetricTree.TIME, RECV, 0.5, 1.5, 1.5, 2.5);
         row(c, MetricTree.MPI_LATESENDER, RECV, 0, 1, 1, 2);
+        // the analysis books the aggregates of the remapping too (delay = its delay_* parts)
+        row(c, MetricTree.DELAY_LATESENDER, WORK, 0, 0, 3, 0);
+        row(c, MetricTree.DELAY, WORK, 0, 0, 3, 0);
         row(c, MetricTree.TIME, IO, 0.4, 0.4, 0.4, 0.4);
         row(c, MetricTree.TIME, SETUP, 0.2, 0.2, 0.2, 0.2);
         row(c, MetricTree.TIME, FINALIZE, 0.1, 0.1, 0.1, 0.1);
@@ -82,6 +85,14 @@ class RootCauseSectionTest {
     /** The section with its wrapped lines joined, to find sentences whatever the width. */
     private static String flat(String s) {
         return s.replaceAll("\\s*\\n\\s*", " ");
+    }
+
+    /** The headline's seconds are the delay and the waiting it is a share of, each named, not one for the other. */
+    @Test
+    void theCausesHeadlineGivesTheDelayAndTheWaitingItIsAShareOf() {
+        String s = flat(section(false));
+        assertTrue(s.contains("75.0% of all waiting (3.000000 s of 4.000000 s) is caused by delays on the processes "
+                + "waited for"), s);
     }
 
     @Test

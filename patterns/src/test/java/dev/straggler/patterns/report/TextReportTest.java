@@ -67,7 +67,7 @@ class TextReportTest {
         String text = TextReport.render(r, 80);
         assertFalse(text.contains("--root-causes"), text);
         String section = text.substring(text.indexOf("Root causes\n"));
-        assertTrue(section.contains("100.0% of all waiting (8.000e-08 s)"), section);
+        assertTrue(section.contains("100.0% of all waiting (8.000e-08 s of 8.000e-08 s)"), section);
         assertTrue(section.contains("main/work"), section);
         assertTrue(section.contains("on rank 0: 8.000e-08 s short-term, 0 s propagated"), section);
         assertTrue(text.lines().allMatch(l -> l.length() <= 80), text);
