@@ -289,7 +289,9 @@ final class StudyCommand implements Callable<Integer> {
         ObjectNode wsj = ScalingJson.toJson(ws);
         scaling.set("waitStates", wsj);
         page.add(new ScalingSection("scaling-wait-states", "Wait-state scaling", wsj));
-        out.append(topCorrelations("Wait states", ws.analysis()));
+        // the rows include the delays that cause them when every run carries root causes: the label says so
+        boolean delays = ws.keys().values().stream().anyMatch(k -> k.metric().startsWith("delay_"));
+        out.append(topCorrelations(delays ? "Wait states and their delays" : "Wait states", ws.analysis()));
 
         // 4. models
         List<Integer> at = new ArrayList<>();

@@ -149,6 +149,15 @@ class StudyCommandTest {
         // two process counts: no Medya fit, and the study says why instead of failing
         assertTrue(r.out().contains("Medya's three coefficients need runs at three or more process counts"), r.out());
         assertTrue(r.out().contains("Root causes not analysed (--no-root-causes)"), r.out());
+        // no delay rows without root causes: the correlations are of wait states alone, and say so
+        assertTrue(r.out().contains("\nWait states whose share of MPI time grows with p"), r.out());
+    }
+
+    /** With root causes the rank-correlation rows include the delays that cause the waiting, and the label says so. */
+    @Test
+    void theRankCorrelationsSayTheyIncludeTheDelays() {
+        assertTrue(result.out().contains("\nWait states and their delays whose share of MPI time grows with p"),
+                result.out());
     }
 
     @Test
