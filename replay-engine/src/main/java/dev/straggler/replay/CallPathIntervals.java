@@ -174,14 +174,17 @@ public final class CallPathIntervals implements java.io.Serializable {
     void enter(long t, int caller) {
         if (caller >= 0) {
             book(caller, t);
+        } else {
+            stamp(t);
         }
-        stamp(t);
     }
 
-    /** A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. */
+    /**
+     * A Leave at {@code t} of call path {@code node}; the location pass only leaves what it entered. Booking stamps
+     * the time (see {@link #book}).
+     */
     void leave(long t, int node) {
         book(node, t);
-        stamp(t);
     }
 
     /** The last Enter/Leave is at {@code t}; its time in seconds is kept for the next booking. */
@@ -208,8 +211,14 @@ public final class CallPathIntervals implements java.io.Serializable {
      */
     private void book(int node, long t) {
         if (boundaries == null || t == lastStamp) {
+            lastStamp = t;
             return;
         }
+        // one division per timestamp: the same double as Scalasca's reader gives, kept for the next booking
+        double now = seconds(t);
+        double dt = now - lastSeconds;
+        lastStamp = t;
+        lastSeconds = now;
         if (node >= acc.length) {
             int cap = Math.max(node + 1, acc.length * 2);
             acc = Arrays.copyOf(acc, cap);
@@ -217,7 +226,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         }
         if (listedIn[node] != size + 1) {
             if (touchedCount == MAP_CAPACITY) {
-                bookIntoFullMap(node, seconds(t) - lastSeconds);
+                bookIntoFullMap(node, dt);
                 return;
             }
             listedIn[node] = size + 1;
@@ -226,7 +235,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             }
             touched[touchedCount++] = node;
         }
-        acc[node] += seconds(t) - lastSeconds;
+        acc[node] += dt;
     }
 
     /**
@@ -412,6 +421,19 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     public int entryPath(int e) {
         return entryPath[e];
+    }
+
+    /**
+     * The call path of every entry, indexed by entry (at least {@link #entries()} long): the backward replay's
+     * sums run over the entries of many intervals at a time. Read-only; only after {@link #finish}.
+     */
+    public int[] entryPaths() {
+        return entryPath;
+    }
+
+    /** The seconds of every entry as {@link #entrySeconds}, indexed by entry. Read-only; only after {@link #finish}. */
+    public double[] entrySecondsArray() {
+        return entrySeconds;
     }
 
     /** Seconds of entry {@code e}, summed as Scalasca sums them (see {@link #book}). */

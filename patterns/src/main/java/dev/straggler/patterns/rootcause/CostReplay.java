@@ -2,18 +2,16 @@ package dev.straggler.patterns.rootcause;
 
 import dev.straggler.replay.CallPathIntervals;
 import it.unimi.dsi.fastutil.ints.Int2IntOpenHashMap;
+import it.unimi.dsi.fastutil.ints.IntArrayFIFOQueue;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntFunction;
 
 /**
@@ -83,6 +81,8 @@ final class CostReplay {
     private final Exchange exchange;
     /** Per communicator: location → communicator rank. */
     private final Int2IntOpenHashMap[] memberIndex;
+    /** Per communicator, the communicator rank of each global rank; null when a global rank appears twice. */
+    private final Int2IntOpenHashMap[] memberOfRank;
 
     /**
      * Shipments in one direction, keyed by their destination (location, row), and the locations blocked on one.
@@ -173,6 +173,19 @@ final class CostReplay {
         this.exchange = exchange;
         this.times = ThreadLocal.withInitial(() -> new IntervalTimes(cnodeIds));
         this.memberIndex = new Int2IntOpenHashMap[memberLocations.length];
+        this.memberOfRank = new Int2IntOpenHashMap[globalRanks.length];
+        for (int c = 0; c < globalRanks.length; c++) {
+            int[] ranks = globalRanks[c];
+            Int2IntOpenHashMap m = new Int2IntOpenHashMap(ranks == null ? 0 : ranks.length);
+            m.defaultReturnValue(-1);
+            for (int j = 0; ranks != null && j < ranks.length; j++) {
+                if (m.put(ranks[j], j) >= 0) {
+                    m = null; // a rank twice: previousGroupSync tests every member
+                    break;
+                }
+            }
+            memberOfRank[c] = m;
+        }
         for (int c = 0; c < memberLocations.length; c++) {
             int[] locs = memberLocations[c];
             memberIndex[c] = new Int2IntOpenHashMap(locs == null ? 0 : locs.length);
@@ -196,7 +209,7 @@ final class CostReplay {
      * advance on its threads, each on one thread at a time; the result is the same for any number of threads.
      */
     void run(ExecutorService pool, int threads) {
-        start(threads > 1 && pool != null ? new PoolScheduler(pool) : new QueueScheduler());
+        start(threads > 1 && pool != null ? new PoolScheduler(pool, threads) : new QueueScheduler());
         scheduler.await();
         List<String> blocked = blocked(3);
         if (!blocked.isEmpty()) {
@@ -449,12 +462,14 @@ final class CostReplay {
                                    IntervalTimes times) {
         int prev = st.sp.previous(s, partner);
         TimeMap w = times.waitMap(st, prev, s);
-        TimeMap d = times.prunedMinusPositive(st, prev, s, w, sh.times());
+        // the delay stays in the accumulator's scratch: nothing below asks it for another map
+        int d = times.prunedMinusPositive(st, prev, s, w, sh.times());
+        double dSum = times.delaySum();
         double rwait = sh.waitTime();
-        double dw = d.sum() + w.sum();
+        double dw = dSum + w.sum();
         double scale = dw > 0 ? Math.min(rwait / dw, 1.0) : 0.0;
-        if (d.sum() > 0) {
-            addScaled(st, WaitType.shortTerm(type), d, scale);
+        if (dSum > 0) {
+            addScaled(st, WaitType.shortTerm(type), times, d, scale);
         }
         if (!(dw > 0)) {
             return;
@@ -464,7 +479,7 @@ final class CostReplay {
             if (t == type) {
                 double scaleC = rcost / dw;
                 if (scaleC > 0) {
-                    addScaled(st, WaitType.longTerm(t), d, scaleC);
+                    addScaled(st, WaitType.longTerm(t), times, d, scaleC);
                 }
                 addCosts(st, t, prev, s, scale + scaleC);
             } else {
@@ -472,7 +487,7 @@ final class CostReplay {
                 if (!(sc > 0)) {
                     continue;
                 }
-                addScaled(st, WaitType.longTerm(t), d, sc);
+                addScaled(st, WaitType.longTerm(t), times, d, sc);
                 addCosts(st, t, prev, s, sc);
             }
         }
@@ -492,11 +507,11 @@ final class CostReplay {
         }
     }
 
-    private static void addScaled(LocationState st, RootCauseMetric metric, TimeMap d, double scale) {
-        int[] p = d.paths();
-        double[] v = d.seconds();
-        for (int i = 0; i < p.length; i++) {
-            st.add(metric, p[i], scale * v[i]);
+    /** Books {@code scale} times the delay held by {@code times} ({@link IntervalTimes#prunedMinusPositive}). */
+    private static void addScaled(LocationState st, RootCauseMetric metric, IntervalTimes times, int n,
+                                  double scale) {
+        for (int i = 0; i < n; i++) {
+            st.add(metric, times.delayPath(i), scale * times.delaySeconds(i));
         }
     }
 
@@ -648,7 +663,7 @@ final class CostReplay {
         RootPart root = null;
         if (j == ref && s >= 0) {
             TreeMap<Integer, Integer> prevSps = new TreeMap<>(); // communicator rank -> sp on the reference rank
-            int prevSp = previousGroupSync(st, s, global, ref, prevSps);
+            int prevSp = previousGroupSync(st, s, global, ref, prevSps, memberOfRank[comm]);
             TimeMap group = times.synchpointTimes(st, prevSp, s);
             TimeMap[] prevSpTimes = new TimeMap[global.length];
             for (var e : prevSps.entrySet()) {
@@ -851,7 +866,64 @@ final class CostReplay {
      * them synchronised with it ({@code prevSps}, communicator rank → point). -1 when the start is reached first.
      */
     private static int previousGroupSync(LocationState st, int from, int[] members, int self,
-                                         TreeMap<Integer, Integer> prevSps) {
+                                         TreeMap<Integer, Integer> prevSps, Int2IntOpenHashMap memberOfRank) {
+        if (memberOfRank == null) {
+            return previousGroupSyncByMember(st, from, members, self, prevSps);
+        }
+        // the same walk, asking each point which members it covers instead of asking every member: a
+        // point-to-point point covers at most one, so a walk over many such points is not members x points
+        boolean[] remaining = new boolean[members.length];
+        int left = 0;
+        for (int j = 0; j < members.length; j++) {
+            if (j != self) {
+                remaining[j] = true;
+                left++;
+            }
+        }
+        SyncPoints sp = st.sp;
+        for (int x = from - 1; x >= 0 && left > 0; x--) {
+            if (sp.all(x)) {
+                return x;
+            }
+            int single = sp.singleRank(x);
+            if (single >= 0) {
+                int j = memberOfRank.get(single);
+                if (j >= 0 && remaining[j]) {
+                    if (left == 1) {
+                        return x;
+                    }
+                    prevSps.put(j, x);
+                    remaining[j] = false;
+                    left--;
+                }
+                continue;
+            }
+            int[] ranks = sp.several(x);
+            int covered = 0;
+            for (int r : ranks) {
+                int j = memberOfRank.get(r);
+                if (j >= 0 && remaining[j]) {
+                    covered++;
+                }
+            }
+            if (covered == left) {
+                return x;
+            }
+            for (int r : ranks) {
+                int j = memberOfRank.get(r);
+                if (j >= 0 && remaining[j]) {
+                    prevSps.put(j, x);
+                    remaining[j] = false;
+                    left--;
+                }
+            }
+        }
+        return left == 0 ? lastCovering(prevSps) : -1;
+    }
+
+    /** {@link #previousGroupSync} testing every remaining member at every point (a communicator naming a rank twice). */
+    private static int previousGroupSyncByMember(LocationState st, int from, int[] members, int self,
+                                                 TreeMap<Integer, Integer> prevSps) {
         IntArrayList remaining = new IntArrayList();
         for (int j = 0; j < members.length; j++) {
             if (j != self) {
@@ -923,70 +995,132 @@ final class CostReplay {
 
     /** One thread: a queue of released locations. */
     private final class QueueScheduler implements Scheduler {
-        private final ArrayDeque<Integer> runnable = new ArrayDeque<>();
+        private final IntArrayFIFOQueue runnable = new IntArrayFIFOQueue();
 
         @Override
         public void release(int location) {
-            runnable.add(location);
+            runnable.enqueue(location);
         }
 
         @Override
         public void await() {
             while (!runnable.isEmpty()) {
-                advance(states[runnable.poll()]);
+                advance(states[runnable.dequeueInt()]);
             }
         }
     }
 
     /**
-     * A pool: every release is a task advancing that location until it blocks. The replay is over when no task is
-     * outstanding; a failure in any task is rethrown.
+     * A pool: one worker per thread takes released locations from a shared queue and advances each until it
+     * blocks. A location is released about once per 30 marks, a million times for 10^8 events, so a release only
+     * queues the location and wakes a worker if one is idle, instead of submitting a task to the pool (whose
+     * hand-over cost about as much as the work). The replay is over when the queue is empty and no worker is
+     * advancing a location (only those can release one); a failure in any worker is rethrown.
      */
     private final class PoolScheduler implements Scheduler {
         private final ExecutorService pool;
-        /** Released and not finished, plus one until {@link #await} is called (the seeding may not end it). */
-        private final AtomicInteger outstanding = new AtomicInteger(1);
-        private final CountDownLatch idle = new CountDownLatch(1);
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final int threads;
+        private final IntArrayFIFOQueue runnable = new IntArrayFIFOQueue();
+        /** Workers advancing a location, workers waiting for one; guarded by this. */
+        private int running;
+        private int idle;
+        private boolean done;
+        private Throwable failure;
 
-        PoolScheduler(ExecutorService pool) {
+        PoolScheduler(ExecutorService pool, int threads) {
             this.pool = pool;
+            this.threads = threads;
         }
 
         @Override
-        public void release(int location) {
-            outstanding.incrementAndGet();
-            pool.execute(() -> {
-                try {
-                    if (failure.get() == null) {
-                        advance(states[location]);
-                    }
-                } catch (Throwable t) {
-                    failure.compareAndSet(null, t);
-                } finally {
-                    if (outstanding.decrementAndGet() == 0) {
-                        idle.countDown();
-                    }
-                }
-            });
+        public synchronized void release(int location) {
+            runnable.enqueue(location);
+            if (idle > 0) {
+                notify();
+            }
         }
 
         @Override
         public void await() {
-            if (outstanding.decrementAndGet() > 0) {
-                try {
-                    idle.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("root-cause replay interrupted", e);
-                }
+            CountDownLatch finished = new CountDownLatch(threads);
+            for (int w = 0; w < threads; w++) {
+                pool.execute(() -> {
+                    try {
+                        work();
+                    } finally {
+                        finished.countDown();
+                    }
+                });
             }
-            Throwable t = failure.get();
+            try {
+                finished.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                synchronized (this) {
+                    done = true;
+                    notifyAll();
+                }
+                throw new IllegalStateException("root-cause replay interrupted", e);
+            }
+            Throwable t;
+            synchronized (this) {
+                t = failure;
+            }
             if (t instanceof RuntimeException r) {
                 throw r;
             }
             if (t instanceof Error e) {
                 throw e;
+            }
+        }
+
+        private void work() {
+            while (true) {
+                int l;
+                synchronized (this) {
+                    while (runnable.isEmpty() && !done) {
+                        if (running == 0) {
+                            // nothing queued and nobody who could queue anything: the replay is over
+                            done = true;
+                            notifyAll();
+                            break;
+                        }
+                        idle++;
+                        try {
+                            wait();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            done = true;
+                            notifyAll();
+                        } finally {
+                            idle--;
+                        }
+                    }
+                    if (done) {
+                        return;
+                    }
+                    l = runnable.dequeueInt();
+                    running++;
+                }
+                try {
+                    advance(states[l]);
+                } catch (Throwable t) {
+                    synchronized (this) {
+                        if (failure == null) {
+                            failure = t;
+                        }
+                        done = true;
+                        notifyAll();
+                    }
+                } finally {
+                    synchronized (this) {
+                        running--;
+                        if (running == 0 && runnable.isEmpty()) {
+                            done = true;
+                            notifyAll();
+                        }
+                    }
+                }
             }
         }
     }

@@ -24,6 +24,8 @@ final class IntervalTimes {
     private final double[] diffSeconds;
     /** The sum of the last {@link #prunedInto}. */
     private double prunedSum;
+    /** The sum of the last {@link #prunedMinusPositive}. */
+    private double delaySum;
 
     /** Scalasca's call-path id of each unified call path (the order that breaks ties in its bounded maps). */
     private final int[] cnodeId;
@@ -61,15 +63,18 @@ final class IntervalTimes {
         CallPathIntervals iv = st.times;
         int n = 0;
         call++;
-        for (int m = fromMark + 1; m <= toMark; m++) {
-            for (int e = iv.entriesBegin(m), end = iv.entriesEnd(m); e < end; e++) {
-                int p = iv.entryPath(e);
-                if (listedIn[p] != call) {
-                    listedIn[p] = call;
-                    touched[n++] = p;
-                }
-                acc[p] += iv.entrySeconds(e);
+        // the intervals' entries lie one after another: one run over them adds in interval order, each interval's
+        // entries in their order, as a loop over the marks would
+        int[] entryPath = iv.entryPaths();
+        double[] entrySeconds = iv.entrySecondsArray();
+        for (int e = fromMark < toMark ? iv.entriesBegin(fromMark + 1) : 0,
+                 end = fromMark < toMark ? iv.entriesEnd(toMark) : 0; e < end; e++) {
+            int p = entryPath[e];
+            if (listedIn[p] != call) {
+                listedIn[p] = call;
+                touched[n++] = p;
             }
+            acc[p] += entrySeconds[e];
         }
         if (n > BoundedTimeMap.CAPACITY) {
             n = bound(st, fromMark, toMark, n);
@@ -287,9 +292,11 @@ final class IntervalTimes {
 
     /**
      * {@link #pruned} followed by {@link TimeMap#minusPositive}{@code (other)}, the same operations in the same
-     * order, without building the pruned map: the delay of a point-to-point wait state, computed for each one.
+     * order, without building the pruned map: the delay of a point-to-point wait state, computed for each one. The
+     * result stays in this instance's scratch ({@link #delayPath}, {@link #delaySeconds}, {@link #delaySum}) until
+     * the next call; returns its number of call paths.
      */
-    TimeMap prunedMinusPositive(LocationState st, int fromSp, int toSp, TimeMap waits, TimeMap other) {
+    int prunedMinusPositive(LocationState st, int fromSp, int toSp, TimeMap waits, TimeMap other) {
         int k = prunedInto(st, fromSp, toSp, waits);
         int[] paths = scratchPaths;
         double[] seconds = scratchSeconds;
@@ -309,7 +316,22 @@ final class IntervalTimes {
                 s += d;
             }
         }
-        return new TimeMap(Arrays.copyOf(diffPaths, n), Arrays.copyOf(diffSeconds, n), s);
+        delaySum = s;
+        return n;
+    }
+
+    /** The call paths of the last {@link #prunedMinusPositive}, ascending. */
+    int delayPath(int i) {
+        return diffPaths[i];
+    }
+
+    double delaySeconds(int i) {
+        return diffSeconds[i];
+    }
+
+    /** The sum of the last {@link #prunedMinusPositive}, added in call-path order. */
+    double delaySum() {
+        return delaySum;
     }
 
     /** {@link #pruned} into the scratch arrays; returns the number of call paths, the sum in {@link #prunedSum}. */

@@ -136,6 +136,21 @@ final class SyncPoints implements java.io.Serializable {
         return sp >= 0 && wait[sp] > 0;
     }
 
+    /** The one rank point {@code sp} synchronised with, or a negative value when it is every rank or several. */
+    int singleRank(int sp) {
+        return rank[sp];
+    }
+
+    /** True when point {@code sp} synchronised with every rank. */
+    boolean all(int sp) {
+        return rank[sp] == ALL;
+    }
+
+    /** The ranks of a point that synchronised with several (sorted); null for a point of one rank or all. */
+    int[] several(int sp) {
+        return rank[sp] == SEVERAL ? several.get(sp) : null;
+    }
+
     boolean contains(int sp, int rank) {
         int r = this.rank[sp];
         return r >= 0 ? r == rank : r == ALL || Arrays.binarySearch(several.get(sp), rank) >= 0;
