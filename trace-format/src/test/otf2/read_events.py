@@ -7,7 +7,9 @@ One line per event, grouped by location in file order: "location NAME time field
 python class (Enter, MpiSend, ...). Fields, for the records Straggler's model carries:
   Enter/Leave: region id; MpiSend/MpiRecv: peer, communicator id, tag, length; MpiIsend/MpiIrecv: the same and
   the request id; request-only records: the request id; MpiCollectiveEnd: operation code, communicator id, root,
-  bytes sent, bytes received; MeasurementOnOff: mode code; BufferFlush: stop time; ProgramEnd: exit status.
+  bytes sent, bytes received; MeasurementOnOff: mode code; BufferFlush: stop time; ProgramEnd: exit status;
+  ThreadFork: paradigm code, requested threads; ThreadJoin: paradigm code; ThreadAcquireLock/ThreadReleaseLock:
+  paradigm code, lock id, acquisition order.
 Other records print their name and time only.
 """
 import sys
@@ -39,6 +41,12 @@ def fields(e):
         return [e.stop_time]
     if n == "ProgramEnd":
         return [e.exit_status]
+    if n == "ThreadFork":
+        return [e.model.value, e.number_of_requested_threads]
+    if n == "ThreadJoin":
+        return [e.model.value]
+    if n in ("ThreadAcquireLock", "ThreadReleaseLock"):
+        return [e.model.value, e.lock_id, e.acquisition_order]
     return []
 
 

@@ -19,7 +19,14 @@ package dev.straggler.trace;
  *   <tr><td>PROGRAM_BEGIN</td><td></td><td></td><td></td><td></td><td></td></tr>
  *   <tr><td>PROGRAM_END</td><td></td><td></td><td></td><td>exit status</td><td></td></tr>
  *   <tr><td>BUFFER_FLUSH</td><td></td><td></td><td></td><td></td><td>stop time (ticks)</td></tr>
+ *   <tr><td>THREAD_FORK</td><td>requested team size</td><td>{@link Paradigm} code</td><td></td><td></td><td></td></tr>
+ *   <tr><td>THREAD_JOIN</td><td></td><td>{@link Paradigm} code</td><td></td><td></td><td></td></tr>
+ *   <tr><td>THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK</td><td>lock id</td><td>{@link Paradigm} code</td><td></td><td></td><td>acquisition order</td></tr>
  * </table>
+ *
+ * <p>The thread records are OTF2's ThreadFork/ThreadJoin (the master thread opening and closing a parallel region)
+ * and ThreadAcquireLock/ThreadReleaseLock (a thread taking and giving back a lock or critical section; the
+ * acquisition order numbers the acquisitions of one lock across the process's threads), reference §6.6.
  *
  * <p>The {@link #code()} byte is what the columnar store and dispatch tables use; it never changes for a kind.
  */
@@ -39,10 +46,14 @@ public enum EventKind {
     MEASUREMENT_ON_OFF(12),
     PROGRAM_BEGIN(13),
     PROGRAM_END(14),
-    BUFFER_FLUSH(15);
+    BUFFER_FLUSH(15),
+    THREAD_FORK(16),
+    THREAD_JOIN(17),
+    THREAD_ACQUIRE_LOCK(18),
+    THREAD_RELEASE_LOCK(19);
 
     /** Number of kinds; dispatch tables indexed by {@link #code()} have this length. */
-    public static final int COUNT = 16;
+    public static final int COUNT = 20;
 
     public static final byte ENTER_CODE = 0;
     public static final byte LEAVE_CODE = 1;
@@ -60,6 +71,10 @@ public enum EventKind {
     public static final byte PROGRAM_BEGIN_CODE = 13;
     public static final byte PROGRAM_END_CODE = 14;
     public static final byte BUFFER_FLUSH_CODE = 15;
+    public static final byte THREAD_FORK_CODE = 16;
+    public static final byte THREAD_JOIN_CODE = 17;
+    public static final byte THREAD_ACQUIRE_LOCK_CODE = 18;
+    public static final byte THREAD_RELEASE_LOCK_CODE = 19;
 
     private static final EventKind[] BY_CODE = values();
 
@@ -88,6 +103,12 @@ public enum EventKind {
     /** Point-to-point records that name a peer and a communicator. */
     public boolean isMessage() {
         return this == MPI_SEND || this == MPI_ISEND || this == MPI_RECV || this == MPI_IRECV;
+    }
+
+    /** The thread-level records: fork, join and the lock records. */
+    public boolean isThread() {
+        return this == THREAD_FORK || this == THREAD_JOIN || this == THREAD_ACQUIRE_LOCK
+                || this == THREAD_RELEASE_LOCK;
     }
 
     /** Records whose only payload is a request id. */

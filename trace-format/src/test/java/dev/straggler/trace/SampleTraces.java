@@ -32,6 +32,10 @@ public final class SampleTraces {
             long x = 10;
             e.add(x++, EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0);
             e.enter(x++, main);
+            e.add(x++, EventKind.THREAD_FORK_CODE, 4, Paradigm.OPENMP.code(), 0, 0, 0);
+            e.add(x++, EventKind.THREAD_ACQUIRE_LOCK_CODE, 3 + r, Paradigm.OPENMP.code(), 0, 0, 1);
+            e.add(x++, EventKind.THREAD_RELEASE_LOCK_CODE, 3 + r, Paradigm.OPENMP.code(), 0, 0, 1);
+            e.add(x++, EventKind.THREAD_JOIN_CODE, 0, Paradigm.OPENMP.code(), 0, 0, 0);
             e.enter(x++, send);
             e.isend(x++, 1 - r, 0, 7, 64, 100 + r);
             e.request(x++, EventKind.MPI_IRECV_REQUEST, 200 + r);

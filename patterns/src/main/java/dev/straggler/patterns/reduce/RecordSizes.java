@@ -65,6 +65,11 @@ public final class RecordSizes {
             case EventKind.PROGRAM_BEGIN_CODE -> withLength(u32c(1) + u32c(0));
             case EventKind.PROGRAM_END_CODE -> withLength(i64c(bytes));
             case EventKind.BUFFER_FLUSH_CODE -> withLength(8);
+            // paradigm (one byte), then the requested team size; the join has the paradigm only
+            case EventKind.THREAD_FORK_CODE -> withLength(1 + u32c(ref));
+            case EventKind.THREAD_JOIN_CODE -> withLength(1);
+            case EventKind.THREAD_ACQUIRE_LOCK_CODE, EventKind.THREAD_RELEASE_LOCK_CODE ->
+                    withLength(1 + u32c(ref) + u32c((int) aux));
             default -> throw new IllegalArgumentException("unknown event kind " + kind);
         };
     }

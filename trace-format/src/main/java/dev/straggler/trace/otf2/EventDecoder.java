@@ -344,6 +344,35 @@ final class EventDecoder {
                         time = clock.apply(rawTime);
                     }
                 }
+                case Otf2Format.EVT_THREAD_FORK -> {
+                    // model (u8), numberOfRequestedThreads (u32c)
+                    checkField(b, p, q, end);
+                    int model = b[q] & 0xFF;
+                    q++;
+                    checkField(b, p, q, end);
+                    long threads = val(b, q, little);
+                    checkFields(b, p, q + len(b[q]), end);
+                    emit(EventKind.THREAD_FORK_CODE, (int) threads, model, 0, 0, 0);
+                }
+                case Otf2Format.EVT_THREAD_JOIN -> {
+                    checkField(b, p, q, end);
+                    checkFields(b, p, q + 1, end);
+                    emit(EventKind.THREAD_JOIN_CODE, 0, b[q] & 0xFF, 0, 0, 0);
+                }
+                case Otf2Format.EVT_THREAD_ACQUIRE_LOCK, Otf2Format.EVT_THREAD_RELEASE_LOCK -> {
+                    // model (u8), lockID (u32c), acquisitionOrder (u32c)
+                    checkField(b, p, q, end);
+                    int model = b[q] & 0xFF;
+                    q++;
+                    checkField(b, p, q, end);
+                    long lock = val(b, q, little);
+                    q += len(b[q]);
+                    checkField(b, p, q, end);
+                    long order = val(b, q, little);
+                    checkFields(b, p, q + len(b[q]), end);
+                    emit(type == Otf2Format.EVT_THREAD_ACQUIRE_LOCK ? EventKind.THREAD_ACQUIRE_LOCK_CODE
+                            : EventKind.THREAD_RELEASE_LOCK_CODE, (int) lock, model, 0, 0, order);
+                }
                 case Otf2Format.EVT_PROGRAM_BEGIN -> emit(EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0);
                 case Otf2Format.EVT_PROGRAM_END -> {
                     checkField(b, p, q, end);

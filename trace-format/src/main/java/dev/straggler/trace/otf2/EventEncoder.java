@@ -102,6 +102,22 @@ final class EventEncoder {
                 type = Otf2Format.EVT_BUFFER_FLUSH;
                 body.u64Fixed(aux);
             }
+            case EventKind.THREAD_FORK_CODE -> {
+                type = Otf2Format.EVT_THREAD_FORK;
+                body.u8(comm);
+                body.u32c(ref);
+            }
+            case EventKind.THREAD_JOIN_CODE -> {
+                type = Otf2Format.EVT_THREAD_JOIN;
+                body.u8(comm);
+            }
+            case EventKind.THREAD_ACQUIRE_LOCK_CODE, EventKind.THREAD_RELEASE_LOCK_CODE -> {
+                type = kind == EventKind.THREAD_ACQUIRE_LOCK_CODE ? Otf2Format.EVT_THREAD_ACQUIRE_LOCK
+                        : Otf2Format.EVT_THREAD_RELEASE_LOCK;
+                body.u8(comm);
+                body.u32c(ref);
+                body.u32c((int) aux);
+            }
             default -> throw new IllegalArgumentException("unknown event kind " + kind);
         }
         int size = noLength ? 1 + body.pos : RecordBuffer.recordSize(body.pos);

@@ -47,6 +47,10 @@ public final class Otf2Format {
     public static final int EVT_OMP_TASK_SWITCH = 29;
     public static final int EVT_OMP_TASK_COMPLETE = 30;
     public static final int EVT_METRIC = 31;
+    public static final int EVT_THREAD_FORK = 53;
+    public static final int EVT_THREAD_JOIN = 54;
+    public static final int EVT_THREAD_ACQUIRE_LOCK = 57;
+    public static final int EVT_THREAD_RELEASE_LOCK = 58;
     public static final int EVT_PROGRAM_BEGIN = 83;
     public static final int EVT_PROGRAM_END = 84;
     public static final int EVT_MAX_KNOWN = 88;
@@ -175,6 +179,7 @@ public final class Otf2Format {
     /** Event records Straggler's model carries ({@link dev.straggler.trace.EventKind}); all others are skipped. */
     public static boolean isModelEvent(int id) {
         return id >= EVT_BUFFER_FLUSH && id <= EVT_MPI_COLLECTIVE_END || id == EVT_PROGRAM_BEGIN
-                || id == EVT_PROGRAM_END;
+                || id == EVT_PROGRAM_END || id == EVT_THREAD_FORK || id == EVT_THREAD_JOIN
+                || id == EVT_THREAD_ACQUIRE_LOCK || id == EVT_THREAD_RELEASE_LOCK;
     }
 }

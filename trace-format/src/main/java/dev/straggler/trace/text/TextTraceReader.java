@@ -257,6 +257,31 @@ public final class TextTraceReader {
                 b.add(time, kind.code(), 0, 0, 0, status, 0);
             }
             case BUFFER_FLUSH -> b.add(time, kind.code(), 0, 0, 0, 0, req(keyValues(tok, 3), "stop"));
+            case THREAD_FORK -> {
+                Map<String, String> kv = keyValues(tok, 3);
+                b.add(time, kind.code(), (int) req(kv, "threads"), paradigm(kv, kind), 0, 0, 0);
+            }
+            case THREAD_JOIN -> b.add(time, kind.code(), 0, paradigm(keyValues(tok, 3), kind), 0, 0, 0);
+            case THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK -> {
+                Map<String, String> kv = keyValues(tok, 3);
+                b.add(time, kind.code(), (int) req(kv, "lock"), paradigm(kv, kind), 0, 0, req(kv, "order"));
+            }
+        }
+    }
+
+    /** {@code model=NAME} (a {@link Paradigm} name such as OPENMP, or its OTF2 code). */
+    private int paradigm(Map<String, String> kv, EventKind kind) throws TraceFormatException {
+        String m = kv.get("model");
+        if (m == null) {
+            throw error(kind + " needs model=<OPENMP|PTHREAD|...>");
+        }
+        if (!m.isEmpty() && Character.isDigit(m.charAt(0))) {
+            return integer(m, "model");
+        }
+        try {
+            return Paradigm.valueOf(m.toUpperCase(Locale.ROOT)).code();
+        } catch (IllegalArgumentException e) {
+            throw error(kind + " names unknown model '" + m + "' (OPENMP, PTHREAD, ... or an OTF2 paradigm code)");
         }
     }
 

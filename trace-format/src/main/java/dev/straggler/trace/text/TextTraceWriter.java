@@ -4,6 +4,7 @@ import dev.straggler.trace.CollectiveOp;
 import dev.straggler.trace.Communicator;
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.EventKind;
+import dev.straggler.trace.Paradigm;
 import dev.straggler.trace.Location;
 import dev.straggler.trace.LocationReader;
 import dev.straggler.trace.ProcessDef;
@@ -125,6 +126,12 @@ public final class TextTraceWriter {
                 ? TextTokens.quote(n) : "#" + id;
     }
 
+    /** A paradigm by its name, or its OTF2 code when this version does not know it. */
+    private static String paradigm(int code) {
+        Paradigm p = Paradigm.of(code);
+        return p == Paradigm.UNKNOWN && code != 0 ? Integer.toString(code) : p.name();
+    }
+
     private void line(StringBuilder sb, int loc, EventBatch b, int i) {
         EventKind k = EventKind.of(b.kind[i]);
         sb.append(loc).append(' ').append(b.time[i]).append(' ').append(k.name());
@@ -154,6 +161,11 @@ public final class TextTraceWriter {
             case PROGRAM_END -> sb.append(" status=").append(b.bytes[i] == Long.MIN_VALUE ? "undefined"
                     : Long.toString(b.bytes[i]));
             case BUFFER_FLUSH -> sb.append(" stop=").append(b.aux[i]);
+            case THREAD_FORK -> sb.append(" model=").append(paradigm(b.comm[i])).append(" threads=")
+                    .append(Integer.toUnsignedString(b.ref[i]));
+            case THREAD_JOIN -> sb.append(" model=").append(paradigm(b.comm[i]));
+            case THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK -> sb.append(" model=").append(paradigm(b.comm[i]))
+                    .append(" lock=").append(Integer.toUnsignedString(b.ref[i])).append(" order=").append(b.aux[i]);
         }
         sb.append('\n');
     }

@@ -32,7 +32,7 @@ final class Otf2Print {
     private static final String[] MODEL = {"ENTER", "LEAVE", "MPI_SEND", "MPI_ISEND", "MPI_ISEND_COMPLETE",
         "MPI_IRECV_REQUEST", "MPI_RECV", "MPI_IRECV", "MPI_REQUEST_TEST", "MPI_REQUEST_CANCELLED",
         "MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END", "MEASUREMENT_ON_OFF", "PROGRAM_BEGIN", "PROGRAM_END",
-        "BUFFER_FLUSH"};
+        "BUFFER_FLUSH", "THREAD_FORK", "THREAD_JOIN", "THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK"};
 
     /** What otf2-print shows for one location. */
     record Printed(List<String> model, Map<String, Long> counts, long attributeLists) {
@@ -87,8 +87,14 @@ final class Otf2Print {
                 if (isModel(head[0])) {
                     StringBuilder b = new StringBuilder(head[0]).append(' ').append(head[2]);
                     if (!head[0].equals("PROGRAM_BEGIN")) {
-                        for (String v : values(head.length > 3 ? head[3] : "")) {
-                            b.append(' ').append(v);
+                        List<String> v = values(head.length > 3 ? head[3] : "");
+                        if (head[0].startsWith("THREAD_") && !v.isEmpty() && !Character.isDigit(v.get(0).charAt(0))) {
+                            // a paradigm the archive does not define: otf2-print names it (PTHREAD) instead of
+                            // printing its definition's name and code
+                            v.set(0, Integer.toString(dev.straggler.trace.Paradigm.valueOf(v.get(0)).code()));
+                        }
+                        for (String x : v) {
+                            b.append(' ').append(x);
                         }
                     }
                     model.add(b.toString());
@@ -108,7 +114,8 @@ final class Otf2Print {
 
     /** The values of an otf2-print attribute text: quoted names and {@code Label:} words dropped. */
     static List<String> values(String text) {
-        text = text.replace("Stop Time:", "").replace("Exit status:", "");
+        text = text.replace("Stop Time:", "").replace("Exit status:", "").replace("# Requested Threads:", "")
+                .replace("Acquisition Order:", "");
         List<String> out = new ArrayList<>();
         StringBuilder tok = new StringBuilder();
         boolean quoted = false;
@@ -181,6 +188,11 @@ final class Otf2Print {
             case BUFFER_FLUSH -> s.append(' ').append(b.aux[i]);
             // otf2-print names OTF2_UNDEFINED_INT64, Score-P's "exit status unknown"
             case PROGRAM_END -> s.append(' ').append(b.bytes[i] == Long.MIN_VALUE ? "UNDEFINED" : b.bytes[i]);
+            // otf2-print: the paradigm's code (its name is quoted), then the record's numbers
+            case THREAD_FORK -> s.append(' ').append(b.comm[i]).append(' ').append(Integer.toUnsignedString(b.ref[i]));
+            case THREAD_JOIN -> s.append(' ').append(b.comm[i]);
+            case THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK -> s.append(' ').append(b.comm[i]).append(' ')
+                    .append(Integer.toUnsignedString(b.ref[i])).append(' ').append(b.aux[i]);
             default -> {
             }
         }

@@ -168,6 +168,12 @@ class Otf2WriterTest {
             case BUFFER_FLUSH -> "BufferFlush" + t + " " + b.aux[i];
             case PROGRAM_BEGIN -> "ProgramBegin" + t;
             case PROGRAM_END -> "ProgramEnd" + t + " " + b.bytes[i];
+            case THREAD_FORK -> "ThreadFork" + t + " " + b.comm[i] + " " + Integer.toUnsignedString(b.ref[i]);
+            case THREAD_JOIN -> "ThreadJoin" + t + " " + b.comm[i];
+            case THREAD_ACQUIRE_LOCK -> "ThreadAcquireLock" + t + " " + b.comm[i] + " "
+                    + Integer.toUnsignedString(b.ref[i]) + " " + b.aux[i];
+            case THREAD_RELEASE_LOCK -> "ThreadReleaseLock" + t + " " + b.comm[i] + " "
+                    + Integer.toUnsignedString(b.ref[i]) + " " + b.aux[i];
         };
     }
 }

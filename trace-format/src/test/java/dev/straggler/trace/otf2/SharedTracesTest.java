@@ -118,9 +118,34 @@ class SharedTracesTest {
         "casita-2_cuda_simple", "casita-2_jacobi_blame_cpu_015", "fastotf2-mi300", "real/npb-mg.S-2",
         "real/npb-mg.S-4", "real/npb-mg.S-8", "real/npb-mg.S-16", "real/npb-bt.S.filtered-4", "real/npb-ft.S-4",
         "real/npb-lu.S-4", "real/npb-sp.S-4", "real/npb-cg.S-4", "real/npb-is.S-4", "real/npb-bt.S-4",
-        "real/lulesh-s8-8"})
+        "real/lulesh-s8-8", "hybrid/omp-kernels-2x4", "hybrid/bt-mz.S-2x2"})
     void traceMatchesOtf2PrintEventByEvent(String trace) throws IOException {
         long n = EventComparison.assertSameAsOtf2Print(SharedTraces.dir(trace).resolve("traces.otf2"));
         assertTrue(n > 0);
+    }
+
+    /**
+     * The hybrid traces' thread records (fork, join, lock acquisition and release) are delivered as events, as many
+     * per kind as otf2-print counted ({@code otf2_counts.txt}); the team records and the rest are still skipped.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"hybrid/omp-kernels-2x4", "hybrid/bt-mz.S-2x2"})
+    void threadRecordsOfHybridTracesAreDeliveredAsEvents(String trace) throws IOException {
+        Path dir = SharedTraces.dir(trace);
+        StatsFile expected = StatsFile.read(dir);
+        try (Otf2Archive a = Otf2Archive.open(dir)) {
+            Otf2Statistics s = a.scanStatistics();
+            for (EventKind k : new EventKind[] {EventKind.THREAD_FORK, EventKind.THREAD_JOIN,
+                EventKind.THREAD_ACQUIRE_LOCK, EventKind.THREAD_RELEASE_LOCK}) {
+                assertEquals(expected.eventCounts.getOrDefault(k.name(), 0L), s.count(k), k.name());
+            }
+            assertTrue(s.count(EventKind.THREAD_FORK) > 0, "a hybrid trace forks");
+            assertEquals(expected.totalEvents, s.events(), "total events");
+            long skipped = a.definitions().skippedRecords().values().stream().mapToLong(Long::longValue).sum();
+            assertEquals(expected.eventCounts.getOrDefault("THREAD_TEAM_BEGIN", 0L)
+                    + expected.eventCounts.getOrDefault("THREAD_TEAM_END", 0L)
+                    + expected.eventCounts.getOrDefault("COMM_CREATE", 0L)
+                    + expected.eventCounts.getOrDefault("COMM_DESTROY", 0L), skipped, "records still skipped");
+        }
     }
 }

@@ -74,6 +74,39 @@ class TextFormatTest {
     }
 
     @Test
+    void threadRecordsCarryParadigmTeamSizeLockAndOrderInTheirColumns() throws Exception {
+        String text = """
+                straggler-text 1
+                region 0 f
+                location 0 rank=0
+                0 1 enter f
+                0 2 thread_fork model=openmp threads=4
+                0 3 thread_acquire_lock model=OPENMP lock=7 order=2
+                0 4 THREAD_RELEASE_LOCK model=3 lock=7 order=2
+                0 5 thread_join model=openmp
+                0 6 leave f
+                """;
+        var e = TextTraceReader.read(new StringReader(text), "t").readLocation(0);
+        assertEquals(EventKind.THREAD_FORK, e.kindAt(1));
+        assertEquals(4, e.ref[1], "requested team size");
+        assertEquals(3, e.comm[1], "OTF2_PARADIGM_OPENMP is 3");
+        assertEquals(EventKind.THREAD_ACQUIRE_LOCK, e.kindAt(2));
+        assertEquals(7, e.ref[2], "lock id");
+        assertEquals(2, e.aux[2], "acquisition order");
+        assertEquals(EventKind.THREAD_RELEASE_LOCK, e.kindAt(3));
+        assertEquals(3, e.comm[3], "a paradigm may be given by its code");
+        assertEquals(EventKind.THREAD_JOIN, e.kindAt(4));
+        assertEquals(3, e.comm[4]);
+    }
+
+    @Test
+    void threadRecordWithoutModelIsRejectedWithLine() {
+        String text = "straggler-text 1\nregion 0 f\nlocation 0 rank=0\n0 1 thread_join\n";
+        var e = assertThrows(TraceFormatException.class, () -> TextTraceReader.read(new StringReader(text), "x.txt"));
+        assertTrue(e.getMessage().contains("x.txt") && e.getMessage().contains("model="), e.getMessage());
+    }
+
+    @Test
     void undefinedRegionIsReportedWithFileAndLine() {
         String text = "straggler-text 1\nlocation 0 rank=0\n0 5 ENTER nowhere\n";
         var e = assertThrows(TraceFormatException.class, () -> TextTraceReader.read(new StringReader(text), "x.txt"));
