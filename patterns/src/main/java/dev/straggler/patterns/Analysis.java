@@ -1,5 +1,6 @@
 package dev.straggler.patterns;
 
+import dev.straggler.patterns.openmp.OpenMpAnalysis;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.cube.SystemLocation;
@@ -92,6 +93,7 @@ public final class Analysis {
                 rootCauses);
         WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
                 rootCauses, options.progress());
+        OpenMpAnalysis.Result omp = OpenMpAnalysis.addTo(cube, replay);
         String rootCauseProblem = null;
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
@@ -111,7 +113,7 @@ public final class Analysis {
             options.progress().update("root causes", 1, 1);
         }
         return complete(source.origin(), source.partialReasons(), replay.definitions(), replay.callTree(),
-                replay.facts(), cube, ws, rootCauseProblem);
+                replay.facts(), cube, ws, rootCauseProblem, omp);
     }
 
     /**
@@ -124,6 +126,14 @@ public final class Analysis {
      */
     public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs, CallTree tree, ReplayFacts facts,
                                           SeverityCube cube, WaitStates.Result ws, String rootCauseProblem) {
+        return complete(origin, partialReasons, defs, tree, facts, cube, ws, rootCauseProblem,
+                new OpenMpAnalysis.Result(false, List.of()));
+    }
+
+    /** As above, with what the OpenMP level found it could not analyse ({@code omp}). */
+    public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs,
+                                          CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
+                                          String rootCauseProblem, OpenMpAnalysis.Result omp) {
         if (rootCauseProblem != null) {
             // the cube must not claim causes it does not hold: zeros would read as "nothing delays anyone"
             cube.setAttribute(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_NOT_COMPUTED);
@@ -140,6 +150,12 @@ public final class Analysis {
             warnings.add("partial result: " + why);
         }
         warnings.addAll(warnings(facts, summary, ws.init(), ws.fin()));
+        for (String why : omp.problems()) {
+            warnings.add("OpenMP: " + why);
+        }
+        if (omp.hasOpenMp()) {
+            warnings.add(OPENMP_SCOPE);
+        }
         String other = OtherParadigms.sentence(cube);
         if (other != null) {
             warnings.add(other);
@@ -189,6 +205,11 @@ public final class Analysis {
         }
         return out;
     }
+
+    /** What the OpenMP level covers so far, for traces with OpenMP threads. */
+    public static final String OPENMP_SCOPE = "OpenMP threads are analysed for team management, barrier waiting and"
+            + " lock contention; idle threads, OpenMP delays and the critical path through threads are not computed,"
+            + " so root causes and the critical path cover MPI only";
 
     /** The cube before any severity is booked: metric tree, call tree, system tree and attributes. */
     public static SeverityCube emptyCube(TraceDefinitions defs, RegionTable regions, CallTree tree, String origin,

@@ -133,6 +133,39 @@ public final class MetricTree {
             "Time in individual MPI file reads and writes.");
     public static final int MPI_IO_COLLECTIVE = time("mpi_io_collective", "Collective", "mpi_io",
             "Time in collective MPI file reads and writes.");
+    public static final int OMP_TIME = time("omp_time", "OpenMP", "execution",
+            "Time in the OpenMP runtime: team management, synchronization and flushes (docs/openmp.md).");
+    public static final int OMP_MANAGEMENT = time("omp_management", "Management", "omp_time",
+            "Time a thread spends between the master's fork and its entering the parallel region, and between its"
+                    + " leaving it and the master's join.");
+    public static final int OMP_FORK = time("omp_fork", "Fork", "omp_management",
+            "The part of the management time between the master's fork and the thread entering the region.");
+    public static final int OMP_SYNCHRONIZATION = time("omp_synchronization", "Synchronization", "omp_time",
+            "Time in OpenMP barriers, critical sections, atomics, lock API calls, ordered regions and task waits.");
+    public static final int OMP_BARRIER = time("omp_barrier", "Barrier", "omp_synchronization",
+            "Time in OpenMP barriers, explicit and implicit.");
+    public static final int OMP_EBARRIER = time("omp_ebarrier", "Explicit", "omp_barrier",
+            "Time in explicit (#pragma omp barrier) OpenMP barriers.");
+    public static final int OMP_EBARRIER_WAIT = time("omp_ebarrier_wait", "Wait at Barrier", "omp_ebarrier",
+            "Time a thread waits in an explicit barrier for the last thread of its team to arrive.");
+    public static final int OMP_IBARRIER = time("omp_ibarrier", "Implicit", "omp_barrier",
+            "Time in the barriers OpenMP implies at the end of parallel regions and worksharing constructs.");
+    public static final int OMP_IBARRIER_WAIT = time("omp_ibarrier_wait", "Wait at Barrier", "omp_ibarrier",
+            "Time a thread waits in an implicit barrier for the last thread of its team to arrive.");
+    public static final int OMP_CRITICAL = time("omp_critical", "Critical", "omp_synchronization",
+            "Time in OpenMP critical sections (entering them) and atomics.");
+    public static final int OMP_LOCK_CONTENTION_CRITICAL = time("omp_lock_contention_critical", "Lock Contention",
+            "omp_critical", "Time a thread waits to enter a critical section another thread is still in.");
+    public static final int OMP_LOCK_API = time("omp_lock_api", "Lock API", "omp_synchronization",
+            "Time in the OpenMP lock routines (omp_init_lock ... omp_unset_nest_lock).");
+    public static final int OMP_LOCK_CONTENTION_API = time("omp_lock_contention_api", "Lock Contention",
+            "omp_lock_api", "Time a thread waits for an OpenMP lock another thread still holds.");
+    public static final int OMP_ORDERED = time("omp_ordered", "Ordered", "omp_synchronization",
+            "Time waiting to enter OpenMP ordered regions.");
+    public static final int OMP_TASKWAIT = time("omp_taskwait", "Task Wait", "omp_synchronization",
+            "Time in OpenMP taskwait directives.");
+    public static final int OMP_FLUSH = time("omp_flush", "Flush", "omp_time",
+            "Time in OpenMP flush directives.");
     public static final int OVERHEAD = time("overhead", "Overhead", "time",
             "Time the measurement system spent, e.g. flushing trace buffers.");
     public static final int VISITS = count("visits", "Visits", null,

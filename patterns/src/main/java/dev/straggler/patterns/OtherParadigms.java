@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Time in regions of other parallel runtimes (OpenMP, Pthreads, CUDA, OpenCL, OpenACC). As in Scalasca's metric
+ * Time in regions of other parallel runtimes (Pthreads, CUDA, OpenCL, OpenACC). As in Scalasca's metric
  * tree, this time belongs to Execution but neither to Computation nor to MPI, and no wait state, delay or
  * critical-path metric covers it: the analyses are of MPI. Reports say so, with the amount, rather than leave the
  * tree's children silently short of their parent.
@@ -17,9 +17,12 @@ public final class OtherParadigms {
     private OtherParadigms() {
     }
 
-    /** OpenMP, Pthreads, OpenACC, OpenCL, CUDA: time outside Computation and MPI. */
+    /**
+     * Pthreads, OpenACC, OpenCL, CUDA: time outside Computation and MPI. OpenMP is not among them: its regions are
+     * classified as Scalasca's remapping does (omp_time and its children, the rest computation; docs/openmp.md).
+     */
     public static boolean isOtherRuntime(Paradigm p) {
-        return p == Paradigm.OPENMP || p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
+        return p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
                 || p == Paradigm.CUDA;
     }
 

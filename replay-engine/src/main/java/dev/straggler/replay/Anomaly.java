@@ -13,7 +13,10 @@ public enum Anomaly {
     COLLECTIVE_END_WITHOUT_BEGIN("MPI_COLLECTIVE_END without MPI_COLLECTIVE_BEGIN (used the enclosing Enter)"),
     MEASUREMENT_ON_WITHOUT_OFF("measurement switched on while not off (ignored)"),
     BAD_COMMUNICATOR("MPI record naming an undefined communicator or a peer outside it (skipped)"),
-    MPI_OFF_MASTER_THREAD("MPI communication record on a location that is not its rank's master thread (skipped)");
+    MPI_OFF_MASTER_THREAD("MPI communication record on a location that is not its rank's master thread (skipped)"),
+    PARALLEL_WITHOUT_FORK("parallel region on a worker thread with no matching fork of its master (placed at the"
+            + " top of the call tree)"),
+    LOCK_OUTSIDE_REGION("lock acquisition outside any region (not analysed for contention)");
 
     private final String description;
 

@@ -19,6 +19,7 @@ public final class LocationData implements java.io.Serializable {
     private final RecvTable receives;
     private final CollectiveTable collectives;
     private final CallPathIntervals intervals;
+    private final ThreadRecords threads;
     private final long events;
     private final long[] anomalies;
     private final long firstTime;
@@ -32,7 +33,8 @@ public final class LocationData implements java.io.Serializable {
     private int[] localToGlobal;
 
     LocationData(int location, int rank, int thread, LocationProfile profile, SendTable sends, RecvTable receives,
-                 CollectiveTable collectives, CallPathIntervals intervals, long events, long[] anomalies, long firstTime, long lastTime,
+                 CollectiveTable collectives, CallPathIntervals intervals, ThreadRecords threads, long events,
+                 long[] anomalies, long firstTime, long lastTime,
                  long initEnter, long initLeave, int initCallPath,
                  long finalizeEnter, long finalizeLeave, int finalizeCallPath) {
         this.location = location;
@@ -43,6 +45,7 @@ public final class LocationData implements java.io.Serializable {
         this.receives = receives;
         this.collectives = collectives;
         this.intervals = intervals;
+        this.threads = threads;
         this.events = events;
         this.anomalies = anomalies;
         this.firstTime = firstTime;
@@ -89,6 +92,11 @@ public final class LocationData implements java.io.Serializable {
      */
     public CallPathIntervals intervals() {
         return intervals;
+    }
+
+    /** The location's OpenMP constructs (forks, joins, parallel regions, barriers, locks); empty without OpenMP. */
+    public ThreadRecords threads() {
+        return threads;
     }
 
     /** Number of events read. */

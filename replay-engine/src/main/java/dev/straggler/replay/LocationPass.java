@@ -39,6 +39,20 @@ public final class LocationPass {
     private final SendTable sends = new SendTable();
     private final RecvTable receives = new RecvTable();
     private final CollectiveTable collectives = new CollectiveTable();
+    /** The OpenMP constructs of this location (forks, joins, parallel regions, barriers, locks). */
+    private final ThreadRecords threads = new ThreadRecords();
+    /**
+     * The master thread's records, on a worker thread of a process whose master was replayed first: its k-th
+     * parallel region hangs under the master's call stack at the k-th fork (docs/openmp.md §2). Null otherwise.
+     */
+    private ThreadRecords team;
+    private int teamInstances;
+    /** The worker's call-path nodes of the master's stack above the open parallel region (time pushed up). */
+    private int[] prefixNodes = new int[16];
+    private int prefixLength;
+    /** Instance index of the parallel region open on this thread and its stack depth; -1 when none. */
+    private int openParallel = -1;
+    private int openParallelDepth = -1;
     /** Marks and call-path intervals for the root-cause analysis; null on locations whose MPI is not analysed. */
     private final CallPathIntervals intervals;
 
@@ -108,6 +122,14 @@ public final class LocationPass {
         this.intervals = mpiLocation ? intervals : null;
     }
 
+    /**
+     * Makes this (worker) location's parallel regions hang under its master's call stack at the matching fork, as
+     * Scalasca's reader builds the call paths of a team ({@code master} was replayed before).
+     */
+    public void joinTeamOf(ThreadRecords master) {
+        this.team = master;
+    }
+
     /** Replays events {@code [0, b.size)} of the next batch of the stream. */
     public void accept(EventBatch b) {
         final long[] time = b.time;
@@ -151,6 +173,10 @@ public final class LocationPass {
                     leave(stop, regions.flushRegion());
                     lastTime = Math.max(t, stop);
                 }
+                case EventKind.THREAD_FORK_CODE -> threads.fork(t, stackRegion, depth);
+                case EventKind.THREAD_JOIN_CODE -> threads.join(t);
+                case EventKind.THREAD_ACQUIRE_LOCK_CODE -> lock(b, i, true);
+                case EventKind.THREAD_RELEASE_LOCK_CODE -> lock(b, i, false);
                 default -> {
                     // every EventKind code is handled above; TraceSource guarantees valid codes
                 }
@@ -171,15 +197,23 @@ public final class LocationPass {
         if (intervals != null) {
             intervals.finish();
         }
-        return new LocationData(location, rank, thread, profile, sends, receives, collectives, intervals, events,
-                anomalies,
+        return new LocationData(location, rank, thread, profile, sends, receives, collectives, intervals, threads,
+                events, anomalies,
                 events == 0 ? 0 : firstTime, events == 0 ? 0 : lastTime,
                 initEnter, initLeave, initPath, finalizeEnter, finalizeLeave, finalizePath);
     }
 
     private void enter(long t, int region) {
-        int node = profile.child(depth == 0 ? -1 : stackNode[depth - 1], region);
+        byte construct = regions.construct(region);
+        int parent = depth == 0 ? -1 : stackNode[depth - 1];
+        if (construct == RegionTable.PARALLEL && depth == 0 && team != null) {
+            parent = hangUnderFork();
+        }
+        int node = profile.child(parent, region);
         profile.addVisit(node);
+        if (construct != RegionTable.NO_CONSTRUCT) {
+            openMpEnter(construct, node, t);
+        }
         if (intervals != null) {
             intervals.enter(t, depth == 0 ? -1 : stackNode[depth - 1]);
         }
@@ -205,6 +239,19 @@ public final class LocationPass {
         }
         int node = stackNode[d];
         profile.addTime(node, t - stackEnter[d]);
+        if (d == openParallelDepth) {
+            threads.parallelLeave(openParallel, t);
+            openParallel = -1;
+            openParallelDepth = -1;
+        }
+        if (d == 0 && prefixLength > 0) {
+            // Scalasca adds a worker's parallel region to the master's call paths above it: they hold no time of
+            // their own on the worker (exclusive 0), only the region's
+            for (int i = 0; i < prefixLength; i++) {
+                profile.addTime(prefixNodes[i], t - stackEnter[d]);
+            }
+            prefixLength = 0;
+        }
         for (int p = stackPending[d]; p < pendingSize; p++) {
             long e = pending[p];
             int idx = (int) (e >>> PATCH_BITS);
@@ -232,6 +279,54 @@ public final class LocationPass {
             intervals.leave(t, node);
         }
         depth = d;
+    }
+
+    /** The worker's node of the master's call path at the fork that opened its next parallel region. */
+    private int hangUnderFork() {
+        int k = teamInstances++;
+        if (k >= team.forks()) {
+            anomalies[Anomaly.PARALLEL_WITHOUT_FORK.ordinal()]++;
+            return -1;
+        }
+        int[] stack = team.forkStack(k);
+        if (stack.length > prefixNodes.length) {
+            prefixNodes = Arrays.copyOf(prefixNodes, stack.length);
+        }
+        int p = -1;
+        for (int i = 0; i < stack.length; i++) {
+            p = profile.child(p, stack[i]);
+            prefixNodes[i] = p;
+        }
+        prefixLength = stack.length;
+        return p;
+    }
+
+    private void openMpEnter(byte construct, int node, long t) {
+        switch (construct) {
+            case RegionTable.PARALLEL -> {
+                if (openParallel >= 0) {
+                    threads.nestedParallel();
+                } else {
+                    openParallel = threads.parallelEnter(node, t);
+                    openParallelDepth = depth;
+                }
+            }
+            case RegionTable.BARRIER, RegionTable.IMPLICIT_BARRIER -> threads.barrier(node, t, construct);
+            default -> {
+            }
+        }
+    }
+
+    private void lock(EventBatch b, int i, boolean acquire) {
+        if (!acquire) {
+            threads.release(b.ref[i], b.aux[i], b.time[i]);
+        } else if (depth == 0) {
+            anomalies[Anomaly.LOCK_OUTSIDE_REGION.ordinal()]++;
+        } else {
+            int top = depth - 1;
+            threads.acquire(b.ref[i], b.aux[i], stackNode[top], stackEnter[top],
+                    regions.construct(stackRegion[top]));
+        }
     }
 
     /** Scalasca's INIT/FINALIZE synchronisation point is the Leave itself, marked before its time is booked. */

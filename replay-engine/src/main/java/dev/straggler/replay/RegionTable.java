@@ -22,6 +22,7 @@ public final class RegionTable {
 
     private final List<Region> regions;
     private final int[] classes;
+    private final byte[] constructs;
     private final int programRegion;
     private final int flushRegion;
     private final int pauseRegion;
@@ -34,9 +35,42 @@ public final class RegionTable {
         this.flushRegion = flush;
         this.pauseRegion = pause;
         this.classes = new int[this.regions.size()];
+        this.constructs = new byte[this.regions.size()];
         for (int i = 0; i < classes.length; i++) {
             classes[i] = RegionClass.of(this.regions.get(i));
+            constructs[i] = construct(this.regions.get(i));
         }
+    }
+
+    /** Not an OpenMP construct the thread-level analysis tracks. */
+    public static final byte NO_CONSTRUCT = 0;
+    /** An OpenMP parallel region (paradigm OpenMP, role PARALLEL). */
+    public static final byte PARALLEL = 1;
+    /** An explicit OpenMP barrier (role BARRIER). */
+    public static final byte BARRIER = 2;
+    /** An implicit OpenMP barrier (role IMPLICIT_BARRIER). */
+    public static final byte IMPLICIT_BARRIER = 3;
+    /** An OpenMP critical section or its structured block (roles CRITICAL, CRITICAL_SBLOCK). */
+    public static final byte CRITICAL = 4;
+    /** Any other OpenMP region (lock API calls among them). */
+    public static final byte OTHER_OPENMP = 5;
+
+    private static byte construct(Region r) {
+        if (r.paradigm() != Paradigm.OPENMP) {
+            return NO_CONSTRUCT;
+        }
+        return switch (r.role()) {
+            case PARALLEL -> PARALLEL;
+            case BARRIER -> BARRIER;
+            case IMPLICIT_BARRIER -> IMPLICIT_BARRIER;
+            case CRITICAL, CRITICAL_SBLOCK -> CRITICAL;
+            default -> OTHER_OPENMP;
+        };
+    }
+
+    /** The OpenMP construct a region is ({@link #PARALLEL} ...), {@link #NO_CONSTRUCT} outside OpenMP. */
+    public byte construct(int region) {
+        return constructs[region];
     }
 
     public static RegionTable of(TraceDefinitions defs) {

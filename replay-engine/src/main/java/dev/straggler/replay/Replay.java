@@ -31,9 +31,12 @@ public final class Replay {
     private final int[] locationOfRank;
     private final MessageMatching messages;
     private final CollectiveMatching collectives;
+    private final TeamManagement management;
 
     private Replay(TraceSource source, TraceDefinitions defs, RegionTable regions, List<LocationData> locations,
-                   CallTree callTree, int[] locationOfRank, MessageMatching messages, CollectiveMatching collectives) {
+                   CallTree callTree, int[] locationOfRank, MessageMatching messages, CollectiveMatching collectives,
+                   TeamManagement management) {
+        this.management = management;
         this.source = source;
         this.defs = defs;
         this.regions = regions;
@@ -69,19 +72,48 @@ public final class Replay {
         boolean pipelined = options.reading().pipelines(options.threads(), n, Runtime.getRuntime().availableProcessors());
         CollectiveMatching collectives = new CollectiveMatching(defs, locationOfRank, n);
         MessageMatching matching = new MessageMatching(defs, locationOfRank, n);
-        List<LocationData> locations = Parallel.map(pool, n, l -> {
+        // worker threads hang their parallel regions under their master's call stack at each fork, so the masters
+        // (and every location without one) are replayed first, then the workers (docs/openmp.md §2)
+        int[] teamMaster = teamMasters(defs, locationOfRank);
+        int[] first = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] < 0).toArray();
+        int[] workers = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] >= 0).toArray();
+        LocationData[] byLocation = new LocationData[n];
+        Parallel.map(pool, first.length, i -> {
+            int l = first[i];
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
-                    pipelined, done, totalEvents);
+                    pipelined, done, totalEvents, null);
             // a location's envelope queues depend on its own records only: build them while they are hot
             matching.index(d);
             collectives.index(d);
+            byLocation[l] = d;
             return d;
         });
+        Parallel.map(pool, workers.length, i -> {
+            int l = workers[i];
+            LocationData d = replayLocation(source, defs, regions, l, false, options, pipelined, done, totalEvents,
+                    byLocation[teamMaster[l]].threads());
+            matching.index(d);
+            collectives.index(d);
+            byLocation[l] = d;
+            return d;
+        });
+        TeamManagement management = workers.length == 0 && noParallelRegions(byLocation)
+                ? TeamManagement.none(n) : TeamManagement.apply(byLocation, locationOfRank);
+        List<LocationData> locations = List.of(byLocation);
         matching.setLocations(locations);
         matching.countUnmatched();
         collectives.build();
         CallTree tree = CallTree.merge(locations);
-        return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives);
+        return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives, management);
+    }
+
+    private static boolean noParallelRegions(LocationData[] locations) {
+        for (LocationData d : locations) {
+            if (d.threads().parallels() > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -92,7 +124,7 @@ public final class Replay {
      */
     public static LocationData readLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                             boolean master, ReplayOptions options) throws IOException {
-        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0);
+        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0, null);
     }
 
     /** True when location {@code l} is the master location of its rank (the one MPI matching uses). */
@@ -112,10 +144,28 @@ public final class Replay {
         return total;
     }
 
+    /**
+     * Per location, the location of its process's master thread when it is another thread of that process (a worker
+     * whose parallel regions belong to the master's forks), else -1.
+     */
+    static int[] teamMasters(TraceDefinitions defs, int[] locationOfRank) {
+        int n = defs.locations().size();
+        int[] out = new int[n];
+        for (int l = 0; l < n; l++) {
+            int rank = defs.location(l).rank();
+            int m = rank >= 0 && rank < locationOfRank.length ? locationOfRank[rank] : -1;
+            out[l] = m >= 0 && m != l ? m : -1;
+        }
+        return out;
+    }
+
     static LocationData replayLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                        boolean master, ReplayOptions options, boolean pipelined, AtomicLong done,
-                                       long total) throws IOException {
+                                       long total, ThreadRecords team) throws IOException {
         LocationPass pass = new LocationPass(defs, regions, l, master, options.intervals());
+        if (team != null) {
+            pass.joinTeamOf(team);
+        }
         try {
             read(source, l, pass, options, pipelined, done, total);
         } catch (IOException e) {
@@ -232,6 +282,11 @@ public final class Replay {
 
     public RegionTable regions() {
         return regions;
+    }
+
+    /** OpenMP thread-team management time per thread and parallel-region instance (already in the profiles). */
+    public TeamManagement teamManagement() {
+        return management;
     }
 
     public List<LocationData> locations() {

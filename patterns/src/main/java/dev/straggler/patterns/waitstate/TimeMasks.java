@@ -40,6 +40,37 @@ final class TimeMasks {
     static final Pattern FILE_COLLECTIVE = Pattern.compile("^MPI_File_((iread|iwrite)_(all|at_all)"
             + "|(read|write)_(all|at_all|ordered)(_begin|_end)?)$");
 
+    /** The OpenMP lock routines ({@code omp_lock_api} of the remapping specification). */
+    private static final Pattern OMP_LOCK_API = Pattern.compile("^omp_(destroy|init|set|test|unset)(_nest)?_lock$");
+
+    /** The OpenMP synchronization and flush metrics of a region of paradigm OpenMP (docs/openmp.md §3.3), or 0. */
+    private static long openMp(Region r) {
+        long sync = bit(MetricTree.OMP_TIME) | bit(MetricTree.OMP_SYNCHRONIZATION);
+        switch (r.role()) {
+            case BARRIER -> {
+                return sync | bit(MetricTree.OMP_BARRIER) | bit(MetricTree.OMP_EBARRIER);
+            }
+            case IMPLICIT_BARRIER -> {
+                return sync | bit(MetricTree.OMP_BARRIER) | bit(MetricTree.OMP_IBARRIER);
+            }
+            case CRITICAL, ATOMIC -> {
+                return sync | bit(MetricTree.OMP_CRITICAL);
+            }
+            case ORDERED -> {
+                return sync | bit(MetricTree.OMP_ORDERED);
+            }
+            case TASK_WAIT -> {
+                return sync | bit(MetricTree.OMP_TASKWAIT);
+            }
+            case FLUSH -> {
+                return bit(MetricTree.OMP_TIME) | bit(MetricTree.OMP_FLUSH);
+            }
+            default -> {
+                return OMP_LOCK_API.matcher(r.name()).matches() ? sync | bit(MetricTree.OMP_LOCK_API) : 0;
+            }
+        }
+    }
+
     private static long bit(int metric) {
         if (metric >= Long.SIZE) {
             throw new IllegalStateException("time metric " + MetricTree.ALL.get(metric).uniqueName() + " is beyond the 64 mask bits");
@@ -64,6 +95,12 @@ final class TimeMasks {
         }
         m |= bit(MetricTree.EXECUTION);
         boolean mpi = (r.paradigm() == Paradigm.MPI || RegionClass.isMpi(cls)) && !name.equals("PARALLEL");
+        if (!mpi && r.paradigm() == Paradigm.OPENMP) {
+            long omp = openMp(r);
+            // Scalasca's remapping counts every other OpenMP region (parallel, worksharing, master, single, the
+            // block of a critical section) as computation; the management part is moved out of it separately
+            return m | (omp == 0 ? bit(MetricTree.COMP) : omp);
+        }
         if (!mpi) {
             // Scalasca subtracts the time of other parallel runtimes from computation, besides MPI
             if (!dev.straggler.patterns.OtherParadigms.isOtherRuntime(r.paradigm())) {

@@ -60,6 +60,17 @@ public final class ScalascaReference {
         return r;
     }
 
+    /**
+     * The remapped analysis users see ({@code trace.cubex} and its dump {@code trace_dump.csv}, beside the hybrid
+     * traces): the metric tree with the hierarchy's derived metrics per call path and location.
+     */
+    public static ScalascaReference loadRemapped(Path dir) throws IOException {
+        ScalascaReference r = new ScalascaReference();
+        r.readAnchor(tarMember(dir.resolve("trace.cubex"), "anchor.xml"));
+        r.readDump(dir.resolve("trace_dump.csv"));
+        return r;
+    }
+
     /** Extracts one member of a POSIX tar archive (a .cubex file). */
     static byte[] tarMember(Path tar, String member) throws IOException {
         try (InputStream in = Files.newInputStream(tar)) {

@@ -1,0 +1,111 @@
+package dev.straggler.patterns.openmp;
+
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.TeamManagement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The OpenMP level of the analysis (docs/openmp.md): thread management ({@link ThreadManagement}), waiting at
+ * barriers ({@link BarrierWait}) and lock contention ({@link LockContention}), per thread and call path with
+ * Scalasca 2.6's rules. The threads of a process form one team: their k-th parallel regions and k-th barriers
+ * belong together, and their lock orders are shared. Reads only what the replay kept of each location
+ * ({@link dev.straggler.replay.ThreadRecords}); processes are independent of each other.
+ */
+public final class OpenMpAnalysis {
+    private OpenMpAnalysis() {
+    }
+
+    /** What could not be analysed, one sentence per process and reason; empty when everything was. */
+    public record Result(boolean hasOpenMp, List<String> problems) {
+    }
+
+    /** Books the OpenMP severities of every thread into the (not yet frozen) cube. */
+    public static Result addTo(SeverityCube cube, Replay replay) {
+        List<LocationData> all = replay.locations();
+        boolean any = false;
+        for (LocationData d : all) {
+            if (!d.threads().isEmpty()) {
+                any = true;
+                break;
+            }
+        }
+        if (!any) {
+            return new Result(false, List.of());
+        }
+        int n = all.size();
+        Severities[] sev = new Severities[n];
+        for (int l = 0; l < n; l++) {
+            sev[l] = new Severities(l, MetricTree.COUNT);
+        }
+        TeamManagement management = replay.teamManagement();
+        for (LocationData d : all) {
+            ThreadManagement.book(d, management, sev[d.location()]);
+        }
+        List<String> problems = new ArrayList<>();
+        if (management.unmatchedInstances() > 0) {
+            problems.add(management.unmatchedInstances() + " parallel-region instances have no matching fork and join"
+                    + " of their master thread: no management time for them");
+        }
+        for (List<LocationData> team : teams(replay)) {
+            LocationData[] t = team.toArray(new LocationData[0]);
+            Severities[] out = new Severities[t.length];
+            for (int i = 0; i < t.length; i++) {
+                out[i] = sev[t[i].location()];
+            }
+            String why = unsupported(t);
+            if (why != null) {
+                problems.add(String.format(Locale.ROOT, "rank %d: %s: its OpenMP barrier and lock waiting is not"
+                        + " analysed", t[0].rank(), why));
+                continue;
+            }
+            BarrierWait.book(t, out);
+            LockContention.book(t, out);
+        }
+        double tps = replay.definitions().clock().ticksPerSecond();
+        for (LocationData d : all) {
+            sev[d.location()].forEach((metric, path, ticks) ->
+                    cube.add(metric, d.globalCallPath(path), d.location(), ticks / tps));
+        }
+        return new Result(true, problems);
+    }
+
+    /** The threads of each process that has any, master (thread 0) first. */
+    private static List<List<LocationData>> teams(Replay replay) {
+        java.util.Map<Integer, List<LocationData>> byRank = new java.util.TreeMap<>();
+        for (LocationData d : replay.locations()) {
+            if (d.rank() >= 0) {
+                byRank.computeIfAbsent(d.rank(), r -> new ArrayList<>()).add(d);
+            }
+        }
+        List<List<LocationData>> out = new ArrayList<>();
+        for (List<LocationData> t : byRank.values()) {
+            t.sort(Comparator.comparingInt(LocationData::thread));
+            out.add(t);
+        }
+        return out;
+    }
+
+    /** Why a team cannot be analysed as Scalasca 2.6 does it, or null. */
+    private static String unsupported(LocationData[] team) {
+        for (LocationData d : team) {
+            if (d.threads().nestedParallelRegions() > 0) {
+                return "nested parallel regions on thread " + d.thread() + " (Scalasca 2.6 supports none)";
+            }
+        }
+        int barriers = team[0].threads().barriers();
+        for (LocationData d : team) {
+            if (d.threads().barriers() != barriers) {
+                return "its threads passed different numbers of barriers (thread 0: " + barriers + ", thread "
+                        + d.thread() + ": " + d.threads().barriers() + "), as with teams of varying size";
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,200 @@
+package dev.straggler.replay;
+
+import it.unimi.dsi.fastutil.bytes.ByteArrayList;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+/**
+ * What the thread-level (OpenMP) analysis needs of one location, kept by its replay like the communication
+ * records: the master's forks (with its call stack at each, where the team's call paths hang, docs/openmp.md §2)
+ * and joins, every thread's parallel-region and barrier instances in stream order (the k-th of each thread of a
+ * process form one team instance), and the lock acquisitions and releases. Grows with OpenMP constructs, never
+ * with ENTER/LEAVE events. Call paths are the location's local ones.
+ */
+public final class ThreadRecords implements java.io.Serializable {
+    // forks: time, and the region ids of the call stack at the fork (flattened; stack f is [start(f), start(f+1)))
+    private final LongArrayList forkTime = new LongArrayList();
+    private final IntArrayList forkStackStart = new IntArrayList();
+    private final IntArrayList forkStackRegions = new IntArrayList();
+    private final LongArrayList joinTime = new LongArrayList();
+
+    private final IntArrayList parallelPath = new IntArrayList();
+    private final LongArrayList parallelEnter = new LongArrayList();
+    private final LongArrayList parallelLeave = new LongArrayList();
+
+    private final IntArrayList barrierPath = new IntArrayList();
+    private final LongArrayList barrierEnter = new LongArrayList();
+    private final ByteArrayList barrierKind = new ByteArrayList();
+
+    private final IntArrayList acquireLock = new IntArrayList();
+    private final LongArrayList acquireOrder = new LongArrayList();
+    private final IntArrayList acquirePath = new IntArrayList();
+    private final LongArrayList acquireRegionEnter = new LongArrayList();
+    private final ByteArrayList acquireConstruct = new ByteArrayList();
+
+    private final IntArrayList releaseLock = new IntArrayList();
+    private final LongArrayList releaseOrder = new LongArrayList();
+    private final LongArrayList releaseTime = new LongArrayList();
+
+    /** Parallel regions entered while another was open on this thread (Scalasca supports no nesting). */
+    private long nestedParallel;
+
+    // --- writing (the location's replay) ---------------------------------------------------------------------
+
+    void fork(long t, int[] stackRegions, int depth) {
+        forkTime.add(t);
+        forkStackStart.add(forkStackRegions.size());
+        forkStackRegions.addElements(forkStackRegions.size(), stackRegions, 0, depth);
+    }
+
+    void join(long t) {
+        joinTime.add(t);
+    }
+
+    /** A parallel region entered; returns its instance index on this thread. */
+    int parallelEnter(int path, long t) {
+        parallelPath.add(path);
+        parallelEnter.add(t);
+        parallelLeave.add(t);
+        return parallelPath.size() - 1;
+    }
+
+    void parallelLeave(int instance, long t) {
+        parallelLeave.set(instance, t);
+    }
+
+    void nestedParallel() {
+        nestedParallel++;
+    }
+
+    void barrier(int path, long enter, byte kind) {
+        barrierPath.add(path);
+        barrierEnter.add(enter);
+        barrierKind.add(kind);
+    }
+
+    void acquire(int lock, long order, int path, long regionEnter, byte construct) {
+        acquireLock.add(lock);
+        acquireOrder.add(order);
+        acquirePath.add(path);
+        acquireRegionEnter.add(regionEnter);
+        acquireConstruct.add(construct);
+    }
+
+    void release(int lock, long order, long t) {
+        releaseLock.add(lock);
+        releaseOrder.add(order);
+        releaseTime.add(t);
+    }
+
+    /** True when the location recorded nothing of OpenMP. */
+    public boolean isEmpty() {
+        return forkTime.isEmpty() && joinTime.isEmpty() && parallelPath.isEmpty() && barrierPath.isEmpty()
+                && acquireLock.isEmpty() && releaseLock.isEmpty();
+    }
+
+    // --- reading ---------------------------------------------------------------------------------------------
+
+    public int forks() {
+        return forkTime.size();
+    }
+
+    public long forkTime(int f) {
+        return forkTime.getLong(f);
+    }
+
+    /** The region ids of the call stack at fork {@code f}, outermost first. */
+    public int[] forkStack(int f) {
+        int from = forkStackStart.getInt(f);
+        int to = f + 1 < forkStackStart.size() ? forkStackStart.getInt(f + 1) : forkStackRegions.size();
+        return forkStackRegions.subList(from, to).toIntArray();
+    }
+
+    public int joins() {
+        return joinTime.size();
+    }
+
+    public long joinTime(int j) {
+        return joinTime.getLong(j);
+    }
+
+    public int parallels() {
+        return parallelPath.size();
+    }
+
+    public int parallelPath(int k) {
+        return parallelPath.getInt(k);
+    }
+
+    public long parallelEnter(int k) {
+        return parallelEnter.getLong(k);
+    }
+
+    public long parallelLeave(int k) {
+        return parallelLeave.getLong(k);
+    }
+
+    public long nestedParallelRegions() {
+        return nestedParallel;
+    }
+
+    public int barriers() {
+        return barrierPath.size();
+    }
+
+    public int barrierPath(int k) {
+        return barrierPath.getInt(k);
+    }
+
+    public long barrierEnter(int k) {
+        return barrierEnter.getLong(k);
+    }
+
+    /** {@link RegionTable#BARRIER} or {@link RegionTable#IMPLICIT_BARRIER}. */
+    public byte barrierKind(int k) {
+        return barrierKind.getByte(k);
+    }
+
+    public int acquisitions() {
+        return acquireLock.size();
+    }
+
+    public int acquireLock(int i) {
+        return acquireLock.getInt(i);
+    }
+
+    public long acquireOrder(int i) {
+        return acquireOrder.getLong(i);
+    }
+
+    /** Local call path of the region around the acquisition (the critical section, the lock API call). */
+    public int acquirePath(int i) {
+        return acquirePath.getInt(i);
+    }
+
+    /** Enter of the region around the acquisition. */
+    public long acquireRegionEnter(int i) {
+        return acquireRegionEnter.getLong(i);
+    }
+
+    /** {@link RegionTable#construct} of the region around the acquisition. */
+    public byte acquireConstruct(int i) {
+        return acquireConstruct.getByte(i);
+    }
+
+    public int releases() {
+        return releaseLock.size();
+    }
+
+    public int releaseLock(int i) {
+        return releaseLock.getInt(i);
+    }
+
+    public long releaseOrder(int i) {
+        return releaseOrder.getLong(i);
+    }
+
+    public long releaseTime(int i) {
+        return releaseTime.getLong(i);
+    }
+}
