@@ -17,13 +17,13 @@ class HonestOutputTest {
     @TempDir
     Path tmp;
 
-    /** Two ranks; each runs an OpenMP parallel region of 8 ms between MPI_Init and a barrier. */
+    /** Two ranks; each runs a CUDA kernel launch of 8 ms between MPI_Init and a barrier. */
     private Path hybrid() throws Exception {
         return Files.writeString(tmp.resolve("hybrid.txt"), """
                 straggler-text 1
                 clock resolution=1000000 offset=0 length=10000
                 region 0 main paradigm=USER role=FUNCTION
-                region 1 omp_parallel paradigm=OPENMP role=PARALLEL
+                region 1 cudaLaunch paradigm=CUDA role=FUNCTION
                 region 2 MPI_Init paradigm=MPI role=FUNCTION file=MPI
                 region 3 MPI_Barrier paradigm=MPI role=BARRIER file=MPI
                 location 0 rank=0 thread=0
@@ -32,8 +32,8 @@ class HonestOutputTest {
                 0 0 ENTER main
                 0 0 ENTER MPI_Init
                 0 1000 LEAVE MPI_Init
-                0 1000 ENTER omp_parallel
-                0 9000 LEAVE omp_parallel
+                0 1000 ENTER cudaLaunch
+                0 9000 LEAVE cudaLaunch
                 0 9000 ENTER MPI_Barrier
                 0 9001 MPI_COLLECTIVE_BEGIN
                 0 9500 MPI_COLLECTIVE_END op=BARRIER comm=0 sent=0 received=0
@@ -42,8 +42,8 @@ class HonestOutputTest {
                 1 0 ENTER main
                 1 0 ENTER MPI_Init
                 1 1000 LEAVE MPI_Init
-                1 1000 ENTER omp_parallel
-                1 9000 LEAVE omp_parallel
+                1 1000 ENTER cudaLaunch
+                1 9000 LEAVE cudaLaunch
                 1 9000 ENTER MPI_Barrier
                 1 9001 MPI_COLLECTIVE_BEGIN
                 1 9500 MPI_COLLECTIVE_END op=BARRIER comm=0 sent=0 received=0
@@ -57,9 +57,9 @@ class HonestOutputTest {
         Run r = run("analyze", hybrid().toString(), "-q");
         assertEquals(0, r.code(), r.err());
         // 2 × 8 ms of 2 × 10 ms
-        assertTrue(r.out().contains("warning: 80.0% of the execution time (0.016000 s: OpenMP 0.016000 s) is in other"),
+        assertTrue(r.out().contains("warning: 80.0% of the execution time (0.016000 s: CUDA 0.016000 s) is in other"),
                 r.out());
-        assertTrue(r.out().matches("(?s).*\\n    OpenMP \\(not analysed for waiting\\) +0\\.016000 +80\\.0%\\n.*"), r.out());
+        assertTrue(r.out().matches("(?s).*\\n    CUDA \\(not analysed for waiting\\) +0\\.016000 +80\\.0%\\n.*"), r.out());
     }
 
     @Test

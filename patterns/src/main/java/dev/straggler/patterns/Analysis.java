@@ -236,6 +236,14 @@ public final class Analysis {
             attrs.put(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_ANALYSED);
         }
         SeverityCube cube = new SeverityCube(MetricTree.ALL, regions.regions(), paths, locations, attrs);
+        if (regions.regions().stream().noneMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP)) {
+            // as Scalasca's remapping, a run without OpenMP has no OpenMP metrics
+            for (int m = 0; m < MetricTree.COUNT; m++) {
+                if (MetricTree.ALL.get(m).uniqueName().startsWith("omp_")) {
+                    cube.omit(m);
+                }
+            }
+        }
         int[] ids = new int[tree.size()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = tree.creationId(i);

@@ -35,6 +35,8 @@ public final class SeverityCube {
     private boolean frozen;
     /** The cnode id each call path gets in a Cube file, or null for its position in tree order. */
     private int[] cnodeIds;
+    /** Metrics of the tree that do not apply to this experiment (no value, not written to files). */
+    private final java.util.BitSet omitted = new java.util.BitSet();
 
     public SeverityCube(List<Metric> metrics, List<Region> regions, List<CallPath> callPaths,
                         List<SystemLocation> locations, Map<String, String> attributes) {
@@ -258,6 +260,23 @@ public final class SeverityCube {
         return names;
     }
 
+    /**
+     * Declares a metric (and, by the caller, its descendants) as not applying to this experiment, as Scalasca's
+     * remapping leaves the OpenMP metrics out of a pure-MPI experiment: the metric stays addressable and zero, and
+     * the Cube writer leaves it out. Only before {@link #freeze}.
+     */
+    public void omit(int metric) {
+        if (frozen) {
+            throw new IllegalStateException("cube is frozen");
+        }
+        omitted.set(metric);
+    }
+
+    /** True when {@link #omit} declared the metric as not applying. */
+    public boolean isOmitted(int metric) {
+        return omitted.get(metric);
+    }
+
     /** Makes the cube read-only; further writes throw. Returns this. */
     public SeverityCube freeze() {
         frozen = true;
@@ -272,6 +291,7 @@ public final class SeverityCube {
     public SeverityCube mutableCopy() {
         SeverityCube c = new SeverityCube(metrics, regions, callPaths, locations, attributes);
         c.cnodeIds = cnodeIds == null ? null : cnodeIds.clone();
+        c.omitted.or(omitted);
         for (int m = 0; m < values.length; m++) {
             for (int p = 0; p < values[m].length; p++) {
                 if (values[m][p] != null) {

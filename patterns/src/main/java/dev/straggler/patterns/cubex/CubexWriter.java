@@ -314,7 +314,14 @@ public final class CubexWriter {
         if (k != order.length) {
             throw new IllegalArgumentException("metric tree has a cycle: only " + k + " of " + order.length + " metrics reachable from the roots");
         }
-        return order;
+        // metrics that do not apply to the experiment (OpenMP ones of a pure-MPI run) are not written
+        int kept = 0;
+        for (int i = 0; i < order.length; i++) {
+            if (!cube.isOmitted(order[i])) {
+                order[kept++] = order[i];
+            }
+        }
+        return Arrays.copyOf(order, kept);
     }
 
     /** Call path ids in depth-first pre-order, roots and siblings in id order. */
