@@ -400,6 +400,11 @@ public final class MetricTree {
         return switch (uniqueName) {
             case "critical_path_imbalance" -> "Critical-path imbalance";
             case "critical_imbalance_impact" -> "Critical imbalance impact";
+            // the OpenMP waits share their display names with MPI's ("Wait at Barrier") and each other's
+            case "omp_ebarrier_wait" -> "Wait at explicit OpenMP barrier";
+            case "omp_ibarrier_wait" -> "Wait at implicit OpenMP barrier";
+            case "omp_lock_contention_critical" -> "OpenMP critical contention";
+            case "omp_lock_contention_api" -> "OpenMP lock contention";
             default -> {
                 int m = indexOf(uniqueName);
                 yield m < 0 ? uniqueName : ALL.get(m).displayName();

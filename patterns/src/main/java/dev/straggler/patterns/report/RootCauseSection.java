@@ -38,6 +38,12 @@ final class RootCauseSection {
                 + "do not depend on them.";
     }
 
+    /** True when the cube has the OpenMP metrics (a run with OpenMP). */
+    static boolean hasOpenMp(SeverityCube c) {
+        int m = c.metricIndex("omp_time");
+        return m >= 0 && !c.isOmitted(m);
+    }
+
     /** @param all list every cause and every call path on the critical path, not only the largest */
     static void render(SeverityCube c, boolean hasMpi, int width, boolean all, StringBuilder out) {
         String problem = Analysis.rootCausesProblem(c);
@@ -60,10 +66,12 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_BARRIER_WAIT) + c.total(MetricTree.MPI_WAIT_NXN)
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
+        // the delays explain MPI waiting; where threads wait in OpenMP too, the sentence must not claim all of it
+        String allWaiting = hasOpenMp(c) ? "all MPI waiting" : "all waiting";
         if (delay > 0 && waiting > 0) {
-            out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of all waiting (%s s of %s s) is caused by delays "
-                    + "on the processes waited for, above all:", share(delay, waiting), TextReport.seconds(delay),
-                    TextReport.seconds(waiting)), width));
+            out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of %s (%s s of %s s) is caused by delays "
+                    + "on the processes waited for, above all:", share(delay, waiting), allWaiting,
+                    TextReport.seconds(delay), TextReport.seconds(waiting)), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {
@@ -88,7 +96,7 @@ final class RootCauseSection {
             if (shown < causes.size()) {
                 double rest = TextReport.sum(c, MetricTree.DELAY, causes.subList(shown, causes.size()));
                 out.append(TextReport.wrap(TextReport.hidden(causes.size() - shown, "call path", rest,
-                        share(rest, waiting) + " of all waiting"), width));
+                        share(rest, waiting) + " of " + allWaiting), width));
             }
         }
         double ls = c.total(MetricTree.MPI_LATESENDER);

@@ -31,12 +31,14 @@ public final class TextReport {
      * The waiting metrics (Scalasca's wait states, reference §1.3 and §1.4): the time a process spends waiting for
      * another. Completion times (Barrier Completion, N x N Completion, Initialization Completion) are time spent
      * finishing an operation after the waiting ended, not waiting, and the one-sided patterns are not replayed.
-     * Messages in Wrong Order is listed too, as part of Late Sender.
+     * Messages in Wrong Order is listed too, as part of Late Sender. The OpenMP ones (waiting at barriers, contention
+     * for critical sections and locks) follow, per thread.
      */
     private static final int[] WAIT_STATES = {MetricTree.MPI_LATESENDER, MetricTree.MPI_LATESENDER_WO,
             MetricTree.MPI_LATERECEIVER, MetricTree.MPI_BARRIER_WAIT, MetricTree.MPI_WAIT_NXN,
             MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_EARLYREDUCE, MetricTree.MPI_EARLYSCAN,
-            MetricTree.MPI_FINALIZE_WAIT};
+            MetricTree.MPI_FINALIZE_WAIT, MetricTree.OMP_EBARRIER_WAIT, MetricTree.OMP_IBARRIER_WAIT,
+            MetricTree.OMP_LOCK_CONTENTION_CRITICAL, MetricTree.OMP_LOCK_CONTENTION_API};
 
     private TextReport() {
     }
@@ -136,8 +138,8 @@ public final class TextReport {
             // a wait state inside another listed one (Wrong Order in Late Sender) says so: the two are not added
             String part = mt.parent() != null && patterns.contains(c.metricIndex(mt.parent()))
                     ? " (part of " + c.metric(mt.parent()).displayName() + ")" : "";
-            out.append(String.format(Locale.ROOT, "%s%s: %s s (%.1f%%)%n", mt.displayName(), part, seconds(total),
-                    100 * total / execution));
+            out.append(String.format(Locale.ROOT, "%s%s: %s s (%.1f%%)%n", MetricTree.standaloneName(mt.uniqueName()),
+                    part, seconds(total), 100 * total / execution));
             List<Integer> paths = callPaths(c, m);
             int shown = all ? paths.size() : Math.min(TOP, paths.size());
             for (int p : paths.subList(0, shown)) {
@@ -160,7 +162,9 @@ public final class TextReport {
             }
             locs.sort(Comparator.comparingDouble((Integer l) -> -perLoc[l]).thenComparingInt(l -> l));
             int ranksShown = all ? locs.size() : Math.min(TOP, locs.size());
-            StringBuilder ranks = new StringBuilder("  ranks:");
+            // with threads a location is named rank.thread (thread 0, the master, by its rank alone)
+            boolean threads = c.locations().stream().anyMatch(x -> x.thread() != 0);
+            StringBuilder ranks = new StringBuilder(threads ? "  threads (rank.thread):" : "  ranks:");
             for (int l : locs.subList(0, ranksShown)) {
                 var loc = c.locations().get(l);
                 ranks.append(String.format(Locale.ROOT, " %d%s %s s (%.0f%%),", loc.rank(),
