@@ -169,7 +169,11 @@ final class StreamedCube {
     record RowInfo(int metric, int path, double sum, boolean written, double[] delay) implements Serializable {
     }
 
-    /** What the driver keeps. */
+    /**
+     * What the driver keeps: per metric and call path the sum over locations; per metric and location the sum over
+     * call paths (null for a metric without a value anywhere), and over the call paths of the default focus (only for
+     * the metrics of the POP line, null for the others); per call path with a delay, the row of {@code delay}.
+     */
     record Summary(double[][] sums, double[][] perLocation, double[][] perLocationInFocus,
                    Map<Integer, double[]> delayRows) {
     }
@@ -535,8 +539,21 @@ final class StreamedCube {
         int paths = shape.paths();
         int n = shape.locations();
         // per location: sums over call paths (the report's per-rank figures) and which values are integral
-        List<LocationSums> perLocation = finals.map(c -> {
-            boolean[] inFocus = shared.value().inFocus();
+        // fetched one partition at a time; a metric's sums are kept only where it has a value (the others are zero at
+        // every location), and within the focus only for the metrics of the POP line
+        java.util.Set<Integer> popMetrics = new java.util.HashSet<>(List.of(MetricTree.indexOf("execution"),
+                MetricTree.COMP, MetricTree.MPI, MetricTree.indexOf("mpi_io")));
+        for (String w : dev.straggler.patterns.pop.PopMetrics.WAITING) {
+            popMetrics.add(MetricTree.indexOf(w));
+        }
+        double[][] byLocation = new double[MetricTree.COUNT][];
+        double[][] inFocus = new double[MetricTree.COUNT][];
+        boolean[] integer = new boolean[MetricTree.COUNT];
+        for (int m = 0; m < integer.length; m++) {
+            integer[m] = MetricTree.ALL.get(m).integer();
+        }
+        for (Iterator<LocationSums> it = finals.map(c -> {
+            boolean[] focus = shared.value().inFocus();
             double[] sum = new double[MetricTree.COUNT];
             double[] focused = new double[MetricTree.COUNT];
             boolean[] integral = new boolean[MetricTree.COUNT];
@@ -545,24 +562,28 @@ final class StreamedCube {
             for (int i = 0; i < c.cell().length; i++) {
                 int m = c.cell()[i] / paths;
                 sum[m] += c.value()[i];
-                if (inFocus[c.cell()[i] % paths]) {
+                if (focus[c.cell()[i] % paths]) {
                     focused[m] += c.value()[i];
                 }
                 integral[m] &= CubexWriter.integral(c.value()[i]);
             }
             return new LocationSums(c.location(), sum, focused, integral);
-        }).collect();
-        double[][] byLocation = new double[MetricTree.COUNT][n];
-        double[][] inFocus = new double[MetricTree.COUNT][n];
-        boolean[] integer = new boolean[MetricTree.COUNT];
-        for (int m = 0; m < integer.length; m++) {
-            integer[m] = MetricTree.ALL.get(m).integer();
-        }
-        for (LocationSums s : perLocation) {
+        }).toLocalIterator(); it.hasNext(); ) {
+            LocationSums s = it.next();
             for (int m = 0; m < MetricTree.COUNT; m++) {
-                byLocation[m][s.location()] = s.perMetric()[m];
-                inFocus[m][s.location()] = s.perMetricInFocus()[m];
                 integer[m] &= s.integral()[m];
+                if (byLocation[m] == null && Double.doubleToRawLongBits(s.perMetric()[m]) != 0) {
+                    byLocation[m] = new double[n];
+                }
+                if (byLocation[m] != null) {
+                    byLocation[m][s.location()] = s.perMetric()[m];
+                }
+                if (popMetrics.contains(m)) {
+                    if (inFocus[m] == null) {
+                        inFocus[m] = new double[n];
+                    }
+                    inFocus[m][s.location()] = s.perMetricInFocus()[m];
+                }
             }
         }
         int[] fileIndex = new int[MetricTree.COUNT];

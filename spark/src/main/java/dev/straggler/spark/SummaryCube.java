@@ -47,7 +47,15 @@ final class SummaryCube extends SeverityCube {
 
     @Override
     public double[] perLocation(int metric) {
-        return (focused ? summary.perLocationInFocus() : summary.perLocation())[metric].clone();
+        double[] sums = (focused ? summary.perLocationInFocus() : summary.perLocation())[metric];
+        if (sums != null) {
+            return sums.clone();
+        }
+        if (focused) {
+            throw absent("sums over the focus of " + metrics().get(metric).uniqueName());
+        }
+        // a metric without a value at any location
+        return new double[locations().size()];
     }
 
     @Override
