@@ -474,11 +474,22 @@ final class StreamedCube {
                 return out.iterator();
             }
             for (int j = 0; j * size < width; j++) {
-                double[][] v = new double[in.size()][];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = Arrays.copyOfRange(in.get(i)._2(), j * size, Math.min(width, (j + 1) * size));
+                List<double[]> v = new ArrayList<>(in.size());
+                for (Tuple2<Integer, double[]> l : in) {
+                    double[] part = Arrays.copyOfRange(l._2(), j * size, Math.min(width, (j + 1) * size));
+                    // a location adding only +0.0 changes no sum (each starts at +0.0 and never becomes -0.0
+                    // by adding): it need not travel; a NaN or a -0.0 does
+                    boolean zero = true;
+                    for (double x : part) {
+                        zero &= Double.doubleToRawLongBits(x) == 0;
+                    }
+                    if (!zero) {
+                        v.add(part);
+                    }
                 }
-                out.add(new Tuple2<>(j, new FoldBlock(in.get(0)._1(), v)));
+                if (!v.isEmpty()) {
+                    out.add(new Tuple2<>(j, new FoldBlock(in.get(0)._1(), v.toArray(new double[0][]))));
+                }
             }
             return out.iterator();
         }).groupByKey(chunks).mapToPair(g -> {
