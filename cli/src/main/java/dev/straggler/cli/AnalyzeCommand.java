@@ -145,9 +145,9 @@ final class AnalyzeCommand implements Callable<Integer> {
             // the engine's workers write the cube's rows; the driver keeps the sums the report reads
             settings.put(AnalysisEngine.CUBE_FILE, cube.toAbsolutePath().toString());
             if (!common.quiet) {
-                System.err.println("straggler: " + cube + " is written by the " + engine + " workers: the driver "
-                        + "keeps only sums per metric, call path and location (--json, --csv, --html or a --focus on "
-                        + "a call path would need the whole cube there)");
+                System.err.println("straggler: " + cube + " is written by the " + engine + " workers, row by row; "
+                        + "the driver keeps only the sums the report reads (--json, --csv, --html or a --focus on a "
+                        + "call path need the whole cube on the driver)");
             }
         }
         int n = src.definitions().locations().size();
