@@ -66,7 +66,9 @@ import java.util.Map;
  *   cube's slice) reach the driver, where they are booked in location order.</li>
  * </ol>
  * With root causes asked for, the delay costs, their propagation and the critical path follow as
- * {@link RootCauseStage} describes.
+ * {@link RootCauseStage} describes. With a cube file to write and nothing else that reads every value
+ * ({@link #runWritingCube}), the severities stay on the executors, which write the cube's rows
+ * ({@link StreamedCube}); the driver keeps only the sums the terminal report reads.
  */
 public final class SparkAnalysis {
     private SparkAnalysis() {

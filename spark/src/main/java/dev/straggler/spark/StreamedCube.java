@@ -233,7 +233,7 @@ final class StreamedCube {
             JavaRDD<Column> finals = columns.map(c -> finalColumn(shared.value(), fin.value(), c, rootCauses))
                     .persist(StorageLevel.MEMORY_AND_DISK());
             try {
-                return rows(jsc, finals, shared, shapeCube, out);
+                return rows(jsc, columns, finals, shared, shapeCube, out);
             } finally {
                 finals.unpersist(false);
             }
@@ -544,8 +544,8 @@ final class StreamedCube {
         }
     }
 
-    private static Summary rows(JavaSparkContext jsc, JavaRDD<Column> finals, Broadcast<Shape> shared,
-                                SeverityCube shapeCube, Path out) throws IOException {
+    private static Summary rows(JavaSparkContext jsc, JavaRDD<Column> columns, JavaRDD<Column> finals,
+                                Broadcast<Shape> shared, SeverityCube shapeCube, Path out) throws IOException {
         Shape shape = shared.value();
         int paths = shape.paths();
         int n = shape.locations();
@@ -597,6 +597,8 @@ final class StreamedCube {
                 }
             }
         }
+        // every final column is kept now: the columns they were made from are no longer needed
+        columns.unpersist(false);
         int[] fileIndex = new int[MetricTree.COUNT];
         int[] order = shape.layout().metricOrder();
         for (int k = 0; k < order.length; k++) {
@@ -785,7 +787,9 @@ final class StreamedCube {
                 Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the cube's rows in " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write the cube's rows in " + dir + " (" + e.getMessage() + "): the "
+                    + "executors write them beside the cube, whose directory must be on a file system every executor "
+                    + "mounts", e);
         } finally {
             if (file != null) {
                 file.close();
