@@ -91,6 +91,11 @@ class StreamedCubeTest {
     }
 
     @Test
+    void aTraceWithoutMpiGivesTheSingleMachineCubeFile() throws IOException {
+        assertSameCube(SparkAnalysisTest.generate(dir, Scenarios.byName("deep-calltree"), 3), WITH, 2);
+    }
+
+    @Test
     void theFileDoesNotDependOnHowLocationsAndRowsAreSpread() throws IOException {
         // 1: one location partition and one row partition; 5: more partitions than tasks run at once
         Path trace = shared("npb-mg.S-4");
