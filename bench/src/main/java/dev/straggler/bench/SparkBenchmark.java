@@ -33,7 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * peak size of the persisted location records in memory and on disk.
  *
  * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
- * [--local true] [--root-causes both|true|false] [--dir DIR]}. By default ({@code both}) the Spark analysis runs
+ * [--local true] [--root-causes both|true|false] [--cube true] [--dir DIR]}. With {@code --cube true} each Spark
+ * analysis is followed by writing its CUBE4 file on the driver from the whole cube, and then by the same analysis
+ * writing the file from the executors ({@link SparkAnalysis#runWritingCube}), whose time, the driver's part of it and
+ * the sums the driver keeps are printed, and whose file is checked to hold the same members. By default ({@code both}) the Spark analysis runs
  * without root causes and then with them, in the same JVM on the same store, and a last line sets the two side by
  * side: the root-cause stage's cost is the difference of the two times. Give the JVM less heap than the trace's records
  * need (BENCH_JAVA_OPTS=-Xmx2g) to see the records spill to disk instead of failing.
@@ -47,6 +50,7 @@ public final class SparkBenchmark {
         int partitions = Integer.parseInt(a.getOrDefault("partitions", "0"));
         boolean local = Boolean.parseBoolean(a.getOrDefault("local", "true"));
         String which = a.getOrDefault("root-causes", "both");
+        boolean cube = Boolean.parseBoolean(a.getOrDefault("cube", "false"));
         List<Boolean> runs = switch (which) {
             case "both" -> List.of(false, true);
             case "true" -> List.of(true);
@@ -129,6 +133,9 @@ public final class SparkBenchmark {
             for (String line : m.stages) {
                 System.out.println(line);
             }
+            if (cube) {
+                cubeFiles(spark, store, options, partitions, dir, r, sec);
+            }
             if (reference != null) {
                 boolean same = true;
                 for (int k = 0; k < MetricTree.COUNT; k++) {
@@ -146,6 +153,70 @@ public final class SparkBenchmark {
                     extra, extra / seconds[0]);
         }
         spark.stop();
+    }
+
+    /**
+     * The cube file both ways: written on the driver from the whole cube (after an analysis of {@code seconds}), and
+     * by the executors while the driver keeps only sums.
+     */
+    private static void cubeFiles(SparkSession spark, Path store, AnalysisOptions options, int partitions, Path dir,
+                                  AnalysisResult whole, double seconds) throws java.io.IOException {
+        Path a = dir.resolve("whole.cubex");
+        Path b = dir.resolve("streamed.cubex");
+        long t0 = System.nanoTime();
+        dev.straggler.patterns.cubex.CubexWriter.write(whole.cube(), a);
+        double write = (System.nanoTime() - t0) / 1e9;
+        System.gc();
+        t0 = System.nanoTime();
+        AnalysisResult r = SparkAnalysis.runWritingCube(spark, store, false, options, partitions, b).result();
+        double streamed = (System.nanoTime() - t0) / 1e9;
+        var c = whole.cube();
+        long delayRows = 0;
+        for (int p = 0; p < c.callPaths().size(); p++) {
+            if (c.rowOrNull(MetricTree.DELAY, p) != null) {
+                delayRows++;
+            }
+        }
+        int valued = 0;
+        for (int m = 0; m < c.metrics().size(); m++) {
+            for (int p = 0; p < c.callPaths().size(); p++) {
+                if (c.rowOrNull(m, p) != null) {
+                    valued++;
+                    break;
+                }
+            }
+        }
+        int metrics = c.metrics().size();
+        int paths = c.callPaths().size();
+        int locs = c.locations().size();
+        // the POP line's metrics over the focus: execution, comp, mpi, mpi_io and the eight waiting metrics
+        int pop = 4 + dev.straggler.patterns.pop.PopMetrics.WAITING.size();
+        long kept = 8L * metrics * paths + 8L * (valued + pop + delayRows) * locs;
+        System.out.printf(Locale.ROOT, "  cube file: analysis and the driver writing it from the whole cube %.1f s + "
+                        + "%.2f s; written by the executors %.1f s, the driver keeping %s (%d × %d sums per call path; "
+                        + "per location %d metrics with a value, %d over the focus, %d delay rows) instead of the "
+                        + "cube; files %s%n", seconds, write, streamed, BenchSupport.mib(kept), metrics, paths,
+                valued, pop, delayRows, sameMembers(a, b) ? "hold the same members" : "DIFFER");
+        java.nio.file.Files.deleteIfExists(a);
+        java.nio.file.Files.deleteIfExists(b);
+    }
+
+    /** Whether two tar archives hold the same members, name and contents (their headers' times may differ). */
+    private static boolean sameMembers(Path a, Path b) throws java.io.IOException {
+        return members(a).equals(members(b));
+    }
+
+    private static Map<String, String> members(Path tar) throws java.io.IOException {
+        byte[] b = java.nio.file.Files.readAllBytes(tar);
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (int at = 0; at + 512 <= b.length && b[at] != 0; ) {
+            String name = new String(b, at, 100, java.nio.charset.StandardCharsets.US_ASCII).replace("\0", "");
+            long size = Long.parseLong(new String(b, at + 124, 12, java.nio.charset.StandardCharsets.US_ASCII)
+                    .replace("\0", "").trim(), 8);
+            out.put(name, java.util.HexFormat.of().formatHex(b, at + 512, at + 512 + (int) size));
+            at += 512 + (int) ((size + 511) / 512 * 512);
+        }
+        return out;
     }
 
     /**

@@ -101,7 +101,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 AnalysisResult result = outcome.result();
                 result.warnings().forEach(w -> System.err.println("straggler: warning: " + w));
                 System.out.print(TextReport.render(result, columns, all, focus.get()));
-                writeOutputs(result, outcome.matrix(), src, json, cube, html);
+                boolean written = distributed && cubeByEngine();
+                writeOutputs(result, outcome.matrix(), src, json, written ? null : cube, html);
+                if (written) {
+                    System.out.println("wrote " + cube);
+                }
                 if (csv != null) {
                     dev.straggler.patterns.report.CubeCsv.write(result.cube(), csv);
                     System.out.println("wrote " + csv);
@@ -137,6 +141,15 @@ final class AnalyzeCommand implements Callable<Integer> {
             // counted by the engine's workers: the driver must not read every event again
             settings.put(AnalysisEngine.COMMUNICATION_MATRIX, "true");
         }
+        if (cubeByEngine()) {
+            // the engine's workers write the cube's rows; the driver keeps the sums the report reads
+            settings.put(AnalysisEngine.CUBE_FILE, cube.toAbsolutePath().toString());
+            if (!common.quiet) {
+                System.err.println("straggler: " + cube + " is written by the " + engine + " workers, row by row; "
+                        + "the driver keeps only the sums the report reads (--json, --csv, --html or a --focus on a "
+                        + "call path need the whole cube on the driver)");
+            }
+        }
         int n = src.definitions().locations().size();
         // each location is read, then analysed, then (with root causes) replayed backwards: a step per location each
         try (Progress p = Progress.start("analyze (" + engine + ")", (rootCauses ? 3L : 2L) * n, "location steps",
@@ -152,6 +165,17 @@ final class AnalyzeCommand implements Callable<Integer> {
             });
             return found.analyze(trace, common.lenient, threads > 0 ? o.withThreads(threads) : o, settings);
         }
+    }
+
+    /**
+     * Whether the engine writes the cube itself, never holding it whole: when it is the only file asked for (JSON,
+     * CSV and HTML read every value) and the report's focus is the default or the whole run (the sums the engine keeps
+     * cover those; another focus reads values of the call paths it names).
+     */
+    private boolean cubeByEngine() {
+        dev.straggler.patterns.focus.Focus.Kind k = focus.get().kind();
+        return cube != null && json == null && csv == null && html == null
+                && k != dev.straggler.patterns.focus.Focus.Kind.PATH;
     }
 
     static AnalysisResult analyse(TraceSource src, int threads, boolean quiet) throws IOException {

@@ -134,12 +134,29 @@ public final class Analysis {
     public static AnalysisResult complete(String origin, List<String> partialReasons, TraceDefinitions defs,
                                           CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
                                           String rootCauseProblem, OpenMpAnalysis.Result omp) {
+        ComputationalImbalance.addTo(cube);
+        return conclude(origin, partialReasons, defs, tree, facts, cube, ws, rootCauseProblem, omp);
+    }
+
+    /**
+     * As {@link #complete}, for a cube that already holds the computational imbalance heuristic (an engine that
+     * derived it where the rows are): freezes the cube, states the facts and warnings.
+     */
+    public static AnalysisResult conclude(String origin, List<String> partialReasons, TraceDefinitions defs,
+                                          CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
+                                          String rootCauseProblem) {
+        return conclude(origin, partialReasons, defs, tree, facts, cube, ws, rootCauseProblem,
+                new OpenMpAnalysis.Result(false, List.of()));
+    }
+
+    private static AnalysisResult conclude(String origin, List<String> partialReasons, TraceDefinitions defs,
+                                           CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
+                                           String rootCauseProblem, OpenMpAnalysis.Result omp) {
         if (rootCauseProblem != null) {
             // the cube must not claim causes it does not hold: zeros would read as "nothing delays anyone"
             cube.setAttribute(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_NOT_COMPUTED);
             cube.setAttribute(ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem);
         }
-        ComputationalImbalance.addTo(cube);
         cube.freeze();
 
         TraceSummary summary = summary(defs, tree, facts, origin);

@@ -16,6 +16,14 @@ public interface AnalysisEngine {
     String COMMUNICATION_MATRIX = "communication-matrix";
 
     /**
+     * Setting that asks the engine to write the CUBE4 file itself, at the path given, without holding the whole cube
+     * (the Spark engine writes its rows from the executors). The result's cube then answers only the sums the terminal
+     * report reads, so the caller gives it only when no other output reads every value (JSON, CSV, HTML) and the
+     * report's focus is the default or the whole run.
+     */
+    String CUBE_FILE = "cube-file";
+
+    /**
      * What the engine found.
      *
      * @param matrix  the point-to-point traffic between ranks, computed by the engine's workers when asked for

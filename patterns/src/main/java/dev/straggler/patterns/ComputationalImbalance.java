@@ -32,11 +32,7 @@ public final class ComputationalImbalance {
         if (comp < 0 || visits < 0 || imbalance < 0) {
             return;
         }
-        int above = cube.metricIndex("imbalance_above");
-        int single = cube.metricIndex("imbalance_above_single");
-        int below = cube.metricIndex("imbalance_below");
-        int bypass = cube.metricIndex("imbalance_below_bypass");
-        int singularity = cube.metricIndex("imbalance_below_singularity");
+        Metrics into = Metrics.of(cube);
         int locations = cube.locations().size();
         boolean[] master = new boolean[locations];
         int processes = (int) cube.locations().stream().mapToInt(SystemLocation::rank).distinct().count();
@@ -54,23 +50,6 @@ public final class ComputationalImbalance {
                     sum += t;
                 }
             }
-            double mean = sum / processes;
-            for (int l = 0; l < locations; l++) {
-                if (!master[l]) {
-                    continue;
-                }
-                double diff = (time == null ? 0 : time[l]) - mean;
-                if (diff > 0) {
-                    cube.set(imbalance, c, l, diff);
-                    cube.set(above, c, l, diff);
-                } else if (diff < 0) {
-                    cube.set(imbalance, c, l, -diff);
-                    cube.set(below, c, l, -diff);
-                }
-            }
-            if (mean == 0) {
-                continue;
-            }
             double[] v = cube.rowOrNull(visits, c);
             int visitors = 0;
             for (int l = 0; l < locations; l++) {
@@ -78,21 +57,62 @@ public final class ComputationalImbalance {
                     visitors++;
                 }
             }
-            if (visitors == locations) {
-                continue;
-            }
             for (int l = 0; l < locations; l++) {
-                boolean visited = v != null && (long) v[l] != 0;
-                if (!visited) {
-                    cube.set(bypass, c, l, mean);
-                }
-                if (visitors == 1) {
-                    if (visited) {
-                        cube.set(single, c, l, mean * (locations - 1));
-                    } else {
-                        cube.set(singularity, c, l, mean);
-                    }
-                }
+                book(cube, into, c, l, time == null ? 0 : time[l], v != null && (long) v[l] != 0, master[l], sum,
+                        processes, visitors, locations);
+            }
+        }
+    }
+
+    /** The heuristic's metrics in a cube. */
+    public record Metrics(int imbalance, int above, int single, int below, int bypass, int singularity)
+            implements java.io.Serializable {
+        public static Metrics of(SeverityCube cube) {
+            return new Metrics(cube.metricIndex("imbalance"), cube.metricIndex("imbalance_above"),
+                    cube.metricIndex("imbalance_above_single"), cube.metricIndex("imbalance_below"),
+                    cube.metricIndex("imbalance_below_bypass"), cube.metricIndex("imbalance_below_singularity"));
+        }
+    }
+
+    /**
+     * Books the heuristic of call path {@code c} at one location into column {@code column} of {@code cube} (the
+     * location's own column, or the only one of a cube holding just that location).
+     *
+     * @param time      the location's exclusive computation time on the call path
+     * @param visited   whether the location visits the call path
+     * @param master    whether the location is its process's master thread
+     * @param sum       the call path's computation time summed over all locations, in location order
+     * @param processes the number of processes
+     * @param visitors  the number of locations that visit the call path
+     * @param locations the number of locations
+     */
+    public static void book(SeverityCube cube, Metrics into, int c, int column, double time, boolean visited,
+                            boolean master, double sum, int processes, int visitors, int locations) {
+        if (processes == 0) {
+            return;
+        }
+        double mean = sum / processes;
+        if (master) {
+            double diff = time - mean;
+            if (diff > 0) {
+                cube.set(into.imbalance(), c, column, diff);
+                cube.set(into.above(), c, column, diff);
+            } else if (diff < 0) {
+                cube.set(into.imbalance(), c, column, -diff);
+                cube.set(into.below(), c, column, -diff);
+            }
+        }
+        if (mean == 0 || visitors == locations) {
+            return;
+        }
+        if (!visited) {
+            cube.set(into.bypass(), c, column, mean);
+        }
+        if (visitors == 1) {
+            if (visited) {
+                cube.set(into.single(), c, column, mean * (locations - 1));
+            } else {
+                cube.set(into.singularity(), c, column, mean);
             }
         }
     }

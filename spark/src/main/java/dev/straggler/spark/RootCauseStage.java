@@ -176,6 +176,45 @@ final class RootCauseStage {
                       Broadcast<Plan> shared, LocationPartitioner byLocation, int slots, InitFinalize.Reference init,
                       InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath,
                       LongAccumulator replayed) {
+        Slices s = slices(locations, inputs, facts, roles, shared, byLocation, slots, init, fin, cnodeIds,
+                regionOfPath, replayed);
+        try {
+            if (s.problem() != null) {
+                return new Result(null, s.problem());
+            }
+            // to the driver in location order, where the critical-path impact needs all locations
+            int n = shared.value().locations;
+            Int2DoubleOpenHashMap[][] severities = new Int2DoubleOpenHashMap[n][];
+            double[][] localTimes = new double[n][];
+            for (Iterator<Slice> it = s.booked().toLocalIterator(); it.hasNext(); ) {
+                Slice sl = it.next();
+                severities[sl.location()] = sl.severities();
+                localTimes[sl.location()] = sl.localTimes();
+            }
+            RootCauses.impact(severities, localTimes, cnodeIds.length);
+            return new Result(new RootCauses.Result(severities), null);
+        } finally {
+            s.release();
+        }
+    }
+
+    /**
+     * The stage up to each location's slice, left on the executors (partitioned by {@code byLocation}, in location
+     * order): its severities before the critical-path impact and its call-path times; or why there are none.
+     * {@link Slices#release} frees what the stage keeps.
+     */
+    record Slices(JavaRDD<Slice> booked, String problem, JavaRDD<Out> kept) {
+        void release() {
+            kept.unpersist(false);
+        }
+    }
+
+    /** As {@link #run}, the locations' slices left where they are. */
+    static Slices slices(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, Input> inputs,
+                         JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
+                         Broadcast<Plan> shared, LocationPartitioner byLocation, int slots,
+                         InitFinalize.Reference init, InitFinalize.Reference fin, int[] cnodeIds,
+                         String[] regionOfPath, LongAccumulator replayed) {
         Plan plan = shared.value();
         int n = plan.locations;
         // 2. and 3.: the barrier stage takes each location with what it needs to find its synchronisation points; the
@@ -197,13 +236,14 @@ final class RootCauseStage {
                 new ReplayTask(shared, gang, init, fin, cnodeIds, regionOfPath, finalizeLatest, replayed, messages,
                         handed, timings), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
+        boolean handedOver = false;
         try {
             List<Out> failures = out.filter(o -> o instanceof Failure).collect();
             if (!failures.isEmpty()) {
-                return new Result(null, ((Failure) failures.get(0)).message());
+                handedOver = true;
+                return new Slices(null, ((Failure) failures.get(0)).message(), out);
             }
-            // 4. indirect waiting booked at its records, in the single-machine order; then to the driver in
-            // location order, where the critical-path impact needs all locations
+            // 4. indirect waiting booked at its records, in the single-machine order
             JavaPairRDD<Integer, Slice> slices = out.mapPartitionsToPair(it -> {
                 List<Tuple2<Integer, Slice>> s = new ArrayList<>();
                 it.forEachRemaining(o -> {
@@ -231,17 +271,12 @@ final class RootCauseStage {
                 s.sort(java.util.Comparator.comparingInt(Slice::location));
                 return s.iterator();
             }, true);
-            Int2DoubleOpenHashMap[][] severities = new Int2DoubleOpenHashMap[n][];
-            double[][] localTimes = new double[n][];
-            for (Iterator<Slice> it = booked.toLocalIterator(); it.hasNext(); ) {
-                Slice s = it.next();
-                severities[s.location()] = s.severities();
-                localTimes[s.location()] = s.localTimes();
-            }
-            RootCauses.impact(severities, localTimes, cnodeIds.length);
-            return new Result(new RootCauses.Result(severities), null);
+            handedOver = true;
+            return new Slices(booked, null, out);
         } finally {
-            out.unpersist(false);
+            if (!handedOver) {
+                out.unpersist(false);
+            }
         }
     }
 

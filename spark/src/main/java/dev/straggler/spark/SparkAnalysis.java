@@ -66,7 +66,9 @@ import java.util.Map;
  *   cube's slice) reach the driver, where they are booked in location order.</li>
  * </ol>
  * With root causes asked for, the delay costs, their propagation and the critical path follow as
- * {@link RootCauseStage} describes.
+ * {@link RootCauseStage} describes. With a cube file to write and nothing else that reads every value
+ * ({@link #runWritingCube}), the severities stay on the executors, which write the cube's rows
+ * ({@link StreamedCube}); the driver keeps only the sums the terminal report reads.
  */
 public final class SparkAnalysis {
     private SparkAnalysis() {
@@ -80,7 +82,7 @@ public final class SparkAnalysis {
      */
     public static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                                      int partitions) throws IOException {
-        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE).result();
+        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE, null).result();
     }
 
     /**
@@ -93,17 +95,36 @@ public final class SparkAnalysis {
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)}, with what a lenient read skipped. */
     public static Detailed runDetailed(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                                        int partitions) throws IOException {
-        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE);
+        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE, null);
+    }
+
+    /**
+     * As {@link #runDetailed(SparkSession, Path, boolean, AnalysisOptions, int)}, writing the cube to
+     * {@code cube} (CUBE4) from the executors ({@link StreamedCube}): the driver never holds the cube's rows. The
+     * result's cube then answers only the sums the terminal report reads ({@link SummaryCube}); the JSON, CSV and
+     * HTML reports, which read every value, need {@link #runDetailed(SparkSession, Path, boolean, AnalysisOptions,
+     * int)}.
+     */
+    public static Detailed runWritingCube(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
+                                          int partitions, Path cube) throws IOException {
+        return runDetailed(spark, trace, lenient, options, partitions, Blocks.SIZE,
+                java.util.Objects.requireNonNull(cube, "cube"));
+    }
+
+    /** As {@link #runWritingCube} with message blocks of a given size. */
+    static Detailed runWritingCube(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
+                                   int partitions, int blockSize, Path cube) throws IOException {
+        return runDetailed(spark, trace, lenient, options, partitions, blockSize, cube);
     }
 
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
     static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                               int partitions, int blockSize) throws IOException {
-        return runDetailed(spark, trace, lenient, options, partitions, blockSize).result();
+        return runDetailed(spark, trace, lenient, options, partitions, blockSize, null).result();
     }
 
     private static Detailed runDetailed(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
-                                        int partitions, int blockSize) throws IOException {
+                                        int partitions, int blockSize, Path cubeOut) throws IOException {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         String path = trace.toAbsolutePath().toString();
         TraceDefinitions defs;
@@ -123,7 +144,7 @@ public final class SparkAnalysis {
         Skips skips = new Skips(spark);
         try {
             AnalysisResult r = run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, read,
-                    blockSize, skips);
+                    blockSize, skips, cubeOut);
             return new Detailed(r, skips.lines(origin));
         } catch (IOException | UnsupportedOperationException e) {
             throw e;
@@ -136,7 +157,7 @@ public final class SparkAnalysis {
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
                                       String origin, LocationPartitioner byLocation, LongAccumulator read,
-                                      int blockSize, Skips skips) throws IOException {
+                                      int blockSize, Skips skips, Path cubeOut) throws IOException {
         int n = defs.locations().size();
         List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
         for (int l = 0; l < n; l++) {
@@ -218,10 +239,13 @@ public final class SparkAnalysis {
             patterns.interrupt();
         }
         options.progress().update("patterns", n, n);
-        JavaRDD<LocationOutcome> outcomes = analysedLocations.map(Analysed::outcome);
+        boolean stream = cubeOut != null;
+        // with the cube written by the executors, only what is not a severity per call path reaches the driver
+        JavaRDD<LocationOutcome> outcomes = analysedLocations.map(a -> stream ? a.outcome().withoutSeverities()
+                : a.outcome());
 
         // booked on the driver in the single-machine engine's order
-        SeverityCube cube = Analysis.emptyCube(defs, regions, merged.tree(), origin, rootCauses);
+        SeverityCube cube = stream ? null : Analysis.emptyCube(defs, regions, merged.tree(), origin, rootCauses);
         WaitStates.Merge merge = new WaitStates.Merge(cube, defs, timeMasks, top);
         for (ChunkResult.Found f : found) {
             merge.addCollectiveChunk(f.occurrences());
@@ -237,6 +261,10 @@ public final class SparkAnalysis {
             merge.add(o);
         }
         WaitStates.Result ws = merge.finish(null, init, fin);
+        if (stream) {
+            return streamed(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin, merged,
+                    regions, defs, origin, options, n, rootCauses, timeMasks, ws, facts, collectives, skips, cubeOut);
+        }
         String rootCauseProblem = null;
         if (rootCauses) {
             rootCauseProblem = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init,
@@ -251,6 +279,80 @@ public final class SparkAnalysis {
     }
 
     /**
+     * The end of the analysis with the cube written by the executors ({@link StreamedCube}): the root-cause stage's
+     * slices stay where they are, the columns are formed there, and the driver keeps the sums the report reads.
+     */
+    private static AnalysisResult streamed(SparkSession spark, JavaSparkContext jsc,
+                                           JavaPairRDD<Integer, LocationData> locations,
+                                           JavaRDD<Analysed> analysedLocations, JavaRDD<ChunkResult> chunks,
+                                           Broadcast<Plan> shared, LocationPartitioner byLocation,
+                                           InitFinalize.Reference init, InitFinalize.Reference fin,
+                                           CallTree.Merged merged, RegionTable regions, TraceDefinitions defs,
+                                           String origin, AnalysisOptions options, int n, boolean rootCauses,
+                                           long[] timeMasks, WaitStates.Result ws, List<LocationFacts> facts,
+                                           CollectiveCounts collectives, Skips skips, Path cubeOut)
+            throws IOException {
+        CallTree tree = merged.tree();
+        SeverityCube shape = Analysis.emptyCube(defs, regions, tree, origin, rootCauses);
+        RootCauseStage.Slices slices = null;
+        String rootCauseProblem = null;
+        try {
+            if (rootCauses) {
+                slices = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin,
+                        tree, regions, options, n, true).slices();
+                rootCauseProblem = slices.problem();
+                if (rootCauseProblem != null) {
+                    // the file carries why, as the single-machine engine's does (Analysis.complete)
+                    shape.setAttribute(Analysis.ROOT_CAUSES_ATTRIBUTE, Analysis.ROOT_CAUSES_NOT_COMPUTED);
+                    shape.setAttribute(Analysis.ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem);
+                }
+            }
+            int[] parent = new int[tree.size()];
+            int[] region = new int[tree.size()];
+            for (int c = 0; c < parent.length; c++) {
+                parent[c] = tree.parent(c);
+                region[c] = tree.region(c);
+            }
+            boolean[] master = new boolean[n];
+            java.util.Set<Integer> ranks = new java.util.HashSet<>();
+            for (var l : shape.locations()) {
+                master[l.index()] = l.thread() == 0;
+                ranks.add(l.rank());
+            }
+            boolean[] inFocus = new boolean[tree.size()];
+            for (int c : dev.straggler.patterns.focus.Focus.DEFAULT.select(shape).callPaths()) {
+                inFocus[c] = true;
+            }
+            StreamedCube.Shape sh = new StreamedCube.Shape(shared.value().trace, shared.value().lenient, n, parent,
+                    region, defs.clock().ticksPerSecond(), timeMasks, dev.straggler.patterns.cubex.CubexWriter.layout(shape),
+                    ranks.size(), master, inFocus, byLocation.numPartitions());
+            JavaPairRDD<Integer, LocationOutcome> outcomes = analysedLocations.mapPartitionsToPair(it -> {
+                List<Tuple2<Integer, LocationOutcome>> out = new ArrayList<>();
+                it.forEachRemaining(a -> out.add(new Tuple2<>(a.location(), a.outcome())));
+                return out.iterator();
+            }, true);
+            StreamedCube.Summary summary = StreamedCube.write(jsc, outcomes,
+                    slices != null && rootCauseProblem == null ? slices.booked() : null, byLocation, sh, shape,
+                    cubeOut);
+            analysedLocations.unpersist(false);
+            ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
+            List<String> reasons = skips.reasons();
+            return Analysis.conclude(origin, reasons, defs, tree, replayFacts,
+                    new SummaryCube(shape, summary, inFocus, false), ws, rootCauseProblem);
+        } finally {
+            if (slices != null) {
+                slices.release();
+            }
+            locations.unpersist(false);
+            chunks.unpersist(false);
+        }
+    }
+
+    /** The root-cause stage's outcome: its result on the driver, or its slices left on the executors. */
+    private record RootCauseRun(RootCauseStage.Result result, RootCauseStage.Slices slices) {
+    }
+
+    /**
      * The root-cause stage ({@link RootCauseStage}) on the analysed locations; its severities are booked into the
      * cube. Returns why there are none (an impossible communication order), or null.
      */
@@ -260,6 +362,25 @@ public final class SparkAnalysis {
                                      LocationPartitioner byLocation, InitFinalize.Reference init,
                                      InitFinalize.Reference fin, CallTree tree, RegionTable regions,
                                      SeverityCube cube, AnalysisOptions options, int n) {
+        RootCauseStage.Result r = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation,
+                init, fin, tree, regions, options, n, false).result();
+        if (r.result() != null) {
+            RootCauseMetrics.addTo(cube, r.result());
+        }
+        return r.problem();
+    }
+
+    /**
+     * Runs the root-cause stage: to its result on the driver, or ({@code leaveSlices}) up to each location's slice
+     * left on the executors.
+     */
+    private static RootCauseRun rootCauses(SparkSession spark, JavaSparkContext jsc,
+                                           JavaPairRDD<Integer, LocationData> locations,
+                                           JavaRDD<Analysed> analysedLocations, JavaRDD<ChunkResult> chunks,
+                                           Broadcast<Plan> shared, LocationPartitioner byLocation,
+                                           InitFinalize.Reference init, InitFinalize.Reference fin, CallTree tree,
+                                           RegionTable regions, AnalysisOptions options, int n,
+                                           boolean leaveSlices) {
         options.progress().update("root causes", 0, n);
         JavaPairRDD<Integer, RootCauseStage.Input> inputs = analysedLocations.mapPartitionsToPair(it -> {
             List<Tuple2<Integer, RootCauseStage.Input>> out = new ArrayList<>();
@@ -283,19 +404,19 @@ public final class SparkAnalysis {
         Live live = new Live(replayed);
         spark.sparkContext().addSparkListener(live);
         Thread watch = watch(options, "root causes", () -> live.value() / 1000, n);
-        RootCauseStage.Result r;
+        RootCauseRun r;
         try {
-            r = RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation, jsc.defaultParallelism(),
-                    init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed);
+            r = leaveSlices
+                    ? new RootCauseRun(null, RootCauseStage.slices(locations, inputs, facts, roles, shared, byLocation,
+                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed))
+                    : new RootCauseRun(RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation,
+                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed), null);
         } finally {
             watch.interrupt();
             spark.sparkContext().removeSparkListener(live);
         }
         options.progress().update("root causes", n, n);
-        if (r.result() != null) {
-            RootCauseMetrics.addTo(cube, r.result());
-        }
-        return r.problem();
+        return r;
     }
 
     /**

@@ -62,7 +62,10 @@ public final class SparkEngine implements AnalysisEngine {
                     + spark.sparkContext().defaultParallelism() + " cores");
         }
         try {
-            SparkAnalysis.Detailed detailed = SparkAnalysis.runDetailed(spark, trace, lenient, options, partitions);
+            String cube = settings.get(CUBE_FILE);
+            SparkAnalysis.Detailed detailed = cube == null
+                    ? SparkAnalysis.runDetailed(spark, trace, lenient, options, partitions)
+                    : SparkAnalysis.runWritingCube(spark, trace, lenient, options, partitions, Path.of(cube));
             AnalysisResult result = detailed.result();
             boolean matrix = Boolean.parseBoolean(settings.getOrDefault(COMMUNICATION_MATRIX, "false"));
             return new Outcome(result, matrix ? SparkAnalysis.communicationMatrix(spark, trace, lenient, partitions)

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -146,6 +147,37 @@ class SparkCommandTest {
         assertArrayEquals(Files.readAllBytes(dir.resolve("rl.json")), Files.readAllBytes(dir.resolve("rs.json")));
         assertEquals(tarMembers(dir.resolve("rl.cubex")), tarMembers(dir.resolve("rs.cubex")));
         assertArrayEquals(Files.readAllBytes(dir.resolve("rl.html")), Files.readAllBytes(dir.resolve("rs.html")));
+    }
+
+    @Test
+    void aCubeAloneIsWrittenByTheWorkersWithTheLocalEnginesReportAndFile() throws IOException {
+        LocalSpark.get();
+        Path trace = SparkAnalysisTest.sharedTraces().stream().filter(p -> p.toString().contains("npb-mg.S-4"))
+                .findFirst().orElseThrow();
+        Run local = run("analyze", trace.toString(), "--quiet", "--cube", dir.resolve("cl.cubex").toString());
+        Run spark = run("analyze", trace.toString(), "--engine", "spark", "--partitions", "2", "--cube",
+                dir.resolve("cs.cubex").toString());
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertTrue(spark.err().contains("cs.cubex is written by the spark workers"), spark.err());
+        assertEquals(local.out().replace("cl.", "cs."), spark.out());
+        assertEquals(tarMembers(dir.resolve("cl.cubex")), tarMembers(dir.resolve("cs.cubex")));
+    }
+
+    @Test
+    void aFocusOnACallPathKeepsTheWholeCubeOnTheDriver() throws IOException {
+        LocalSpark.get();
+        Path trace = SparkAnalysisTest.sharedTraces().stream().filter(p -> p.toString().contains("npb-mg.S-4"))
+                .findFirst().orElseThrow();
+        Run local = run("analyze", trace.toString(), "--quiet", "--focus", "mg3p", "--cube",
+                dir.resolve("fl.cubex").toString());
+        Run spark = run("analyze", trace.toString(), "--engine", "spark", "--partitions", "2", "--focus", "mg3p",
+                "--cube", dir.resolve("fs.cubex").toString());
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertFalse(spark.err().contains("is written by the spark workers"), spark.err());
+        assertEquals(local.out().replace("fl.", "fs."), spark.out());
+        assertEquals(tarMembers(dir.resolve("fl.cubex")), tarMembers(dir.resolve("fs.cubex")));
     }
 
     @Test

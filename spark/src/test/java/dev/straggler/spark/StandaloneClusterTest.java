@@ -119,6 +119,24 @@ class StandaloneClusterTest {
         assertArrayEquals(local, Files.readAllBytes(json));
     }
 
+    @Test
+    void aCubeAloneIsWrittenByExecutorsInSeparateJvmsAsTheLocalOne() throws Exception {
+        // two executor JVMs write the rows of the cube (root causes included) beside it; the driver copies them in
+        Path trace = SparkAnalysisTest.generate(home, Scenarios.byName("late-sender-chain"), 6);
+        Path cube = home.resolve("cluster.cubex");
+        Process driver = start(List.of("-Dspark.executor.cores=1", "-Dspark.cores.max=2"),
+                "dev.straggler.spark.SubmitMain", trace.toString(), "--master", master, "--partitions", "2",
+                "--cube", cube.toString());
+        byte[] log = driver.getInputStream().readAllBytes();
+        driver.waitFor(300, TimeUnit.SECONDS);
+        String out = new String(log, java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, driver.exitValue(), out);
+        org.junit.jupiter.api.Assertions.assertTrue(out.contains("is written by the spark workers"), out);
+        Path local = home.resolve("local.cubex");
+        dev.straggler.patterns.cubex.CubexWriter.write(SparkRootCausesTest.local(trace).cube(), local);
+        assertEquals(SparkCommandTest.tarMembers(local), SparkCommandTest.tarMembers(cube));
+    }
+
     private static Process start(String main, String... args) throws IOException {
         return start(List.of(), main, args);
     }

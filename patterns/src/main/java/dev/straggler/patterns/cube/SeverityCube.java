@@ -21,8 +21,11 @@ import java.util.Objects;
  *
  * <p>A cube is built by one thread through {@link #add}/{@link #set} and then treated as immutable: the
  * algebra never mutates its operands, it builds new cubes. {@link #freeze()} enforces that.
+ *
+ * <p>Not final for one reason: an engine that never holds the whole cube (the Spark engine writing the rows on its
+ * executors) gives the reports a cube that answers the sums they read from sums formed where the rows are.
  */
-public final class SeverityCube {
+public class SeverityCube {
     private final List<Metric> metrics;
     private final Map<String, Integer> metricIndex = new HashMap<>();
     private final List<Region> regions;

@@ -7,6 +7,7 @@ import dev.straggler.patterns.cube.SystemLocation;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -59,20 +60,124 @@ public final class CubexWriter {
      */
     public static void write(SeverityCube cube, Path out) throws IOException {
         Objects.requireNonNull(cube, "cube");
-        if (cube.metrics().isEmpty() || cube.callPaths().isEmpty() || cube.locations().isEmpty()) {
-            throw new IllegalArgumentException("a Cube file needs at least one metric, call path and location; this cube has "
-                    + cube.metrics().size() + ", " + cube.callPaths().size() + ", " + cube.locations().size());
-        }
-        int[] metricOrder = metricPreOrder(cube);
-        int[] cnodeOrder = callPathPreOrder(cube);
-        CallTreeSums sums = new CallTreeSums(cube, cnodeOrder);
-        boolean ghost = hasGhostBytesReceived(cube);
-        int[] locationOrder = locationOrder(cube);
+        requireDimensions(cube);
+        Layout layout = layout(cube);
+        CallTreeSums sums = new CallTreeSums(cube, layout.preOrder);
         boolean[] integer = new boolean[cube.metrics().size()];
         for (int m = 0; m < integer.length; m++) {
             integer[m] = cube.metrics().get(m).integer() && allIntegral(cube, m);
         }
-        byte[] anchor = AnchorWriter.write(cube, metricOrder, integer, cnodeOrder, locationOrder)
+        write(cube, layout, integer, new RowSource() {
+            private int metric = -1;
+            private double[][] rows;
+            private int[] positions;
+
+            private void load(int m) {
+                if (m != metric) {
+                    rows = sums.inclusiveRows(m);
+                    int[] written = new int[rows.length];
+                    int count = 0;
+                    for (int pos = 0; pos < rows.length; pos++) {
+                        if (nonZero(rows[pos])) {
+                            written[count++] = pos;
+                        }
+                    }
+                    positions = Arrays.copyOf(written, count);
+                    metric = m;
+                }
+            }
+
+            @Override
+            public int[] positions(int m) {
+                load(m);
+                return positions;
+            }
+
+            @Override
+            public void writeRows(int m, OutputStream into) throws IOException {
+                load(m);
+                ByteBuffer row = ByteBuffer.allocate(8 * layout.locationOrder.length).order(ByteOrder.LITTLE_ENDIAN);
+                for (int pos : positions) {
+                    encodeRow(rows[pos], layout.locationOrder, integer[m], row);
+                    into.write(row.array());
+                }
+            }
+        }, out);
+    }
+
+    private static void requireDimensions(SeverityCube cube) {
+        if (cube.metrics().isEmpty() || cube.callPaths().isEmpty() || cube.locations().isEmpty()) {
+            throw new IllegalArgumentException("a Cube file needs at least one metric, call path and location; this cube has "
+                    + cube.metrics().size() + ", " + cube.callPaths().size() + ", " + cube.locations().size());
+        }
+    }
+
+    /**
+     * Where the rows of a file come from: the in-memory cube ({@link #write(SeverityCube, Path)}), or row blocks an
+     * engine wrote elsewhere without ever holding the whole cube in one place.
+     */
+    public interface RowSource {
+        /** The INCLUSIVE positions ({@link Layout#inclusivePosition}) of metric {@code m}'s rows with a non-zero value, ascending. */
+        int[] positions(int m) throws IOException;
+
+        /** Writes those rows, each encoded by {@link #encodeRow}, in the order of {@link #positions}. */
+        void writeRows(int m, OutputStream into) throws IOException;
+    }
+
+    /**
+     * How a cube's file is laid out: the order in which metrics are written, the call tree in pre-order with each
+     * call path's position in the INCLUSIVE enumeration its rows are listed in, and the order of the locations in a
+     * row. Depends only on the cube's metric tree, call tree and locations, not on its values.
+     *
+     * @param metricOrder       metric indices in the order their members are written (file ids after the ghost)
+     * @param preOrder          call path ids in depth-first pre-order
+     * @param parent            per call path, its parent (-1 for a root)
+     * @param inclusivePosition per call path, the position of its row in a metric's data
+     * @param locationOrder     the cube's location indices in the order of a row's columns
+     * @param ghost             whether the file starts with Scalasca's ghost metric
+     */
+    public record Layout(int[] metricOrder, int[] preOrder, int[] parent, int[] inclusivePosition,
+                         int[] locationOrder, boolean ghost) implements java.io.Serializable {
+        /**
+         * One location's INCLUSIVE values of one metric from its exclusive values per call path: each call path's
+         * own value plus its callees', added in the order {@link #write(SeverityCube, Path)} adds a whole row
+         * (callees in reverse pre-order, then the call path's own value), so that each location's value is the
+         * same double.
+         */
+        public double[] inclusive(double[] exclusive) {
+            int n = preOrder.length;
+            double[] incl = new double[n];
+            for (int k = n - 1; k >= 0; k--) {
+                int c = preOrder[k];
+                incl[c] += exclusive[c];
+                if (parent[c] >= 0) {
+                    incl[parent[c]] += incl[c];
+                }
+            }
+            return incl;
+        }
+    }
+
+    /** The layout of a cube's file (its metadata only is read). */
+    public static Layout layout(SeverityCube cube) {
+        int[] preOrder = callPathPreOrder(cube);
+        CallTreeSums tree = new CallTreeSums(cube, preOrder);
+        return new Layout(metricPreOrder(cube), preOrder, tree.parent, tree.inclusivePosition, locationOrder(cube),
+                hasGhostBytesReceived(cube));
+    }
+
+    /**
+     * Writes a cube file whose rows come from {@code rows}: the metric tree, call tree, system tree and attributes
+     * are {@code shape}'s (its values are not read).
+     *
+     * @param integer per metric, whether its values are written as integers (an integer metric all of whose
+     *                exclusive values are integral, as {@link #write(SeverityCube, Path)} decides)
+     */
+    public static void write(SeverityCube shape, Layout layout, boolean[] integer, RowSource rows, Path out)
+            throws IOException {
+        requireDimensions(shape);
+        int[] metricOrder = layout.metricOrder;
+        byte[] anchor = AnchorWriter.write(shape, metricOrder, integer, layout.preOrder, layout.locationOrder)
                 .getBytes(StandardCharsets.UTF_8);
         if (anchor.length % 512 == 0) {
             // keep the member off a block boundary so plain tar and CubeLib agree on the padding (see TarWriter)
@@ -85,14 +190,15 @@ public final class CubexWriter {
         try {
             try (TarWriter tar = new TarWriter(new BufferedOutputStream(Files.newOutputStream(tmp), 1 << 20),
                     System.currentTimeMillis() / 1000)) {
-                if (ghost) {
-                    writeMember(tar, "ghost_0", new double[0][], 0, true, locationOrder);
+                int locs = layout.locationOrder.length;
+                if (layout.ghost) {
+                    writeMember(tar, "ghost_0", new int[0], locs, null);
                 }
-                int firstId = ghost ? 1 : 0;
+                int firstId = layout.ghost ? 1 : 0;
                 for (int k = 0; k < metricOrder.length; k++) {
-                    double[][] rows = sums.inclusiveRows(metricOrder[k]);
-                    writeMember(tar, Integer.toString(firstId + k), rows, rows.length, integer[metricOrder[k]],
-                            locationOrder);
+                    int m = metricOrder[k];
+                    writeMember(tar, Integer.toString(firstId + k), rows.positions(m), locs,
+                            into -> rows.writeRows(m, into));
                 }
                 tar.beginMember("anchor.xml", anchor.length);
                 tar.write(anchor);
@@ -114,6 +220,28 @@ public final class CubexWriter {
         }
     }
 
+    /**
+     * One row of a metric's data: the values (indexed by the cube's locations) in the file's location order,
+     * little-endian, as 64-bit integers for an integer metric and doubles otherwise. {@code into} has room for one
+     * row and is cleared first.
+     */
+    public static void encodeRow(double[] values, int[] locationOrder, boolean integer, ByteBuffer into) {
+        into.clear();
+        for (int l : locationOrder) {
+            double x = values[l];
+            if (integer) {
+                into.putLong(Math.round(x));
+            } else {
+                into.putDouble(x);
+            }
+        }
+    }
+
+    /** True when a value can be written in an integer column (integral and exact in 64 bits). */
+    public static boolean integral(double x) {
+        return x == Math.rint(x) && Math.abs(x) < MAX_EXACT_LONG;
+    }
+
     /** Unique name of the ghost metric Scalasca's remapped reports declare. */
     static final String GHOST_BYTES_RECEIVED = "bytes_received";
 
@@ -128,37 +256,34 @@ public final class CubexWriter {
         return integer ? (root ? "INTEGER" : "INT64") : (root ? "FLOAT" : "DOUBLE");
     }
 
+    /** Writes a member's rows into an output stream. */
+    private interface RowWriter {
+        void write(OutputStream into) throws IOException;
+    }
+
     /**
      * Data member then index member of one metric, as CubeW orders them.
      *
-     * @param rows per position of the INCLUSIVE enumeration, the row's values or null where all are zero
+     * @param written the INCLUSIVE positions of the rows written, ascending
      */
-    private static void writeMember(TarWriter tar, String base, double[][] rows, int n, boolean integer,
-                                    int[] locationOrder) throws IOException {
-        int locs = locationOrder.length;
-        int[] written = new int[n];
-        int count = 0;
-        for (int pos = 0; pos < n; pos++) {
-            if (nonZero(rows[pos])) {
-                written[count++] = pos;
-            }
-        }
+    private static void writeMember(TarWriter tar, String base, int[] written, int locs, RowWriter rows)
+            throws IOException {
+        int count = written.length;
         long rowBytes = 8L * locs;
         tar.beginMember(base + ".data", DATA_MARKER.length + count * rowBytes);
         tar.write(DATA_MARKER);
-        ByteBuffer row = ByteBuffer.allocate((int) rowBytes).order(ByteOrder.LITTLE_ENDIAN);
-        for (int j = 0; j < count; j++) {
-            double[] v = rows[written[j]];
-            row.clear();
-            for (int l = 0; l < locs; l++) {
-                double x = v[locationOrder[l]];
-                if (integer) {
-                    row.putLong(Math.round(x));
-                } else {
-                    row.putDouble(x);
+        if (rows != null) {
+            rows.write(new OutputStream() {
+                @Override
+                public void write(int b) throws IOException {
+                    tar.write(new byte[] {(byte) b});
                 }
-            }
-            tar.write(row.array());
+
+                @Override
+                public void write(byte[] b, int off, int len) throws IOException {
+                    tar.write(b, off, len);
+                }
+            });
         }
         tar.endMember();
 
@@ -180,8 +305,8 @@ public final class CubexWriter {
         private final SeverityCube cube;
         private final int[] preOrder;
         /** Position in the INCLUSIVE enumeration of each call path. */
-        private final int[] inclusivePosition;
-        private final int[] parent;
+        final int[] inclusivePosition;
+        final int[] parent;
 
         CallTreeSums(SeverityCube cube, int[] preOrder) {
             this.cube = cube;
@@ -269,7 +394,7 @@ public final class CubexWriter {
             double[] row = cube.rowOrNull(metric, c);
             if (row != null) {
                 for (double x : row) {
-                    if (x != Math.rint(x) || Math.abs(x) >= MAX_EXACT_LONG) {
+                    if (!integral(x)) {
                         return false;
                     }
                 }

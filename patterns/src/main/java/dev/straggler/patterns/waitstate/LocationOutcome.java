@@ -45,6 +45,16 @@ public final class LocationOutcome implements java.io.Serializable {
         return lateReceiverWaits;
     }
 
+    /**
+     * The outcome without its severities per call path (only the per-communicator waits stay): what a merge without
+     * a cube needs ({@link WaitStates.Merge}), the severities being booked elsewhere
+     * ({@link WaitStates#bookLocation}).
+     */
+    public LocationOutcome withoutSeverities() {
+        return new LocationOutcome(location, globalPath, sev.communicatorsOnly(), instances, violations, unmatchedSends,
+                unmatchedReceives, lateSenderWaits, lateReceiverWaits);
+    }
+
     /** The same outcome without the per-record waits (what the wait-state merge needs). */
     public LocationOutcome withoutWaits() {
         return new LocationOutcome(location, globalPath, sev, instances, violations, unmatchedSends,

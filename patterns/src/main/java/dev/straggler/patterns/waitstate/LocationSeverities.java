@@ -50,6 +50,13 @@ final class LocationSeverities implements java.io.Serializable {
         return byComm;
     }
 
+    /** Severities without call-path rows: only the per-communicator waits. */
+    LocationSeverities communicatorsOnly() {
+        LocationSeverities s = new LocationSeverities(0);
+        s.byComm = byComm;
+        return s;
+    }
+
     long get(int metric, int path) {
         long[] row = values[metric];
         return row == null ? 0 : row[path];

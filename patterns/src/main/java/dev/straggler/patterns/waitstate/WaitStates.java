@@ -120,6 +120,10 @@ public final class WaitStates {
         private final long[][] byComm;
         private boolean locationsStarted;
 
+        /**
+         * A merge that books the severities into {@code cube}; null for an engine that books each location's
+         * severities elsewhere ({@link #bookLocation}) and merges only the occurrences, counts and waits here.
+         */
         public Merge(SeverityCube cube, TraceDefinitions defs, long[] timeMasks, int topInstances) {
             this.cube = cube;
             this.defs = defs;
@@ -143,7 +147,9 @@ public final class WaitStates {
         /** Books one location's outcome; locations come in location order. */
         public void add(LocationOutcome a) {
             locationsStarted = true;
-            copyInto(cube, a, tps);
+            if (cube != null) {
+                copyInto(cube, a, a.location, tps);
+            }
             instances.addAll(a.instances);
             for (int k = 0; k < violations.length; k++) {
                 violations[k] += a.violations[k];
@@ -167,14 +173,31 @@ public final class WaitStates {
 
         /** Completes the cube (visit masks) and returns what the stage found besides the severities. */
         public Result finish(CollectiveOutcomes collectives, InitFinalize.Reference init, InitFinalize.Reference fin) {
-            VisitMasks.addTo(cube, timeMasks);
+            if (cube != null) {
+                VisitMasks.addTo(cube, timeMasks);
+            }
             List<Instance> top = instances.instances(tps, defs.clock().globalOffset());
             return new Result(violations, unmatched[0], unmatched[1], top, instances.counts(), collectives, init, fin,
                     lateSender, lateReceiver, byComm);
         }
     }
 
-    private static void copyInto(SeverityCube cube, LocationOutcome a, double tps) {
+    /**
+     * Books one location's severities and the counts derived from its visits into {@code column}, a cube whose only
+     * location is that one: the values {@link Merge} books into the location's column of the whole cube, by the
+     * same operations in the same order (each touches only the location's own column), for an engine that never
+     * holds the whole cube.
+     */
+    public static void bookLocation(SeverityCube column, LocationOutcome a, double tps, long[] timeMasks) {
+        if (column.locations().size() != 1) {
+            throw new IllegalArgumentException("a location's column has one location, not "
+                    + column.locations().size());
+        }
+        copyInto(column, a, 0, tps);
+        VisitMasks.addTo(column, timeMasks);
+    }
+
+    private static void copyInto(SeverityCube cube, LocationOutcome a, int column, double tps) {
         for (int m = 0; m < MetricTree.COUNT; m++) {
             long[] row = a.sev.row(m);
             if (row == null) {
@@ -183,7 +206,7 @@ public final class WaitStates {
             boolean time = MetricTree.isTime(m);
             for (int p = 0; p < row.length; p++) {
                 if (row[p] != 0) {
-                    cube.add(m, a.globalPath[p], a.location, time ? row[p] / tps : row[p]);
+                    cube.add(m, a.globalPath[p], column, time ? row[p] / tps : row[p]);
                 }
             }
         }
