@@ -30,6 +30,12 @@ final class SummaryCube extends SeverityCube {
         if (ids.length > 0 && ids[0] >= 0) {
             setCnodeIds(ids);
         }
+        // the metrics that do not apply to the run (OpenMP ones without OpenMP) stay left out
+        for (int m = 0; m < shape.metrics().size(); m++) {
+            if (shape.isOmitted(m)) {
+                omit(m);
+            }
+        }
         this.summary = summary;
         this.inFocus = inFocus;
         this.focused = focused;
