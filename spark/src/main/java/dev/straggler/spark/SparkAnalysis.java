@@ -117,6 +117,27 @@ public final class SparkAnalysis {
         return runDetailed(spark, trace, lenient, options, partitions, blockSize, cube);
     }
 
+    /**
+     * Why the trace needs the OpenMP level, which runs on one machine only (its worker threads' call paths hang under
+     * their master's, and its barriers and locks join the threads of a process, docs/openmp.md): "N worker threads
+     * with OpenMP regions", or null for a trace without OpenMP regions or without threads besides the masters.
+     */
+    static String openMpThreads(TraceDefinitions defs) {
+        boolean openMp = defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
+        if (!openMp) {
+            return null;
+        }
+        int[] masters = defs.masterLocationByRank();
+        int workers = 0;
+        for (int l = 0; l < defs.locations().size(); l++) {
+            int rank = defs.location(l).rank();
+            if (rank >= 0 && rank < masters.length && masters[rank] >= 0 && masters[rank] != l) {
+                workers++;
+            }
+        }
+        return workers == 0 ? null : workers + " worker threads besides the masters, and OpenMP regions";
+    }
+
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
     static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                               int partitions, int blockSize) throws IOException {
@@ -132,6 +153,11 @@ public final class SparkAnalysis {
         try (TraceSource source = Traces.open(trace, lenient)) {
             defs = source.definitions();
             origin = source.origin();
+        }
+        String threads = openMpThreads(defs);
+        if (threads != null) {
+            throw new IllegalArgumentException(origin + ": the Spark engine does not analyse OpenMP threads yet ("
+                    + threads + "); analyse this trace without --engine spark");
         }
         RegionTable regions = RegionTable.of(defs);
         int n = defs.locations().size();

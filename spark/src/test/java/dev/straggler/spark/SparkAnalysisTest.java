@@ -71,7 +71,28 @@ class SparkAnalysisTest {
     @TestFactory
     Stream<DynamicTest> everySharedTraceGivesTheSingleMachineResult() throws IOException {
         return sharedTraces().stream().map(t -> DynamicTest.dynamicTest(t.getParent().getFileName().toString(),
-                () -> Results.assertSame(local(t), spark(t, 3))));
+                () -> {
+                    if (hasOpenMpThreads(t)) {
+                        assertRefusesOpenMpThreads(() -> spark(t, 3));
+                    } else {
+                        Results.assertSame(local(t), spark(t, 3));
+                    }
+                }));
+    }
+
+    /** True for a trace the Spark engine refuses: OpenMP regions and threads besides the masters. */
+    static boolean hasOpenMpThreads(Path trace) throws IOException {
+        try (dev.straggler.trace.TraceSource s = dev.straggler.trace.Traces.open(trace, false)) {
+            return SparkAnalysis.openMpThreads(s.definitions()) != null;
+        }
+    }
+
+    /** The Spark engine says in one line that OpenMP threads need the single-machine engine. */
+    static void assertRefusesOpenMpThreads(org.junit.jupiter.api.function.Executable run) {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, run);
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("the Spark engine does not analyse OpenMP"
+                + " threads yet") && e.getMessage().contains("without --engine spark") && !e.getMessage().contains("\n"),
+                e.getMessage());
     }
 
     @TestFactory

@@ -41,6 +41,10 @@ class SparkRootCausesTest {
     Stream<DynamicTest> everySharedTraceGivesTheSingleMachineRootCauses() throws IOException {
         return SparkAnalysisTest.sharedTraces().stream().map(t -> DynamicTest.dynamicTest(
                 t.getParent().getFileName().toString(), () -> {
+                    if (SparkAnalysisTest.hasOpenMpThreads(t)) {
+                        SparkAnalysisTest.assertRefusesOpenMpThreads(() -> spark(t, 2));
+                        return;
+                    }
                     AnalysisResult expected = local(t);
                     AnalysisResult actual = spark(t, 2);
                     Results.assertSame(expected, actual);

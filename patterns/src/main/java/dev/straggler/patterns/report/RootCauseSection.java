@@ -38,10 +38,10 @@ final class RootCauseSection {
                 + "do not depend on them.";
     }
 
-    /** True when the cube has the OpenMP metrics (a run with OpenMP). */
+    /** True when threads spent time in OpenMP (a run with OpenMP constructs). */
     static boolean hasOpenMp(SeverityCube c) {
         int m = c.metricIndex("omp_time");
-        return m >= 0 && !c.isOmitted(m);
+        return m >= 0 && !c.isOmitted(m) && c.total(m) > 0;
     }
 
     /** @param all list every cause and every call path on the critical path, not only the largest */
