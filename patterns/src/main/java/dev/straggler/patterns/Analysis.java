@@ -224,9 +224,9 @@ public final class Analysis {
     }
 
     /** What the OpenMP level covers so far, for traces with OpenMP threads. */
-    public static final String OPENMP_SCOPE = "OpenMP threads are analysed for team management, barrier waiting and"
-            + " lock contention; idle threads, OpenMP delays and the critical path through threads are not computed,"
-            + " so root causes and the critical path cover MPI only";
+    public static final String OPENMP_SCOPE = "OpenMP threads are analysed for team management, barrier waiting,"
+            + " lock contention and idle threads (docs/openmp.md); OpenMP delays and the critical path through threads"
+            + " are not computed, so root causes and the critical path cover MPI only";
 
     /** The cube before any severity is booked: metric tree, call tree, system tree and attributes. */
     public static SeverityCube emptyCube(TraceDefinitions defs, RegionTable regions, CallTree tree, String origin,

@@ -168,6 +168,11 @@ public final class MetricTree {
             "Time in OpenMP flush directives.");
     public static final int OVERHEAD = time("overhead", "Overhead", "time",
             "Time the measurement system spent, e.g. flushing trace buffers.");
+    public static final int OMP_IDLE_THREADS = time("omp_idle_threads", "Idle threads", "time",
+            "CPU time reserved for a process's OpenMP threads but unused: the master's serial time on every worker,"
+                    + " and the shortfall of threads that do less than the master inside a construct (docs/openmp.md).");
+    public static final int OMP_LIMITED_PARALLELISM = time("omp_limited_parallelism", "Limited parallelism",
+            "omp_idle_threads", "Idle time of threads that take a smaller part than the master in an OpenMP construct.");
     public static final int VISITS = count("visits", "Visits", null,
             "Number of times a call path was entered.");
     public static final int SYNCS = count("syncs", "MPI synchronizations", null,

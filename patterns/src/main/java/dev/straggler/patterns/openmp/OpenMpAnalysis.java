@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * The OpenMP level of the analysis (docs/openmp.md): thread management ({@link ThreadManagement}), waiting at
- * barriers ({@link BarrierWait}) and lock contention ({@link LockContention}), per thread and call path with
+ * barriers ({@link BarrierWait}), lock contention ({@link LockContention}) and idle threads ({@link IdleThreads}),
+ * per thread and call path with
  * Scalasca 2.6's rules. The threads of a process form one team: their k-th parallel regions and k-th barriers
  * belong together, and their lock orders are shared. Reads only what the replay kept of each location
  * ({@link dev.straggler.replay.ThreadRecords}); processes are independent of each other.
@@ -73,6 +74,8 @@ public final class OpenMpAnalysis {
             sev[d.location()].forEach((metric, path, ticks) ->
                     cube.add(metric, d.globalCallPath(path), d.location(), ticks / tps));
         }
+        // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report
+        IdleThreads.addTo(cube);
         return new Result(true, problems);
     }
 

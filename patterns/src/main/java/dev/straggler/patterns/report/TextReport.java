@@ -43,6 +43,28 @@ public final class TextReport {
     private TextReport() {
     }
 
+    /**
+     * "X% of the threads' time is idle while the master threads run serially, above all in P": the share of idle
+     * threads in all time (execution plus idle), and the call path with the most of it.
+     */
+    static String idleSentence(SeverityCube c, double idle) {
+        int m = c.metricIndex("omp_idle_threads");
+        double time = c.total("time");
+        int top = -1;
+        double most = 0;
+        for (int p = 0; p < c.callPaths().size(); p++) {
+            double v = c.sumOverLocations(m, p);
+            if (v > most) {
+                most = v;
+                top = p;
+            }
+        }
+        return String.format(Locale.ROOT, "Idle threads: %.1f%% of the threads' time (%s s of %s s) is CPU time"
+                        + " reserved for OpenMP threads while their master runs serially or with fewer threads, %.1f%% of"
+                        + " it in %s.", time > 0 ? 100 * idle / time : 0, seconds(idle), seconds(time),
+                100 * most / idle, path(c, top));
+    }
+
     /** As {@link #render(AnalysisResult, int, boolean)} with each list cut to its largest entries. */
     public static String render(AnalysisResult r, int width) {
         return render(r, width, false);
@@ -80,6 +102,8 @@ public final class TextReport {
             out.append(wrap("warning: " + w, width));
         }
         double execution = c.total("execution");
+        int idleMetric = c.metricIndex("omp_idle_threads");
+        double idle = idleMetric < 0 ? 0 : c.total(idleMetric);
         out.append('\n');
         int valueCol = width - 22;
         out.append(pad("Metric (all ranks)", valueCol)).append(String.format("%12s %8s%n", "seconds", "% exec"));
@@ -93,8 +117,16 @@ public final class TextReport {
                 continue;
             }
             String label = "  ".repeat(depth(c, m)) + mt.displayName();
-            out.append(column(label, valueCol))
-                    .append(String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(v), execution == 0 ? 0 : 100 * v / execution));
+            // a share of execution only for what is part of it: Time with idle threads exceeds Execution, and idle
+            // threads are not executing at all
+            boolean part = m != MetricTree.TIME && m != MetricTree.OMP_IDLE_THREADS
+                    && m != MetricTree.OMP_LIMITED_PARALLELISM || v <= execution && idle == 0;
+            out.append(column(label, valueCol)).append(part
+                    ? String.format(Locale.ROOT, "%12s %7.1f%%%n", seconds(v), execution == 0 ? 0 : 100 * v / execution)
+                    : String.format(Locale.ROOT, "%12s%n", seconds(v)));
+        }
+        if (idle > 0) {
+            out.append(wrap(idleSentence(c, idle), width));
         }
         java.util.Map<String, Double> other = dev.straggler.patterns.OtherParadigms.times(c);
         if (!other.isEmpty()) {

@@ -20,6 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 300 µs before an explicit barrier (entered at 120, 220, 320), take a critical section in turn (acquisitions 1, 2,
  * 3 at 320, 330, 340, all having entered it at 320; releases at 330, 340, 400) and meet in an implicit barrier
  * (entered at 330, 340, 400).
+ * Outside the region the master runs alone for 0..10 and 405..500 plus its own management, so each worker idles
+ * 105 µs on main.
  */
 class OpenMpClosedFormTest {
     private static final String TRACE = """
@@ -105,7 +107,18 @@ class OpenMpClosedFormTest {
                     + cube.pathNames(c));
         }
         assertMicros(300, value("time", 2, "main", "par", "work"), "thread 2 works 300 µs in main/par/work");
-        assertMicros(0, value("time", 1, "main"), "main holds no time of its own on a worker");
+        assertMicros(0, value("execution", 1, "main"), "main holds no time of its own on a worker");
+    }
+
+    @Test
+    void workersGetTheMastersSerialTimeAsIdleTime() {
+        // the master runs main alone for 105 µs (0..12 and 400..500, less the management moved into the region)
+        assertMicros(105, value("omp_idle_threads", 1, "main"), "thread 1 idles while the master runs serially");
+        assertMicros(105, value("omp_idle_threads", 2, "main"), "thread 2 too");
+        assertMicros(0, value("omp_idle_threads", 0, "main"), "the master is never idle");
+        assertMicros(105, value("time", 2, "main"), "time includes the idle time, execution does not");
+        // inside the region every thread spends join - fork = 395 µs: no limited parallelism
+        assertMicros(0, value("omp_limited_parallelism", 1, "main", "par"), "a full team");
     }
 
     @Test

@@ -34,6 +34,12 @@ public final class ScalascaComparison {
     }
 
     public static ScalascaComparison compare(AnalysisResult result, ScalascaReference ref, List<String> metrics) {
+        return compare(result, ref, metrics, (m, k) -> false);
+    }
+
+    /** As above, leaving out the (metric, Scalasca cnode) pairs {@code skip} names. */
+    public static ScalascaComparison compare(AnalysisResult result, ScalascaReference ref, List<String> metrics,
+                                             java.util.function.BiPredicate<String, Integer> skip) {
         ScalascaComparison out = new ScalascaComparison();
         SeverityCube cube = result.cube();
         Map<String, Integer> ourPaths = new HashMap<>();
@@ -63,6 +69,9 @@ public final class ScalascaComparison {
             double maxRel = 0;
             List<String> examples = new ArrayList<>();
             for (int k = 0; k < ref.cnodeCount(); k++) {
+                if (skip.test(m, k)) {
+                    continue;
+                }
                 for (Map.Entry<Integer, Integer> loc : ourLocation.entrySet()) {
                     double theirs = ref.value(m, k, loc.getKey());
                     double ours = ourPathOf[k] < 0 ? 0 : cube.get(mi, ourPathOf[k], loc.getValue());

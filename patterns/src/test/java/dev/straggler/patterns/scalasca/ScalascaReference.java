@@ -261,6 +261,47 @@ public final class ScalascaReference {
         return p;
     }
 
+    /**
+     * Call paths created late: in the tree's depth-first order (children by id) some call path after them has a
+     * smaller id, as for a call path first visited on a later rank. Scalasca's remapping walks ids in order.
+     */
+    public java.util.Set<Integer> lateCnodes() {
+        List<List<Integer>> children = new ArrayList<>();
+        List<Integer> roots = new ArrayList<>();
+        for (int k = 0; k < cnodeParent.size(); k++) {
+            children.add(new ArrayList<>());
+        }
+        for (int k = 0; k < cnodeParent.size(); k++) {
+            if (cnodeParent.get(k) < 0) {
+                roots.add(k);
+            } else {
+                children.get(cnodeParent.get(k)).add(k);
+            }
+        }
+        List<Integer> order = new ArrayList<>();
+        java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>();
+        for (int r = roots.size() - 1; r >= 0; r--) {
+            stack.push(roots.get(r));
+        }
+        while (!stack.isEmpty()) {
+            int k = stack.pop();
+            order.add(k);
+            List<Integer> ch = children.get(k);
+            for (int i = ch.size() - 1; i >= 0; i--) {
+                stack.push(ch.get(i));
+            }
+        }
+        java.util.Set<Integer> late = new java.util.TreeSet<>();
+        int minAfter = Integer.MAX_VALUE;
+        for (int i = order.size() - 1; i >= 0; i--) {
+            if (order.get(i) > minAfter) {
+                late.add(order.get(i));
+            }
+            minAfter = Math.min(minAfter, order.get(i));
+        }
+        return late;
+    }
+
     /** Cube location ids with their (rank, thread). */
     public Map<Integer, int[]> locations() {
         return locationRankThread;
