@@ -71,8 +71,8 @@ public final class OtherParadigms {
         t.forEach((k, v) -> parts.append(parts.length() == 0 ? "" : ", ").append(k)
                 .append(String.format(Locale.ROOT, " %.6f s", v)));
         return String.format(Locale.ROOT, "%.1f%% of the execution time (%.6f s: %s) is in other parallel runtimes; it "
-                        + "is part of Execution but neither Computation nor MPI, and the wait-state, root-cause and "
-                        + "critical-path analyses cover MPI only",
+                        + "is part of Execution but neither Computation nor MPI, and no wait-state, root-cause or "
+                        + "critical-path analysis covers it",
                 exec > 0 ? 100 * all / exec : 0, all, parts);
     }
 }

@@ -145,16 +145,19 @@ public final class Replay {
     }
 
     /**
-     * Per location, the location of its process's master thread when it is another thread of that process (a worker
-     * whose parallel regions belong to the master's forks), else -1.
+     * Per location, the location of its process's master thread when it is another CPU thread of that process (a
+     * worker whose parallel regions belong to the master's forks), else -1. Accelerator streams and metric
+     * locations are no team members.
      */
-    static int[] teamMasters(TraceDefinitions defs, int[] locationOfRank) {
+    public static int[] teamMasters(TraceDefinitions defs, int[] locationOfRank) {
         int n = defs.locations().size();
         int[] out = new int[n];
         for (int l = 0; l < n; l++) {
-            int rank = defs.location(l).rank();
+            var loc = defs.location(l);
+            int rank = loc.rank();
             int m = rank >= 0 && rank < locationOfRank.length ? locationOfRank[rank] : -1;
-            out[l] = m >= 0 && m != l ? m : -1;
+            boolean cpu = loc.type() == dev.straggler.trace.LocationType.CPU_THREAD;
+            out[l] = cpu && m >= 0 && m != l ? m : -1;
         }
         return out;
     }

@@ -127,11 +127,9 @@ public final class SparkAnalysis {
         if (!openMp) {
             return null;
         }
-        int[] masters = defs.masterLocationByRank();
         int workers = 0;
-        for (int l = 0; l < defs.locations().size(); l++) {
-            int rank = defs.location(l).rank();
-            if (rank >= 0 && rank < masters.length && masters[rank] >= 0 && masters[rank] != l) {
+        for (int m : dev.straggler.replay.Replay.teamMasters(defs, defs.masterLocationByRank())) {
+            if (m >= 0) {
                 workers++;
             }
         }

@@ -3,7 +3,6 @@ package dev.straggler.patterns.openmp;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.patterns.cube.SystemLocation;
 import dev.straggler.trace.Paradigm;
 
 import java.util.Arrays;
@@ -38,20 +37,17 @@ final class IdleThreads {
     private IdleThreads() {
     }
 
-    static void addTo(SeverityCube cube) {
-        List<SystemLocation> locs = cube.locations();
-        int n = locs.size();
+    /**
+     * @param teamMaster per location, the master thread of its team when it is a worker thread, else -1
+     *                   ({@link dev.straggler.replay.Replay#teamMasters}): accelerator streams are no workers
+     */
+    static void addTo(SeverityCube cube, int[] teamMaster) {
+        int n = cube.locations().size();
         int[] master = new int[n];
         boolean anyWorker = false;
-        java.util.Map<Integer, Integer> masterOfRank = new java.util.HashMap<>();
-        for (SystemLocation l : locs) {
-            if (l.thread() == 0) {
-                masterOfRank.putIfAbsent(l.rank(), l.index());
-            }
-        }
-        for (SystemLocation l : locs) {
-            master[l.index()] = masterOfRank.getOrDefault(l.rank(), l.index());
-            anyWorker |= master[l.index()] != l.index();
+        for (int l = 0; l < n; l++) {
+            master[l] = teamMaster[l] >= 0 ? teamMaster[l] : l;
+            anyWorker |= teamMaster[l] >= 0;
         }
         if (!anyWorker) {
             return;

@@ -75,16 +75,21 @@ public final class OpenMpAnalysis {
                     cube.add(metric, d.globalCallPath(path), d.location(), ticks / tps));
         }
         // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report
-        IdleThreads.addTo(cube);
+        int[] teamMaster = Replay.teamMasters(replay.definitions(), replay.definitions().masterLocationByRank());
+        IdleThreads.addTo(cube, teamMaster);
         return new Result(true, problems);
     }
 
-    /** The threads of each process that has any, master (thread 0) first. */
+    /** The CPU threads of each process (its master and the workers of its team), master (thread 0) first. */
     private static List<List<LocationData>> teams(Replay replay) {
+        int[] locationOfRank = replay.definitions().masterLocationByRank();
+        int[] teamMaster = Replay.teamMasters(replay.definitions(), locationOfRank);
         java.util.Map<Integer, List<LocationData>> byRank = new java.util.TreeMap<>();
         for (LocationData d : replay.locations()) {
-            if (d.rank() >= 0) {
-                byRank.computeIfAbsent(d.rank(), r -> new ArrayList<>()).add(d);
+            int rank = d.rank();
+            boolean master = rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == d.location();
+            if (master || teamMaster[d.location()] >= 0) {
+                byRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(d);
             }
         }
         List<List<LocationData>> out = new ArrayList<>();
