@@ -193,9 +193,9 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         List<String> notes = new ArrayList<>();
         String other = OtherParadigms.sentence(cube);
         if (other != null || maxThreads > 1) {
-            notes.add(HYBRID + ": the efficiencies cover MPI only; OpenMP management and synchronisation, idle threads"
-                    + " and time in other runtimes (threads, devices) count neither as computation nor as transfer, and"
-                    + " thread-level load balance is not assessed");
+            notes.add(HYBRID + ": the efficiencies cover MPI only; OpenMP and other runtime time (threads, devices) and"
+                    + " idle threads count neither as computation nor as transfer, and thread-level load balance is not"
+                    + " assessed");
         }
         boolean mpiApplies = cube.total(mpi) > 0;
         if (!mpiApplies) {

@@ -169,8 +169,8 @@ public final class PopText {
         }
         String left = m.leftOut() > 0 ? String.format(Locale.ROOT, ", %s of the time left out", percent(m.leftOut())) : "";
         // a hybrid run's efficiencies are MPI's only: the line says so, as the pop table's note does
-        String mpiOnly = m.mpiOnly() ? "; MPI only: OpenMP management and synchronisation, idle threads and other "
-                + "parallel runtimes count as neither computation nor transfer" : "";
+        String mpiOnly = m.mpiOnly() ? "; MPI only: OpenMP and other runtime time and idle threads count as neither "
+                + "computation nor transfer" : "";
         return String.format(Locale.ROOT, "POP (%s%s%s): parallel efficiency %s = load balance %s x communication "
                         + "efficiency %s (serialisation %s, transfer %s)", m.focus().description(), left, mpiOnly, percent(m.parallelEfficiency()),
                 percent(m.loadBalance()), percent(m.communicationEfficiency()), percent(m.serialisationEfficiency()),
