@@ -54,18 +54,20 @@ final class PopCommand implements Callable<Integer> {
         List<Experiments.Run> loaded = new ArrayList<>(Experiments.load(runs, common, true));
         loaded.sort(Comparator.comparingInt(Experiments.Run::tasks));
         List<PopMetrics> metrics = new ArrayList<>();
+        List<dev.straggler.patterns.pop.PopHybrid> hybrid = new ArrayList<>();
         for (Experiments.Run r : loaded) {
             if (r.cube() == null) {
                 throw new IllegalArgumentException(r.path() + ": an mpiP report has no per-process computation and "
                         + "waiting; give the trace, a .cubex or an analysis JSON");
             }
             metrics.add(of(r, focus.get()));
+            hybrid.add(dev.straggler.patterns.pop.PopHybrid.of(focus.get().select(r.cube())));
         }
         PopMetrics.Scaling shown = scalingOf(metrics, how);
         if (shown != null) {
             metrics = PopMetrics.scaling(metrics, how);
         }
-        System.out.print(PopText.render(metrics, colour(), shown));
+        System.out.print(PopText.render(metrics, colour(), shown, hybrid));
         if (json != null) {
             new ObjectMapper().writerWithDefaultPrettyPrinter().writeValue(json.toFile(), PopText.toJson(metrics, shown));
             System.out.println("wrote " + json);

@@ -191,13 +191,15 @@ final class StudyCommand implements Callable<Integer> {
             default -> throw new IllegalArgumentException("--scaling must be strong or weak, not '" + scaling + "'");
         };
         List<PopMetrics> pop = new ArrayList<>();
+        List<dev.straggler.patterns.pop.PopHybrid> hybrid = new ArrayList<>();
         for (int i = 0; i < withCube.size(); i++) {
             pop.add(PopCommand.of(withCube.get(i), selections.get(i)));
+            hybrid.add(dev.straggler.patterns.pop.PopHybrid.of(selections.get(i)));
         }
         pop = PopMetrics.scaling(pop, popScaling);
         page.add(new PopSection(pop, popScaling));
         doc.set("pop", PopText.toJson(pop, popScaling));
-        out.append(PopText.render(pop, PopCommand.colour(), popScaling)).append('\n');
+        out.append(PopText.render(pop, PopCommand.colour(), popScaling, hybrid)).append('\n');
 
         // 1. the runs side by side
         List<RunSummary> summaries = new ArrayList<>();

@@ -78,6 +78,12 @@ class FocusCommandsTest {
         String pop = r.out().lines().filter(l -> l.startsWith("POP")).findFirst().orElseThrow();
         assertTrue(pop.contains("MPI only: OpenMP and other runtime time and idle threads count as neither "
                 + "computation nor transfer"), pop);
+        assertTrue(r.out().contains("POP hybrid (the same part of the run, 2 processes, 4 threads): hybrid parallel "
+                + "efficiency"), r.out());
+        Run table = run("pop", dir.toString());
+        assertEquals(0, table.code(), table.err());
+        assertTrue(table.out().contains("Hybrid MPI+OpenMP (POP's multiplicative model")
+                && table.out().contains("  OpenMP parallel efficiency"), table.out());
     }
 
     @Test

@@ -194,8 +194,8 @@ public record PopMetrics(String label, int processes, double meanComputation, do
         String other = OtherParadigms.sentence(cube);
         if (other != null || maxThreads > 1) {
             notes.add(HYBRID + ": the efficiencies cover MPI only; OpenMP and other runtime time (threads, devices) and"
-                    + " idle threads count neither as computation nor as transfer, and thread-level load balance is not"
-                    + " assessed");
+                    + " idle threads count neither as computation nor as transfer; the threads' balance is in POP's"
+                    + " hybrid efficiencies where the run has OpenMP threads");
         }
         boolean mpiApplies = cube.total(mpi) > 0;
         if (!mpiApplies) {

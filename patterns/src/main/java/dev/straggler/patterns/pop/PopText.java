@@ -65,6 +65,52 @@ public final class PopText {
      * @param scaling how the runs scale, for the heading; null for a table without the scaling rows
      */
     public static String render(List<PopMetrics> runs, boolean colour, PopMetrics.Scaling scaling) {
+        return render(runs, colour, scaling, null);
+    }
+
+    /**
+     * As above, with each run's hybrid efficiencies ({@code hybrid}, parallel to {@code runs}, an entry null for a
+     * run without OpenMP threads, or the list null): when any run has them, the table gains POP's multiplicative
+     * hybrid rows (docs/pop.md).
+     */
+    public static String render(List<PopMetrics> runs, boolean colour, PopMetrics.Scaling scaling,
+                                List<PopHybrid> hybrid) {
+        String table = renderMpi(runs, colour, scaling);
+        if (hybrid == null || hybrid.stream().allMatch(java.util.Objects::isNull)) {
+            return table;
+        }
+        int width = 34;
+        int col = 10;
+        for (PopMetrics r : runs) {
+            col = Math.max(col, (r.label() + " (p=" + r.processes() + ")").length() + 2);
+        }
+        StringBuilder sb = new StringBuilder(table);
+        sb.append("Hybrid MPI+OpenMP (POP's multiplicative model, the same focus; every thread's useful computation)\n");
+        String[] labels = {"Hybrid parallel efficiency", "  MPI parallel efficiency", "    Load balance",
+            "    Communication efficiency", "  OpenMP parallel efficiency", "    Load balance",
+            "    Communication efficiency"};
+        for (int k = 0; k < labels.length; k++) {
+            sb.append(String.format(Locale.ROOT, "%-" + width + "s", labels[k]));
+            for (PopHybrid h : hybrid) {
+                double v = h == null ? Double.NaN : switch (k) {
+                    case 0 -> h.hybridParallelEfficiency();
+                    case 1 -> h.mpiParallelEfficiency();
+                    case 2 -> h.mpiLoadBalance();
+                    case 3 -> h.mpiCommunicationEfficiency();
+                    case 4 -> h.openMpParallelEfficiency();
+                    case 5 -> h.openMpLoadBalance();
+                    default -> h.openMpCommunicationEfficiency();
+                };
+                sb.append(String.format(Locale.ROOT, "%" + col + "s", percent(v)));
+            }
+            sb.append('\n');
+        }
+        sb.append("(- for a run without OpenMP threads; the OpenMP factors are quotients of two efficiencies and may "
+                + "exceed 100 %)\n");
+        return sb.toString();
+    }
+
+    private static String renderMpi(List<PopMetrics> runs, boolean colour, PopMetrics.Scaling scaling) {
         int width = 34;
         List<String> heads = new ArrayList<>();
         int col = 10;
@@ -160,6 +206,24 @@ public final class PopText {
             sb.append(" of the time summed over processes; --focus all for the whole run)");
         }
         return sb.toString();
+    }
+
+    /**
+     * The hybrid line {@code analyze} prints under the POP line for a run with OpenMP threads: the multiplicative
+     * model's efficiencies over the same part of the run ({@link PopHybrid}).
+     */
+    public static String hybridLine(PopHybrid h) {
+        return String.format(Locale.ROOT, "POP hybrid (the same part of the run, %d processes, %d threads): hybrid "
+                        + "parallel efficiency %s = MPI parallel efficiency %s (load balance %s x communication %s) x "
+                        + "OpenMP parallel efficiency %s (load balance %s x communication %s)", h.processes(),
+                h.threads(), percent(h.hybridParallelEfficiency()), percent(h.mpiParallelEfficiency()),
+                percent(h.mpiLoadBalance()), percent(h.mpiCommunicationEfficiency()),
+                percent(h.openMpParallelEfficiency()), percent(h.openMpLoadBalance()),
+                percent(h.openMpCommunicationEfficiency()))
+                // the model's OpenMP factors are quotients of two efficiencies, not shares: they may exceed 100 %
+                + (h.openMpLoadBalance() > 1 || h.openMpCommunicationEfficiency() > 1
+                ? "; an OpenMP factor above 100 % means the threads are better balanced or communicate less than"
+                + " the processes" : "");
     }
 
     /** The line {@code analyze} prints: the efficiencies, and the part of the run they cover. */

@@ -144,6 +144,10 @@ public final class TextReport {
             // the assessment POP reports lead with (docs/pop.md)
             out.append(wrap(dev.straggler.patterns.pop.PopText.line(dev.straggler.patterns.pop.PopMetrics.of(c, "", focus)),
                     width));
+            dev.straggler.patterns.pop.PopHybrid hybrid = dev.straggler.patterns.pop.PopHybrid.of(focus.select(c));
+            if (hybrid != null) {
+                out.append(wrap(dev.straggler.patterns.pop.PopText.hybridLine(hybrid), width));
+            }
         }
 
         List<Integer> patterns = new ArrayList<>();
