@@ -242,9 +242,15 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (problem != null) {
             return "could not be computed: " + problem + " (the wait states do not depend on them)";
         }
-        return dev.straggler.patterns.Analysis.rootCausesAnalysed(cube)
-                ? "computed: delay costs, propagation and the critical path (sections below)"
-                : "not analysed (--no-root-causes)";
+        if (!dev.straggler.patterns.Analysis.rootCausesAnalysed(cube)) {
+            return "not analysed (--no-root-causes)";
+        }
+        int omp = cube.metricIndex("omp_time");
+        boolean threads = omp >= 0 && !cube.isOmitted(omp) && cube.total(omp) > 0;
+        return threads
+                ? "computed for MPI: delay costs, propagation and the critical path (sections below); OpenMP delays"
+                + " and the critical path through threads are not computed (docs/openmp.md)"
+                : "computed: delay costs, propagation and the critical path (sections below)";
     }
 
     static int terminalWidth() {

@@ -410,6 +410,18 @@ public final class MetricTree {
             case "omp_ibarrier_wait" -> "Wait at implicit OpenMP barrier";
             case "omp_lock_contention_critical" -> "OpenMP critical contention";
             case "omp_lock_contention_api" -> "OpenMP lock contention";
+            // OpenMP's categories share "Management", "Synchronization", "Barrier" ... with MPI's
+            case "omp_management" -> "OpenMP management";
+            case "omp_fork" -> "OpenMP fork";
+            case "omp_synchronization" -> "OpenMP synchronization";
+            case "omp_barrier" -> "OpenMP barrier";
+            case "omp_ebarrier" -> "Explicit OpenMP barrier";
+            case "omp_ibarrier" -> "Implicit OpenMP barrier";
+            case "omp_critical" -> "OpenMP critical";
+            case "omp_lock_api" -> "OpenMP lock API";
+            case "omp_ordered" -> "OpenMP ordered";
+            case "omp_taskwait" -> "OpenMP task wait";
+            case "omp_flush" -> "OpenMP flush";
             default -> {
                 int m = indexOf(uniqueName);
                 yield m < 0 ? uniqueName : ALL.get(m).displayName();

@@ -100,8 +100,11 @@ public final class SummarySection implements HtmlSection {
         int shown = Math.min(TOP, rows.size());
         for (Row r : rows.subList(0, shown)) {
             Metric x = cube.metrics().get(r.metric);
+            // a metric whose display name other metrics share ("Wait at Barrier") goes by its own name here
+            String name = dev.straggler.patterns.MetricTree.standaloneName(x.uniqueName());
+            boolean ownName = !name.equals(x.displayName());
             h.append("<tr title=\"").append(HtmlPage.esc(x.description())).append("\"><td>")
-                    .append(HtmlPage.esc(x.displayName()));
+                    .append(HtmlPage.esc(name));
             if (r.self) {
                 // the part of the metric none of its sub-metrics holds: say which ones it leaves out
                 StringBuilder without = new StringBuilder();
@@ -110,7 +113,7 @@ public final class SummarySection implements HtmlSection {
                 }
                 h.append(" <span class=\"self\">(").append(without.length() == 0 ? "itself"
                         : "excluding " + HtmlPage.esc(without.toString())).append(")</span>");
-            } else if (x.parent() != null && !"time".equals(x.parent())) {
+            } else if (x.parent() != null && !"time".equals(x.parent()) && !ownName) {
                 h.append(" <span class=\"self\">(in ").append(HtmlPage.esc(cube.metric(x.parent()).displayName())).append(")</span>");
             }
             h.append("</td>");
