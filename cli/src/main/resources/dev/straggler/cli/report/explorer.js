@@ -8,6 +8,8 @@
   const np = P.parent.length, nl = L.length, diff = D.difference;
   const timeTotal = D.timeMetric >= 0 ? M[D.timeMetric].total : 0;
   const threaded = L.some(l => l[1] !== 0);
+  /** Location indices in system-tree order: by process, then thread. */
+  const ORDER = Array.from({length: nl}, (_, i) => i).sort((a, b) => L[a][0] - L[b][0] || L[a][1] - L[b][1] || a - b);
 
   const mKids = M.map(() => []), mRoots = [];
   M.forEach((m, i) => (m.parent < 0 ? mRoots : mKids[m.parent]).push(i));
@@ -270,12 +272,14 @@
       root.appendChild(S.svg('text', {x: ml - 6, y: y(t) + 4, 'text-anchor': 'end'}, fmt(m, t)));
     });
     const bw = pw / nl, gap = bw > 4 ? Math.min(2, bw * 0.15) : 0;
-    for (let l = 0; l < nl; l++) {
+    // bars in system-tree order: each process's threads together under it (locations are numbered by trace id)
+    for (let i = 0; i < nl; i++) {
+      const l = ORDER[i];
       const v = values[l];
       if (v === 0) continue;
       const y0 = y(Math.max(0, v)), y1 = y(Math.min(0, v));
       const colour = diff ? (v < 0 ? 'var(--neg)' : 'var(--pos)') : 'var(--accent)';
-      root.appendChild(S.svg('rect', {x: ml + l * bw + gap / 2, y: y0, width: Math.max(0.5, bw - gap), height: Math.max(0.5, y1 - y0),
+      root.appendChild(S.svg('rect', {x: ml + i * bw + gap / 2, y: y0, width: Math.max(0.5, bw - gap), height: Math.max(0.5, y1 - y0),
         fill: colour}, S.svg('title', null, (threaded ? 'Location ' : 'Rank ') + locLabel(l)
         + (L[l][2] ? ' (' + L[l][2] + ')' : '') + ': ' + fmt(m, v))));
     }
@@ -286,8 +290,8 @@
         'stroke-dasharray': '6 4'}, S.svg('title', null, 'mean ' + fmt(m, mean))));
     }
     const every = Math.max(1, Math.ceil(nl / Math.floor(pw / 42)));
-    for (let l = 0; l < nl; l += every) {
-      root.appendChild(S.svg('text', {x: ml + (l + 0.5) * bw, y: H - mb + 16, 'text-anchor': 'middle'}, locLabel(l)));
+    for (let i = 0; i < nl; i += every) {
+      root.appendChild(S.svg('text', {x: ml + (i + 0.5) * bw, y: H - mb + 16, 'text-anchor': 'middle'}, locLabel(ORDER[i])));
     }
     root.appendChild(S.svg('text', {x: ml + pw / 2, y: H - 4, 'text-anchor': 'middle'},
       threaded ? 'location (rank.thread)' : 'rank'));
