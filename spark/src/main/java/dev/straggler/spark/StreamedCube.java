@@ -417,33 +417,11 @@ final class StreamedCube {
 
     private static RootCauseStage.Slice bookImpact(RootCauseStage.Slice s, int paths, double[] gcpath,
                                                    double[] globalImbalance, double[] phr) {
-        int cp = RootCauseMetric.CRITICAL_PATH.ordinal();
         Int2DoubleOpenHashMap[] sev = new Int2DoubleOpenHashMap[s.severities().length];
         for (int m = 0; m < sev.length; m++) {
             sev[m] = s.severities()[m].clone();
         }
-        double[] lt = s.localTimes();
-        var lcpath = sev[cp];
-        for (int c = 0; c < paths; c++) {
-            if (gcpath[c] > 0) {
-                sev[RootCauseMetric.CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, Math.min(gcpath[c], lt[c]));
-            }
-            double lc = lcpath.get(c);
-            if (lc > 0) {
-                double costs = (lc / gcpath[c]) * globalImbalance[c];
-                if (costs > 0) {
-                    sev[RootCauseMetric.CRITICAL_IMBALANCE_IMPACT.ordinal()].put(c, costs);
-                }
-                double sev2 = (lc / gcpath[c]) * phr[c];
-                if (sev2 > 0.0) {
-                    sev[RootCauseMetric.INTER_PARTITION_IMBALANCE.ordinal()].addTo(c, sev2);
-                }
-            }
-            double impact = lt[c] - gcpath[c];
-            if (impact > 0) {
-                sev[RootCauseMetric.NON_CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, impact);
-            }
-        }
+        RootCauses.bookImpact(sev, s.localTimes(), paths, gcpath, globalImbalance, phr);
         return new RootCauseStage.Slice(s.location(), sev, null, null, null);
     }
 

@@ -100,30 +100,38 @@ final class CriticalPathImpact {
         }
         for (int l = 0; l < n; l++) {
             Int2DoubleOpenHashMap[] sev = severity[l];
-            if (sev == null) {
-                continue;
+            if (sev != null) {
+                bookLocation(sev, ltimes[l], callPaths, gcpath, globalImbalance, phr);
             }
-            double[] lt = ltimes[l];
-            var lcpath = sev[RootCauseMetric.CRITICAL_PATH.ordinal()];
-            for (int c = 0; c < callPaths; c++) {
-                if (gcpath[c] > 0) {
-                    sev[RootCauseMetric.CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, Math.min(gcpath[c], lt[c]));
+        }
+    }
+
+    /**
+     * One location's impact metrics from the sums over all locations ({@code gcpath}: the critical path per call
+     * path, {@code globalImbalance}, {@code phr}: the inter-partition headroom), given its severities ({@code sev},
+     * written) and local times ({@code lt}). An engine that forms the sums elsewhere books each location with this.
+     */
+    static void bookLocation(Int2DoubleOpenHashMap[] sev, double[] lt, int callPaths, double[] gcpath,
+                             double[] globalImbalance, double[] phr) {
+        var lcpath = sev[RootCauseMetric.CRITICAL_PATH.ordinal()];
+        for (int c = 0; c < callPaths; c++) {
+            if (gcpath[c] > 0) {
+                sev[RootCauseMetric.CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, Math.min(gcpath[c], lt[c]));
+            }
+            double lc = lcpath.get(c);
+            if (lc > 0) {
+                double costs = (lc / gcpath[c]) * globalImbalance[c];
+                if (costs > 0) {
+                    sev[RootCauseMetric.CRITICAL_IMBALANCE_IMPACT.ordinal()].put(c, costs);
                 }
-                double lc = lcpath.get(c);
-                if (lc > 0) {
-                    double costs = (lc / gcpath[c]) * globalImbalance[c];
-                    if (costs > 0) {
-                        sev[RootCauseMetric.CRITICAL_IMBALANCE_IMPACT.ordinal()].put(c, costs);
-                    }
-                    double sev2 = (lc / gcpath[c]) * phr[c];
-                    if (sev2 > 0.0) {
-                        sev[RootCauseMetric.INTER_PARTITION_IMBALANCE.ordinal()].addTo(c, sev2);
-                    }
+                double sev2 = (lc / gcpath[c]) * phr[c];
+                if (sev2 > 0.0) {
+                    sev[RootCauseMetric.INTER_PARTITION_IMBALANCE.ordinal()].addTo(c, sev2);
                 }
-                double impact = lt[c] - gcpath[c];
-                if (impact > 0) {
-                    sev[RootCauseMetric.NON_CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, impact);
-                }
+            }
+            double impact = lt[c] - gcpath[c];
+            if (impact > 0) {
+                sev[RootCauseMetric.NON_CRITICAL_PATH_ACTIVITIES.ordinal()].put(c, impact);
             }
         }
     }

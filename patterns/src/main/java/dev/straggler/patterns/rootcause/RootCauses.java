@@ -35,6 +35,16 @@ public final class RootCauses {
     private RootCauses() {
     }
 
+    /**
+     * Books one location's critical-path impact metrics (critical-path activities, critical imbalance impact,
+     * inter-partition imbalance, non-critical-path activities) into its severities, from the sums over all
+     * locations that an engine formed in location order, exactly as {@link #run} does.
+     */
+    public static void bookImpact(Int2DoubleOpenHashMap[] severities, double[] localTimes, int callPaths,
+                                  double[] criticalPath, double[] globalImbalance, double[] headroom) {
+        CriticalPathImpact.bookLocation(severities, localTimes, callPaths, criticalPath, globalImbalance, headroom);
+    }
+
     /** Thrown when the communication records admit no backward replay (a trace no MPI run can have written). */
     public static final class ImpossibleOrder extends RuntimeException {
         public ImpossibleOrder(String message) {
