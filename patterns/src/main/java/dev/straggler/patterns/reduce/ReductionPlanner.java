@@ -13,7 +13,8 @@ import java.util.Map;
  * Decides which regions an include list drops (reference §4; the policy is {@link ReductionOptions}'s):
  *
  * <ol>
- *   <li>never MPI calls and the other non-filterable types, never the names the user keeps;</li>
+ *   <li>never MPI calls and the other non-filterable types, never the names the user keeps, never a function on a
+ *       call path to an OpenMP construct;</li>
  *   <li>USR functions selected by the tau_reduce rules, or by default the short ones that weigh in the trace;</li>
  *   <li>under a byte budget, more functions, cheapest to lose first: USR before COM, shorter inclusive time per
  *       visit first, then the larger byte count; a COM function only when dropping it merges no two communication
@@ -24,6 +25,23 @@ import java.util.Map;
  */
 public final class ReductionPlanner {
     private ReductionPlanner() {
+    }
+
+    /** Per region: some call path through it leads to an OpenMP region (which itself is never filtered). */
+    private static boolean[] leadsToOpenMp(RegionStatistics s) {
+        boolean[] out = new boolean[s.regions().size()];
+        CallTreeProfile p = s.profile();
+        for (int node = 0; node < p.nodeCount(); node++) {
+            if (s.type(p.region(node)) != ScoreType.OMP) {
+                continue;
+            }
+            for (int a = p.parent(node); a >= 0; a = p.parent(a)) {
+                if (s.type(p.region(a)) != ScoreType.OMP) {
+                    out[p.region(a)] = true;
+                }
+            }
+        }
+        return out;
     }
 
     /** Plans with the conservative assumption that every communication call path may carry wait states. */
@@ -49,6 +67,7 @@ public final class ReductionPlanner {
         for (int r : present) {
             byName.computeIfAbsent(s.regions().get(r).name(), k -> new ArrayList<>()).add(r);
         }
+        boolean[] leadsToOpenMp = leadsToOpenMp(s);
         for (int r : present) {
             String name = s.regions().get(r).name();
             if (s.protectedRegion(r)) {
@@ -59,6 +78,11 @@ public final class ReductionPlanner {
                 locked[r] = true;
             } else if (o.causes().containsKey(name)) {
                 reason[r] = "causes waiting: " + o.causes().get(name);
+                locked[r] = true;
+            } else if (leadsToOpenMp[r]) {
+                // the OpenMP analysis hangs a team's call paths under the master's at the fork (docs/openmp.md):
+                // without this function, the parallel regions below it would lose their place
+                reason[r] = "leads to an OpenMP construct";
                 locked[r] = true;
             }
         }

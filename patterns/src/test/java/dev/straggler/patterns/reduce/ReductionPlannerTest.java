@@ -133,4 +133,41 @@ class ReductionPlannerTest {
     static int id(RegionStatistics s, String name) {
         return s.presentRegions().stream().filter(r -> s.regions().get(r).name().equals(name)).findFirst().orElseThrow();
     }
+
+    /**
+     * main → solve → par (an OpenMP parallel region) → kernel, main → tiny ×1000: under any budget, solve stays,
+     * since the team's call paths hang under it; the short user function below the region may go.
+     */
+    @Test
+    void functionsOnACallPathToAnOpenMpConstructAreNeverDropped() throws Exception {
+        StringBuilder t = new StringBuilder("""
+                straggler-text 1
+                region 0 main paradigm=USER role=FUNCTION
+                region 1 solve paradigm=USER role=FUNCTION
+                region 2 par paradigm=OPENMP role=PARALLEL
+                region 3 kernel paradigm=USER role=FUNCTION
+                region 4 tiny paradigm=USER role=FUNCTION
+                location 0 rank=0
+                0 0 ENTER main
+                0 1 ENTER solve
+                0 2 ENTER par
+                0 3 ENTER kernel
+                0 4 LEAVE kernel
+                0 5 LEAVE par
+                0 6 LEAVE solve
+                """);
+        for (int i = 0; i < 1000; i++) {
+            t.append("0 ").append(10 + i).append(" ENTER tiny\n0 ").append(10 + i).append(" LEAVE tiny\n");
+        }
+        t.append("0 2000 LEAVE main\n");
+        RegionStatistics s = RegionStatistics.of(TraceProfiler.profile(
+                dev.straggler.trace.text.TextTraceReader.read(new java.io.StringReader(t.toString()), "omp")));
+        ReductionPlan p = ReductionPlanner.plan(s, SHORT.withBudget(0, false));
+        assertFalse(p.excludedNames().contains("solve"), p.excludedNames().toString());
+        assertFalse(p.excludedNames().contains("main"), p.excludedNames().toString());
+        assertFalse(p.excludedNames().contains("par"), "OpenMP constructs are never filtered");
+        assertTrue(p.excludedNames().contains("tiny"), p.excludedNames().toString());
+        assertTrue(p.decisions().stream().anyMatch(d -> d.name().equals("solve")
+                && d.reason().equals("leads to an OpenMP construct")), p.decisions().toString());
+    }
 }
