@@ -43,7 +43,9 @@ import java.util.SplittableRandom;
  *
  * <p>Usage: {@code java -cp straggler-bench.jar dev.straggler.bench.AnalyzeBenchmark [--events 10000000]
  * [--ranks 16] [--dir /tmp/straggler-analyze-bench] [--otf2 DIR/traces.otf2] [--repeat 2] [--root-causes both]
- * [--reading direct|pipelined|both] [--threads 1,2] [--retained false]}. The peak RSS is the process's VmHWM,
+ * [--reading direct|pipelined|both] [--threads 1,2] [--retained false] [--omp-threads T]}; with {@code
+ * --omp-threads} above 1 each rank's computation runs in OpenMP parallel regions of T threads (a hybrid trace of
+ * ranks × T locations, the same number of events). The peak RSS is the process's VmHWM,
  * reset before each run where the kernel allows it (otherwise it is the peak since the start). With {@code --otf2}
  * an OTF2 archive is timed as well (write one with {@code --write-otf2-input FILE}, which dumps the generated trace
  * for the python3-otf2 script {@code patterns/src/test/resources/otf2/write_otf2.py}, which writes the OTF2).
@@ -65,13 +67,18 @@ public final class AnalyzeBenchmark {
         threadSettings = java.util.Arrays.stream(th.split(",")).mapToInt(Integer::parseInt).toArray();
         boolean measureRetained = !a.getOrDefault("retained", "true").equals("false");
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
-        Path store = dir.resolve("store-" + events + "-" + ranks);
-        System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events,
-                ranks, Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
+        int ompThreads = Integer.parseInt(a.getOrDefault("omp-threads", "1"));
+        if (ompThreads < 1) {
+            throw new IllegalArgumentException("--omp-threads must be at least 1");
+        }
+        Path store = dir.resolve("store-" + events + "-" + ranks + (ompThreads > 1 ? "x" + ompThreads : ""));
+        System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks%s, %d cores, heap max %s%n", events,
+                ranks, ompThreads > 1 ? " x " + ompThreads + " OpenMP threads" : "",
+                Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
         if (a.containsKey("write-otf2-input")) {
             Path out = Path.of(a.get("write-otf2-input"));
             try (TextDump w = new TextDump(out)) {
-                generate(w, ranks, events / ranks);
+                generate(w, ranks, events / ranks, ompThreads);
             }
             System.out.println("wrote " + out);
             return;
@@ -79,7 +86,7 @@ public final class AnalyzeBenchmark {
         if (!Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
-                generate(w, ranks, events / ranks);
+                generate(w, ranks, events / ranks, ompThreads);
             }
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
@@ -198,6 +205,10 @@ public final class AnalyzeBenchmark {
     }
 
     static TraceDefinitions definitions(int ranks) {
+        return definitions(ranks, 1);
+    }
+
+    static TraceDefinitions definitions(int ranks, int ompThreads) {
         TraceDefinitions.Builder b = TraceDefinitions.builder().clock(Clock.nanoseconds())
                 .experiment(Experiment.of("analyze-mix", ranks));
         b.addRegion("main", "app.c", 1, 100, Paradigm.USER, RegionRole.FUNCTION);          // 0
@@ -209,16 +220,42 @@ public final class AnalyzeBenchmark {
         b.addRegion("MPI_Send", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 6
         b.addRegion("MPI_Recv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 7
         b.addRegion("MPI_Allreduce", "MPI", 0, 0, Paradigm.MPI, RegionRole.COLL_ALL2ALL);  // 8
+        b.addRegion("!$omp parallel @app.c:20", "app.c", 20, 40, Paradigm.OPENMP, RegionRole.PARALLEL);  // 9
+        b.addRegion("!$omp implicit barrier @app.c:40", "app.c", 40, 40, Paradigm.OPENMP,
+                RegionRole.IMPLICIT_BARRIER);                                                      // 10
         b.communicator(Communicator.world(0, ranks));
         for (int r = 0; r < ranks; r++) {
             b.location(Location.masterThread(r, r));
+        }
+        for (int r = 0; r < ranks; r++) {
+            for (int k = 1; k < ompThreads; k++) {
+                int index = workerLocation(ranks, ompThreads, r, k);
+                b.location(new Location(index, ((long) k << 32) | r, "OMP thread " + k,
+                        dev.straggler.trace.LocationType.CPU_THREAD, r, k, -1));
+            }
         }
         return b.build();
     }
 
     /** Writes {@code perRank} events (about) for every rank, rank by rank. */
     static void generate(TraceWriter w, int ranks, long perRank) throws IOException {
+        generate(w, ranks, perRank, 1);
+    }
+
+    /**
+     * Writes {@code perRank} events (about) for every rank, rank by rank; with {@code ompThreads} above 1 each rank's
+     * computation runs in an OpenMP parallel region of that many threads (fork, region, kernel, implicit barrier,
+     * join on the master; region, kernel and barrier on each worker), its events counted in the rank's share.
+     */
+    static void generate(TraceWriter w, int ranks, long perRank, int ompThreads) throws IOException {
         EventBatch b = new EventBatch(8192);
+        EventBatch[] workers = new EventBatch[ompThreads];
+        for (int k = 1; k < ompThreads; k++) {
+            workers[k] = new EventBatch(8192);
+        }
+        long[] enter = new long[ompThreads];
+        long[] arrive = new long[ompThreads];
+        int perIteration = 22 + (ompThreads > 1 ? 6 + 6 * (ompThreads - 1) : 0);
         for (int r = 0; r < ranks; r++) {
             SplittableRandom rnd = new SplittableRandom(r);
             int right = (r + 1) % ranks;
@@ -226,12 +263,36 @@ public final class AnalyzeBenchmark {
             long t = 1_000_000;
             long n = 1;
             b.enter(t, 0);
-            for (int it = 0; n < perRank - 24; it++) {
+            for (int it = 0; n < perRank - 24 - (ompThreads > 1 ? perIteration : 0); it++) {
                 int tag = it & 7;
                 long len = 8L << tag;
                 b.enter(t += 50 + rnd.nextInt(4950), 1);
-                b.enter(t += 50 + rnd.nextInt(4950), 2);
-                b.leave(t += 50 + rnd.nextInt(4950), 2);
+                if (ompThreads > 1) {
+                    // a team: every thread enters the region after the fork, computes, and waits at the region's
+                    // implicit barrier for the last one
+                    long fork = t += 50;
+                    b.add(fork, EventKind.THREAD_FORK_CODE, ompThreads, Paradigm.OPENMP.code(), 0, 0, 0);
+                    long last = 0;
+                    for (int k = 0; k < ompThreads; k++) {
+                        enter[k] = fork + 5 + k;
+                        arrive[k] = enter[k] + 10 + 50 + rnd.nextInt(4950);
+                        last = Math.max(last, arrive[k]);
+                    }
+                    long leave = last + 20;
+                    for (int k = 0; k < ompThreads; k++) {
+                        EventBatch x = k == 0 ? b : workers[k];
+                        x.enter(enter[k], 9);
+                        x.enter(enter[k] + 5, 2);
+                        x.leave(arrive[k], 2);
+                        x.enter(arrive[k], 10);
+                        x.leave(leave, 10);
+                        x.leave(leave + 5, 9);
+                    }
+                    b.add(t = leave + 15, EventKind.THREAD_JOIN_CODE, 0, Paradigm.OPENMP.code(), 0, 0, 0);
+                } else {
+                    b.enter(t += 50 + rnd.nextInt(4950), 2);
+                    b.leave(t += 50 + rnd.nextInt(4950), 2);
+                }
                 b.leave(t += 50 + rnd.nextInt(4950), 1);
                 long rq = 2L * it;
                 long sq = 2L * it + 1;
@@ -260,7 +321,7 @@ public final class AnalyzeBenchmark {
                     b.send(t += 10, left, 0, 100 + tag, len);
                     b.leave(t += 40, 6);
                 }
-                n += 22;
+                n += perIteration;
                 if (tag == 7) {
                     b.enter(t += 20, 8);
                     b.collectiveBegin(t += 10);
@@ -272,12 +333,27 @@ public final class AnalyzeBenchmark {
                     w.append(r, b);
                     b.clear();
                 }
+                for (int k = 1; k < ompThreads; k++) {
+                    if (workers[k].size >= 8000) {
+                        w.append(workerLocation(ranks, ompThreads, r, k), workers[k]);
+                        workers[k].clear();
+                    }
+                }
             }
             b.leave(t + 10, 0);
             w.append(r, b);
             b.clear();
+            for (int k = 1; k < ompThreads; k++) {
+                w.append(workerLocation(ranks, ompThreads, r, k), workers[k]);
+                workers[k].clear();
+            }
         }
-        w.finish(definitions(ranks));
+        w.finish(definitions(ranks, ompThreads));
+    }
+
+    /** Masters are locations 0..ranks-1, then each rank's workers. */
+    private static int workerLocation(int ranks, int ompThreads, int rank, int thread) {
+        return ranks + rank * (ompThreads - 1) + thread - 1;
     }
 
     /**
