@@ -245,9 +245,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (!dev.straggler.patterns.Analysis.rootCausesAnalysed(cube)) {
             return "not analysed (--no-root-causes)";
         }
-        int omp = cube.metricIndex("omp_time");
-        boolean threads = omp >= 0 && !cube.isOmitted(omp) && cube.total(omp) > 0;
-        return threads
+        return dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(cube)
                 ? "computed for MPI: delay costs, propagation and the critical path (sections below); OpenMP delays"
                 + " and the critical path through threads are not computed (docs/openmp.md)"
                 : "computed: delay costs, propagation and the critical path (sections below)";

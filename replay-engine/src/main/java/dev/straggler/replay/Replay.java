@@ -97,23 +97,13 @@ public final class Replay {
             byLocation[l] = d;
             return d;
         });
-        TeamManagement management = workers.length == 0 && noParallelRegions(byLocation)
-                ? TeamManagement.none(n) : TeamManagement.apply(byLocation, locationOfRank);
+        TeamManagement management = TeamManagement.apply(byLocation, locationOfRank);
         List<LocationData> locations = List.of(byLocation);
         matching.setLocations(locations);
         matching.countUnmatched();
         collectives.build();
         CallTree tree = CallTree.merge(locations);
         return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives, management);
-    }
-
-    private static boolean noParallelRegions(LocationData[] locations) {
-        for (LocationData d : locations) {
-            if (d.threads().parallels() > 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

@@ -21,11 +21,6 @@ public final class TeamManagement implements java.io.Serializable {
         this.unmatchedInstances = unmatchedInstances;
     }
 
-    /** No parallel regions anywhere. */
-    static TeamManagement none(int locations) {
-        return new TeamManagement(new long[locations][], new long[locations][], 0);
-    }
-
     /**
      * Computes every thread's management time from its master's forks and joins and adds it to the parallel
      * regions' call paths in the profiles (on workers also to the call paths above). Locations of one process only

@@ -27,6 +27,15 @@ public final class OpenMpAnalysis {
     public record Result(boolean hasOpenMp, List<String> problems) {
     }
 
+    /**
+     * True when the cube is of a run whose threads spent time in OpenMP (its OpenMP metrics are there and not all
+     * zero): the reports then say what the MPI-only parts (root causes, the critical path) leave out.
+     */
+    public static boolean spentTimeInOpenMp(SeverityCube cube) {
+        int m = cube.metricIndex("omp_time");
+        return m >= 0 && !cube.isOmitted(m) && cube.total(m) > 0;
+    }
+
     /** Books the OpenMP severities of every thread into the (not yet frozen) cube. */
     public static Result addTo(SeverityCube cube, Replay replay) {
         List<LocationData> all = replay.locations();
@@ -54,7 +63,9 @@ public final class OpenMpAnalysis {
             problems.add(management.unmatchedInstances() + " parallel-region instances have no matching fork and join"
                     + " of their master thread: no management time for them");
         }
-        for (List<LocationData> team : teams(replay)) {
+        int[] locationOfRank = replay.definitions().masterLocationByRank();
+        int[] teamMaster = Replay.teamMasters(replay.definitions(), locationOfRank);
+        for (List<LocationData> team : teams(replay, locationOfRank, teamMaster)) {
             LocationData[] t = team.toArray(new LocationData[0]);
             Severities[] out = new Severities[t.length];
             for (int i = 0; i < t.length; i++) {
@@ -75,15 +86,12 @@ public final class OpenMpAnalysis {
                     cube.add(metric, d.globalCallPath(path), d.location(), ticks / tps));
         }
         // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report
-        int[] teamMaster = Replay.teamMasters(replay.definitions(), replay.definitions().masterLocationByRank());
         IdleThreads.addTo(cube, teamMaster);
         return new Result(true, problems);
     }
 
     /** The CPU threads of each process (its master and the workers of its team), master (thread 0) first. */
-    private static List<List<LocationData>> teams(Replay replay) {
-        int[] locationOfRank = replay.definitions().masterLocationByRank();
-        int[] teamMaster = Replay.teamMasters(replay.definitions(), locationOfRank);
+    private static List<List<LocationData>> teams(Replay replay, int[] locationOfRank, int[] teamMaster) {
         java.util.Map<Integer, List<LocationData>> byRank = new java.util.TreeMap<>();
         for (LocationData d : replay.locations()) {
             int rank = d.rank();

@@ -38,12 +38,6 @@ final class RootCauseSection {
                 + "do not depend on them.";
     }
 
-    /** True when threads spent time in OpenMP (a run with OpenMP constructs). */
-    static boolean hasOpenMp(SeverityCube c) {
-        int m = c.metricIndex("omp_time");
-        return m >= 0 && !c.isOmitted(m) && c.total(m) > 0;
-    }
-
     /** @param all list every cause and every call path on the critical path, not only the largest */
     static void render(SeverityCube c, boolean hasMpi, int width, boolean all, StringBuilder out) {
         String problem = Analysis.rootCausesProblem(c);
@@ -67,7 +61,8 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
         // the delays explain MPI waiting; where threads wait in OpenMP too, the sentence must not claim all of it
-        String allWaiting = hasOpenMp(c) ? "all MPI waiting" : "all waiting";
+        String allWaiting = dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(c) ? "all MPI waiting"
+                : "all waiting";
         if (delay > 0 && waiting > 0) {
             out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of %s (%s s of %s s) is caused by delays "
                     + "on the processes waited for, above all:", share(delay, waiting), allWaiting,

@@ -168,6 +168,8 @@ public final class TextReport {
             out.append('\n').append(wrap(String.format(Locale.ROOT, "Wait states: none reaches %.1f%% of execution "
                     + "time (%s s in all).", 100 * SIGNIFICANT, seconds(waiting)), width));
         }
+        // with threads a location is named rank.thread (thread 0, the master, by its rank alone)
+        boolean threads = c.locations().stream().anyMatch(x -> x.thread() != 0);
         for (int m : patterns) {
             double total = c.total(m);
             Metric mt = c.metrics().get(m);
@@ -198,8 +200,6 @@ public final class TextReport {
             }
             locs.sort(Comparator.comparingDouble((Integer l) -> -perLoc[l]).thenComparingInt(l -> l));
             int ranksShown = all ? locs.size() : Math.min(TOP, locs.size());
-            // with threads a location is named rank.thread (thread 0, the master, by its rank alone)
-            boolean threads = c.locations().stream().anyMatch(x -> x.thread() != 0);
             StringBuilder ranks = new StringBuilder(threads ? "  threads (rank.thread):" : "  ranks:");
             for (int l : locs.subList(0, ranksShown)) {
                 var loc = c.locations().get(l);
