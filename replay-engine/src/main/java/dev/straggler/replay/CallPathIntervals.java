@@ -39,6 +39,19 @@ public final class CallPathIntervals implements java.io.Serializable {
     public static final byte INIT = 5;
     /** The Leave of the location's first MPI_Finalize. ref = -1. */
     public static final byte FINALIZE = 6;
+    /**
+     * The Enter of an outermost OpenMP parallel region on a thread of a process with OpenMP (every team member
+     * marks it): Scalasca's fork synchronisation point (docs/openmp.md §6). ref = the thread's parallel-region
+     * instance.
+     */
+    public static final byte OMP_FORK = 7;
+    /** The Leave of an OpenMP barrier inside a parallel region: a team synchronisation point. ref = barrier instance. */
+    public static final byte OMP_BARRIER = 8;
+    /**
+     * A THREAD_JOIN on the master: no synchronisation point, but where Scalasca's time-map cache saves its interval
+     * (the idle-thread delay sums from here), so an interval always closes here. ref = join instance.
+     */
+    public static final byte OMP_JOIN = 9;
 
     private final Columns.Bytes kind = new Columns.Bytes();
     private final Columns.Ints ref = new Columns.Ints();
@@ -291,7 +304,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         enter.set(m, callEnter);
         duration.set(m, 0);
         if (boundaries != null) {
-            if (boundaries.get(m) || k == RECV_REQUEST) {
+            if (boundaries.get(m) || alwaysCloses(k)) {
                 closeInterval();
             }
             entriesEnd.set(m, (int) entries);
@@ -313,6 +326,61 @@ public final class CallPathIntervals implements java.io.Serializable {
             closeInterval();
         }
         entriesEnd.set(m, (int) entries);
+    }
+
+    /** Kinds at which an interval closes whether or not the mark is a synchronisation point. */
+    static boolean alwaysCloses(byte k) {
+        return k == RECV_REQUEST || k == OMP_JOIN;
+    }
+
+    /**
+     * Adds {@code seconds} (possibly negative) to a call path of the open interval: Scalasca's time-map cache moves
+     * the fork and join times of a parallel region from the forking call path to the region's (docs/openmp.md §6).
+     * Second pass only.
+     */
+    void adjust(int node, double seconds) {
+        if (node < 0) {
+            return;
+        }
+        if (node >= acc.length) {
+            int cap = Math.max(node + 1, acc.length * 2);
+            acc = Arrays.copyOf(acc, cap);
+            listedIn = Arrays.copyOf(listedIn, cap);
+        }
+        if (listedIn[node] != size + 1) {
+            if (touchedCount == MAP_CAPACITY) {
+                bookIntoFullMap(node, seconds);
+                return;
+            }
+            listedIn[node] = size + 1;
+            if (touchedCount == touched.length) {
+                touched = Arrays.copyOf(touched, touchedCount * 2);
+            }
+            touched[touchedCount++] = node;
+        }
+        acc[node] += seconds;
+    }
+
+    /**
+     * Drops what the open interval holds: a worker thread's time outside its parallel regions belongs to no
+     * interval of Scalasca's cache (it clears the map at each fork and at the end). Second pass only.
+     */
+    void discardOpen() {
+        for (int i = 0; i < touchedCount; i++) {
+            acc[touched[i]] = 0;
+            listedIn[touched[i]] = 0;
+        }
+        touchedCount = 0;
+    }
+
+    /** Books the time since the last Enter/Leave on {@code node}, as a Leave does (the master's THREAD_JOIN). */
+    void bookUntil(int node, long t) {
+        book(node, t);
+    }
+
+    /** A timestamp in seconds as Scalasca's reader gives it. */
+    double secondsOf(long t) {
+        return seconds(t);
     }
 
     /** Position of mark {@code m}'s event in the stream minus that of mark {@code m - 1} (see {@link #step}). */

@@ -28,6 +28,20 @@ final class IntervalPass {
     private long lastTime = Long.MIN_VALUE;
     private long events;
 
+    /**
+     * The OpenMP team: this location's own records (forks and joins on a master) and, on a worker thread, its
+     * master's (null on a master), whose k-th fork opened the worker's k-th parallel region.
+     */
+    private final ThreadRecords own;
+    private final ThreadRecords team;
+    private int teamInstances;
+    /** The worker's node of the master's call path above its open parallel region (-1 when none). */
+    private int hangNode = -1;
+    /** Depth of the open outermost parallel region and its instance on this thread; -1 when none. */
+    private int parallelDepth = -1;
+    private int parallelInstance = -1;
+    private int parallels;
+
     /** The next mark of the first pass and the stream position of its event (MAX_VALUE after the last). */
     private int next;
     private long nextPosition;
@@ -51,6 +65,14 @@ final class IntervalPass {
      */
     IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
                  java.util.function.IntUnaryOperator cnodeOf) {
+        this(d, closing, clock, regions, cnodeOf, null);
+    }
+
+    /** @param team on a worker thread, its master's records (see {@link LocationPass#joinTeamOf}); else null */
+    IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
+                 java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team) {
+        this.own = d.threads();
+        this.team = team;
         this.marks = d.intervals();
         this.out = CallPathIntervals.timesOnly(clock, cnodeOf);
         this.closing = closing;
@@ -85,10 +107,17 @@ final class IntervalPass {
         for (int i = 0; i < n; i++) {
             long t = time[i];
             lastTime = t;
+            byte deferred = -1;
             if (base + i == nextPosition) {
-                // the first pass marked here: a communication record, or the Leave of MPI_Init/MPI_Finalize, whose
-                // mark comes before the Leave's time is booked
-                advanceMark();
+                byte k = marks.kind(next);
+                if (k == CallPathIntervals.OMP_FORK || k == CallPathIntervals.OMP_JOIN) {
+                    // Scalasca saves these intervals after the event's own time is booked
+                    deferred = k;
+                } else {
+                    // the first pass marked here: a communication record, or the Leave of MPI_Init/MPI_Finalize or
+                    // of an OpenMP barrier, whose mark comes before the Leave's time is booked
+                    advanceMark();
+                }
             }
             switch (kind[i]) {
                 case EventKind.ENTER_CODE -> enter(t, ref[i]);
@@ -112,8 +141,36 @@ final class IntervalPass {
                     // communication records: only their marks matter here
                 }
             }
+            if (deferred == CallPathIntervals.OMP_FORK) {
+                fork(t);
+            } else if (deferred == CallPathIntervals.OMP_JOIN) {
+                // the master's join books the time since the parallel region's Leave on the forking call path
+                out.bookUntil(depth > 0 ? stackNode[depth - 1] : -1, t);
+                advanceMark();
+            }
         }
         events += n;
+    }
+
+    /**
+     * The fork synchronisation point at the Enter of a parallel region (its time already booked): Scalasca's
+     * time-map cache moves the fork time ({@code max(0, enter − fork)}) from the forking call path into the
+     * region's next interval; a worker's map is cleared first (docs/openmp.md §6).
+     */
+    private void fork(long t) {
+        int k = marks.ref(next);
+        ThreadRecords forks = team != null ? team : own;
+        double forkTime = k >= 0 && k < forks.forks()
+                ? Math.max(0.0, out.secondsOf(t) - out.secondsOf(forks.forkTime(k))) : 0.0;
+        int node = stackNode[depth - 1];
+        int parent = depth >= 2 ? stackNode[depth - 2] : hangNode;
+        if (team != null) {
+            out.discardOpen();
+        } else {
+            out.adjust(parent, -forkTime);
+        }
+        advanceMark();
+        out.adjust(node, forkTime);
     }
 
     /** Closes the regions still open as the first pass does and returns the interval times. */
@@ -130,6 +187,10 @@ final class IntervalPass {
             }
             leave(lastTime, stackRegion[depth - 1]);
         }
+        if (team != null) {
+            // a worker's time after its last synchronisation point belongs to no interval (Scalasca clears it)
+            out.discardOpen();
+        }
         if (next != marks.size()) {
             throw new IllegalStateException("the second pass over location found " + next + " of "
                     + marks.size() + " marks: the trace changed between the passes");
@@ -140,18 +201,26 @@ final class IntervalPass {
 
     private void advanceMark() {
         int m = next++;
-        out.closeMark(closing.get(m) || marks.kind(m) == CallPathIntervals.RECV_REQUEST);
+        out.closeMark(closing.get(m) || CallPathIntervals.alwaysCloses(marks.kind(m)));
         nextPosition = next < marks.size() ? nextPosition + marks.positionStep(next) : Long.MAX_VALUE;
     }
 
     private void enter(long t, int region) {
         int parent = depth == 0 ? -1 : stackNode[depth - 1];
         out.enter(t, parent);
+        int lookupParent = parent;
+        if (regions.construct(region) == RegionTable.PARALLEL && parallelDepth < 0) {
+            parallelDepth = depth;
+            parallelInstance = parallels++;
+            if (depth == 0 && team != null) {
+                lookupParent = hangUnderFork();
+            }
+        }
         if (depth == stackNode.length) {
             stackNode = Arrays.copyOf(stackNode, depth * 2);
             stackRegion = Arrays.copyOf(stackRegion, depth * 2);
         }
-        stackNode[depth] = node(parent, region);
+        stackNode[depth] = node(lookupParent, region);
         stackRegion[depth] = region;
         depth++;
     }
@@ -161,7 +230,41 @@ final class IntervalPass {
             return; // as the first pass: a Leave without Enter is an anomaly and changes nothing
         }
         depth--;
+        if (depth == parallelDepth) {
+            join(t);
+            parallelDepth = -1;
+        }
         out.leave(t, stackNode[depth]);
+    }
+
+    /**
+     * The Leave of the outermost parallel region (before its time is booked): Scalasca moves the join time
+     * ({@code max(0, join − leave)}, the master's k-th THREAD_JOIN) from the forking call path to the region's.
+     */
+    private void join(long t) {
+        ThreadRecords joins = team != null ? team : own;
+        int k = parallelInstance;
+        if (k < 0 || k >= joins.joins()) {
+            return;
+        }
+        double joinTime = Math.max(0.0, out.secondsOf(joins.joinTime(k)) - out.secondsOf(t));
+        out.adjust(depth >= 1 ? stackNode[depth - 1] : hangNode, -joinTime);
+        out.adjust(stackNode[depth], joinTime);
+    }
+
+    /** The worker's node of the master's call path at the fork of its next parallel region, as the first pass. */
+    private int hangUnderFork() {
+        int k = teamInstances++;
+        if (k >= team.forks()) {
+            hangNode = -1;
+            return -1;
+        }
+        int p = -1;
+        for (int r : team.forkStack(k)) {
+            p = node(p, r);
+        }
+        hangNode = p;
+        return p;
     }
 
     private int node(int parent, int region) {

@@ -53,8 +53,13 @@ public final class LocationPass {
     /** Instance index of the parallel region open on this thread and its stack depth; -1 when none. */
     private int openParallel = -1;
     private int openParallelDepth = -1;
-    /** Marks and call-path intervals for the root-cause analysis; null on locations whose MPI is not analysed. */
-    private final CallPathIntervals intervals;
+    /**
+     * Marks and call-path intervals for the root-cause analysis; null on locations whose MPI is not analysed and
+     * that are no worker thread of a team.
+     */
+    private CallPathIntervals intervals;
+    /** The intervals asked for, kept for a worker thread until it joins its team ({@link #joinTeamOf}). */
+    private final CallPathIntervals askedIntervals;
 
     // Call stack, one entry per open region.
     private int depth;
@@ -120,6 +125,7 @@ public final class LocationPass {
         irecvEnterByRequest.defaultReturnValue(Long.MIN_VALUE);
         irecvMarkByRequest.defaultReturnValue(-1);
         this.intervals = mpiLocation ? intervals : null;
+        this.askedIntervals = intervals;
     }
 
     /**
@@ -128,6 +134,8 @@ public final class LocationPass {
      */
     public void joinTeamOf(ThreadRecords master) {
         this.team = master;
+        // a worker has no MPI records, but its OpenMP synchronisation points take part in the root causes
+        this.intervals = askedIntervals;
     }
 
     /** Replays events {@code [0, b.size)} of the next batch of the stream. */
@@ -174,7 +182,7 @@ public final class LocationPass {
                     lastTime = Math.max(t, stop);
                 }
                 case EventKind.THREAD_FORK_CODE -> threads.fork(t, stackRegion, depth);
-                case EventKind.THREAD_JOIN_CODE -> threads.join(t);
+                case EventKind.THREAD_JOIN_CODE -> join(t);
                 case EventKind.THREAD_ACQUIRE_LOCK_CODE -> lock(b, i, true);
                 case EventKind.THREAD_RELEASE_LOCK_CODE -> lock(b, i, false);
                 default -> {
@@ -205,6 +213,7 @@ public final class LocationPass {
 
     private void enter(long t, int region) {
         byte construct = regions.construct(region);
+        boolean forkPoint = construct == RegionTable.PARALLEL && openParallel < 0;
         int parent = depth == 0 ? -1 : stackNode[depth - 1];
         if (construct == RegionTable.PARALLEL && depth == 0 && team != null) {
             parent = hangUnderFork();
@@ -226,6 +235,20 @@ public final class LocationPass {
         stackCall[depth] = RegionClass.isMpi(regions.classOf(region)) ? mpiCalls++ : -1;
         stackPending[depth] = pendingSize;
         depth++;
+        if (forkPoint && intervals != null) {
+            // marked after the Enter's time is booked: Scalasca saves the fork's interval in a post-Enter handler
+            int m = intervals.mark(CallPathIntervals.OMP_FORK, openParallel, node, t, position);
+            intervals.setLeave(m, t);
+        }
+    }
+
+    private void join(long t) {
+        threads.join(t);
+        if (intervals != null) {
+            int m = intervals.mark(CallPathIntervals.OMP_JOIN, threads.joins() - 1, depth > 0 ? stackNode[depth - 1] : -1,
+                    t, position);
+            intervals.setLeave(m, t);
+        }
     }
 
     private void leave(long t, int region) {
@@ -276,6 +299,13 @@ public final class LocationPass {
             markInitFinalize(CallPathIntervals.FINALIZE, node, t, d);
         }
         if (intervals != null) {
+            byte construct = regions.construct(stackRegion[d]);
+            if ((construct == RegionTable.BARRIER || construct == RegionTable.IMPLICIT_BARRIER) && openParallel >= 0) {
+                // a team barrier's Leave: a synchronisation point, saved before the Leave's time is booked
+                int m = intervals.mark(CallPathIntervals.OMP_BARRIER, threads.barriers() - 1, node, stackEnter[d],
+                        position);
+                intervals.setLeave(m, t);
+            }
             intervals.leave(t, node);
         }
         depth = d;

@@ -32,6 +32,8 @@ public final class Replay {
     private final MessageMatching messages;
     private final CollectiveMatching collectives;
     private final TeamManagement management;
+    /** Per location, its team's master when it is a worker thread ({@link #teamMasters}), else -1. */
+    private final int[] teamMaster;
 
     private Replay(TraceSource source, TraceDefinitions defs, RegionTable regions, List<LocationData> locations,
                    CallTree callTree, int[] locationOfRank, MessageMatching messages, CollectiveMatching collectives,
@@ -45,6 +47,12 @@ public final class Replay {
         this.locationOfRank = locationOfRank;
         this.messages = messages;
         this.collectives = collectives;
+        this.teamMaster = teamMasters(defs, locationOfRank);
+    }
+
+    /** The master location of a worker thread's team, -1 for any other location. */
+    public int teamMasterOf(int location) {
+        return teamMaster[location];
     }
 
     /**
@@ -179,8 +187,10 @@ public final class Replay {
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
         LocationData d = locations.get(location);
+        int master = teamMaster[location];
         return intervalTimes(source, defs, regions, d, closingMarks,
-                local -> callTree.creationId(d.globalCallPath(local)));
+                local -> callTree.creationId(d.globalCallPath(local)),
+                master >= 0 ? locations.get(master).threads() : null);
     }
 
     /**
@@ -192,10 +202,21 @@ public final class Replay {
     public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
                                                   LocationData d, BitSet closingMarks,
                                                   java.util.function.IntUnaryOperator cnodeOf) throws IOException {
+        return intervalTimes(source, defs, regions, d, closingMarks, cnodeOf, null);
+    }
+
+    /**
+     * As above; {@code team} is, for a worker thread, its master's {@link ThreadRecords} (its parallel regions hang
+     * under the master's forks), null for any other location.
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  LocationData d, BitSet closingMarks,
+                                                  java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team)
+            throws IOException {
         if (d.intervals() == null) {
             throw new IllegalArgumentException("location " + d.location() + " was read without marks");
         }
-        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf);
+        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf, team);
         EventBatch batch = new EventBatch(ReplayOptions.defaults().batchSize());
         try (LocationReader r = source.openLocation(d.location())) {
             while (r.next(batch)) {
