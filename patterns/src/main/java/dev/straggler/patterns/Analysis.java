@@ -93,7 +93,7 @@ public final class Analysis {
                 rootCauses);
         WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
                 rootCauses, options.progress());
-        OpenMpAnalysis.Result omp = OpenMpAnalysis.addTo(cube, replay);
+        OpenMpAnalysis.Result omp = withTasks(OpenMpAnalysis.addTo(cube, replay), source.definitions());
         String rootCauseProblem = null;
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
@@ -105,6 +105,11 @@ public final class Analysis {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
                             ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
                     RootCauseMetrics.addTo(cube, rc);
+                    if (!rc.problems().isEmpty()) {
+                        List<String> all = new ArrayList<>(omp.problems());
+                        all.addAll(rc.problems());
+                        omp = new OpenMpAnalysis.Result(omp.hasOpenMp(), all);
+                    }
                 } catch (RootCauses.ImpossibleOrder e) {
                     // the wait states stand; only the why is missing, and the report says so
                     rootCauseProblem = e.getMessage();
@@ -170,9 +175,6 @@ public final class Analysis {
         for (String why : omp.problems()) {
             warnings.add("OpenMP: " + why);
         }
-        if (omp.hasOpenMp()) {
-            warnings.add(OPENMP_SCOPE);
-        }
         String other = OtherParadigms.sentence(cube);
         if (other != null) {
             warnings.add(other);
@@ -200,6 +202,28 @@ public final class Analysis {
                 counts, communicators(defs, facts.hasMpi(), ws.communicators()));
     }
 
+    /**
+     * The OpenMP level's result with a sentence on task records, which the trace model does not carry: a run with
+     * OpenMP tasks is analysed as if each task's time belonged to the thread that ran it, inside whatever region it
+     * ran in, and barrier waits keep the task execution Scalasca subtracts from them.
+     */
+    private static OpenMpAnalysis.Result withTasks(OpenMpAnalysis.Result omp, TraceDefinitions defs) {
+        long tasks = 0;
+        for (var e : defs.skippedRecords().entrySet()) {
+            if (e.getKey().contains("TASK")) {
+                tasks += e.getValue();
+            }
+        }
+        if (tasks == 0) {
+            return omp;
+        }
+        List<String> problems = new ArrayList<>(omp.problems());
+        problems.add(tasks + " OpenMP task records are not analysed: a task's time counts on the thread and in the"
+                + " region where it ran, and barrier waiting includes the task execution inside barriers that"
+                + " Scalasca subtracts");
+        return new OpenMpAnalysis.Result(omp.hasOpenMp(), problems);
+    }
+
     /** Every communicator with its wait states in seconds (ticks summed exactly, converted once). */
     private static List<CommunicatorWaits> communicators(TraceDefinitions defs, boolean hasMpi, long[][] ticks) {
         List<CommunicatorWaits> out = new ArrayList<>();
@@ -222,11 +246,6 @@ public final class Analysis {
         }
         return out;
     }
-
-    /** What the OpenMP level covers so far, for traces with OpenMP threads. */
-    public static final String OPENMP_SCOPE = "OpenMP threads are analysed for team management, barrier waiting,"
-            + " lock contention and idle threads (docs/openmp.md); OpenMP delays and the critical path through threads"
-            + " are not computed, so root causes and the critical path cover MPI only";
 
     /** The cube before any severity is booked: metric tree, call tree, system tree and attributes. */
     public static SeverityCube emptyCube(TraceDefinitions defs, RegionTable regions, CallTree tree, String origin,
@@ -254,9 +273,10 @@ public final class Analysis {
         }
         SeverityCube cube = new SeverityCube(MetricTree.ALL, regions.regions(), paths, locations, attrs);
         if (regions.regions().stream().noneMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP)) {
-            // as Scalasca's remapping, a run without OpenMP has no OpenMP metrics
+            // as Scalasca's remapping, a run without OpenMP has no OpenMP metrics (nor OpenMP delay costs)
             for (int m = 0; m < MetricTree.COUNT; m++) {
-                if (MetricTree.ALL.get(m).uniqueName().startsWith("omp_")) {
+                String name = MetricTree.ALL.get(m).uniqueName();
+                if (name.startsWith("omp_") || name.startsWith("delay_omp")) {
                     cube.omit(m);
                 }
             }

@@ -313,6 +313,21 @@ public final class MetricTree {
             "Delays that directly cause Wait at N x N.");
     public static final int DELAY_N2N_LONGTERM = time("delay_n2n_longterm", "Long-term", "delay_n2n_aggregate",
             "Delays that cause Wait at N x N through wait-state propagation.");
+    public static final int DELAY_OMP = time("delay_omp", "OpenMP", "delay",
+            "Delay costs of OpenMP wait states and of idle worker threads.");
+    public static final int DELAY_OMPBARRIER_AGGREGATE = time("delay_ompbarrier_aggregate", "Wait at Barrier",
+            "delay_omp", "Delays that cause waiting at OpenMP barriers, directly or through propagation.");
+    public static final int DELAY_OMPBARRIER = time("delay_ompbarrier", "Short-term", "delay_ompbarrier_aggregate",
+            "Delays of the last thread that directly cause waiting at OpenMP barriers.");
+    public static final int DELAY_OMPBARRIER_LONGTERM = time("delay_ompbarrier_longterm", "Long-term",
+            "delay_ompbarrier_aggregate", "Delays that cause waiting at OpenMP barriers through wait-state propagation.");
+    public static final int DELAY_OMPIDLE_AGGREGATE = time("delay_ompidle_aggregate", "Idleness delay costs",
+            "delay_omp", "Delays that leave OpenMP worker threads idle, directly or through propagation.");
+    public static final int DELAY_OMPIDLE = time("delay_ompidle", "Short-term", "delay_ompidle_aggregate",
+            "Serial time of the master thread outside parallel regions, times the idle worker threads.");
+    public static final int DELAY_OMPIDLE_LONGTERM = time("delay_ompidle_longterm", "Long-term",
+            "delay_ompidle_aggregate",
+            "Delays that leave worker threads idle by causing MPI waiting of their master outside parallel regions.");
     public static final int WAITSTATES_PROPAGATING_VS_TERMINAL = time("waitstates_propagating_vs_terminal",
             "MPI point-to-point wait states (propagating vs. terminal)", null,
             "Point-to-point waiting time split by whether it causes further waiting elsewhere.");
@@ -422,6 +437,14 @@ public final class MetricTree {
             case "omp_ordered" -> "OpenMP ordered";
             case "omp_taskwait" -> "OpenMP task wait";
             case "omp_flush" -> "OpenMP flush";
+            // the OpenMP delay costs share "Short-term", "Long-term", "Wait at Barrier" with MPI's
+            case "delay_omp" -> "OpenMP delay costs";
+            case "delay_ompbarrier_aggregate" -> "OpenMP barrier delay costs";
+            case "delay_ompbarrier" -> "Short-term OpenMP barrier delay costs";
+            case "delay_ompbarrier_longterm" -> "Long-term OpenMP barrier delay costs";
+            case "delay_ompidle_aggregate" -> "OpenMP idleness delay costs";
+            case "delay_ompidle" -> "Short-term OpenMP idleness delay costs";
+            case "delay_ompidle_longterm" -> "Long-term OpenMP idleness delay costs";
             default -> {
                 int m = indexOf(uniqueName);
                 yield m < 0 ? uniqueName : ALL.get(m).displayName();

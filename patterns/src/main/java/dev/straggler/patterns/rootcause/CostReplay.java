@@ -83,6 +83,8 @@ final class CostReplay {
     private final Int2IntOpenHashMap[] memberIndex;
     /** Per communicator, the communicator rank of each global rank; null when a global rank appears twice. */
     private final Int2IntOpenHashMap[] memberOfRank;
+    /** The number of ranks (Scalasca's {@code numLocationGroups}): a communicator of that size is the world. */
+    private final int worldSize;
 
     /**
      * Shipments in one direction, keyed by their destination (location, row), and the locations blocked on one.
@@ -172,6 +174,13 @@ final class CostReplay {
         this.regionOfPath = regionOfPath;
         this.exchange = exchange;
         this.times = ThreadLocal.withInitial(() -> new IntervalTimes(cnodeIds));
+        int maxRank = -1;
+        for (int[] ranks : globalRanks) {
+            for (int j = 0; ranks != null && j < ranks.length; j++) {
+                maxRank = Math.max(maxRank, ranks[j]);
+            }
+        }
+        this.worldSize = maxRank + 1;
         this.memberIndex = new Int2IntOpenHashMap[memberLocations.length];
         this.memberOfRank = new Int2IntOpenHashMap[globalRanks.length];
         for (int c = 0; c < globalRanks.length; c++) {
@@ -224,6 +233,7 @@ final class CostReplay {
 
     private void start(Scheduler s) {
         scheduler = s;
+        prepareTeams();
         for (LocationState st : states) {
             if (st != null) {
                 scheduler.release(st.location);
@@ -332,15 +342,188 @@ final class CostReplay {
                     }
                 }
                 case CallPathIntervals.FINALIZE -> {
-                    if (st.rank == finalizeLatest) {
+                    if (st.rank == finalizeLatest && st.teamThread == 0) {
                         st.onCriticalPath = true;
                         st.criticalPathEnd = m;
                     }
                 }
+                case CallPathIntervals.OMP_FORK -> {
+                    if (!teamPoint(st, m, false, t)) {
+                        return;
+                    }
+                }
+                case CallPathIntervals.OMP_BARRIER -> {
+                    if (!teamPoint(st, m, true, t)) {
+                        return;
+                    }
+                }
                 default -> {
+                    // OMP_JOIN only closes an interval
                 }
             }
             st.cursor--;
+        }
+    }
+
+    // --- OpenMP teams (docs/openmp.md §6) ----------------------------------------------------------------------
+
+    /** Timestamps in seconds as Scalasca's reader gives them; set when the replay holds OpenMP teams. */
+    dev.straggler.trace.Clock clock;
+
+    /**
+     * One thread's arrival at a team instance (a fork or a barrier), taken when it arrives; it is parked, and
+     * nothing changes it, until the whole team has arrived. For a barrier: the thread's Enter of the barrier (s), its
+     * pruned time map since its previous OpenMP point and the waiting in between, and its long-term costs here.
+     */
+    record TeamArrival(int location, int sp, int mark, double enter, TimeMap times, double propWait, int prevSp,
+                       double[] costs) {
+    }
+
+    /** The threads arrived at a team instance so far. */
+    private static final class TeamInstance {
+        final TeamArrival[] byThread;
+        int count;
+
+        TeamInstance(int size) {
+            byThread = new TeamArrival[size];
+        }
+    }
+
+    /** Team instances with some but not all threads arrived, keyed by (team, instance, fork or barrier). */
+    private final Long2ObjectOpenHashMap<TeamInstance> teamPending = new Long2ObjectOpenHashMap<>();
+
+    /**
+     * Backward replay at an OpenMP point of a team thread: the master's idle-thread delay at a fork, then the
+     * rendezvous of the team; the thread that completes it evaluates the instance and releases the others.
+     * False when the thread must wait for the rest of its team.
+     */
+    private boolean teamPoint(LocationState st, int m, boolean barrier, IntervalTimes t) {
+        int s = st.spAt(m);
+        if (st.teamId < 0 || s < 0) {
+            return true;
+        }
+        TeamArrival a;
+        if (barrier) {
+            a = barrierArrival(st, m, s, t);
+        } else {
+            if (st.teamThread == 0) {
+                OmpIdleDelay.atFork(this, st, s, t);
+            }
+            a = new TeamArrival(st.location, s, m, 0, null, 0, -1, null);
+        }
+        long key = ((long) st.teamId << 33) | ((long) st.intervals.ref(m) << 1) | (barrier ? 1 : 0);
+        TeamInstance inst;
+        synchronized (teamPending) {
+            inst = teamPending.get(key);
+            if (inst == null) {
+                inst = new TeamInstance(st.teamSize);
+                teamPending.put(key, inst);
+            }
+            inst.byThread[st.teamThread] = a;
+            if (++inst.count < st.teamSize) {
+                return false;
+            }
+            teamPending.remove(key);
+        }
+        TeamArrival[] team = inst.byThread;
+        if (barrier) {
+            OmpBarrierDelay.evaluate(this, team, t);
+        } else {
+            forkPath(team, t);
+        }
+        for (TeamArrival x : team) {
+            if (x.location() != st.location) {
+                states[x.location()].cursor--;
+                scheduler.release(x.location());
+            }
+        }
+        return true;
+    }
+
+    private TeamArrival barrierArrival(LocationState st, int m, int s, IntervalTimes t) {
+        int prev = previousTeamPoint(st, s);
+        TimeMap w = t.waitMap(st, prev, s);
+        TimeMap mine = t.pruned(st, prev, s, w);
+        double[] costs = new double[WaitType.COUNT];
+        for (int type = 0; type < WaitType.COUNT; type++) {
+            costs[type] = st.cost(type, s);
+        }
+        return new TeamArrival(st.location, s, m, clock.secondsSinceStart(st.intervals.enter(m)), mine, w.sum(), prev,
+                costs);
+    }
+
+    /** Scalasca's {@code findPreviousOmpSynchpoint}: the last OpenMP point before {@code s}, -1 when none. */
+    static int previousTeamPoint(LocationState st, int s) {
+        for (int x = s - 1; x >= 0; x--) {
+            if (st.sp.team(x)) {
+                return x;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The critical path at a fork (CriticalPath.pattern OMP_MGMT_FORK): a thread on it books its part up to the
+     * fork, and the path goes on from the master.
+     */
+    private void forkPath(TeamArrival[] team, IntervalTimes t) {
+        boolean on = false;
+        for (TeamArrival a : team) {
+            LocationState x = states[a.location()];
+            if (x.onCriticalPath) {
+                updatePath(x, a.sp(), t);
+                x.onCriticalPath = false;
+                on = true;
+            }
+        }
+        if (on) {
+            LocationState master = states[team[0].location()];
+            master.onCriticalPath = true;
+            master.criticalPathEnd = team[0].mark();
+        }
+    }
+
+    /**
+     * The critical path at a team barrier (CriticalPath.pattern OMP_BARRIER): a thread on it books its part up to
+     * the barrier, and every thread that did not wait there carries it on (the last to arrive; Scalasca notes that
+     * ties give two paths).
+     */
+    void barrierPath(TeamArrival[] team, IntervalTimes t) {
+        boolean on = false;
+        for (TeamArrival a : team) {
+            LocationState x = states[a.location()];
+            if (x.onCriticalPath) {
+                updatePath(x, a.sp(), t);
+                x.onCriticalPath = false;
+                on = true;
+            }
+        }
+        if (!on) {
+            return;
+        }
+        for (TeamArrival a : team) {
+            LocationState x = states[a.location()];
+            if (!x.sp.isWaitState(a.sp())) {
+                x.onCriticalPath = true;
+                x.criticalPathEnd = a.mark();
+            }
+        }
+    }
+
+    LocationState state(int location) {
+        return states[location];
+    }
+
+    /** The idle-thread delay of every master's serial tail, before the backward replay starts (bwc PREPARE). */
+    private void prepareTeams() {
+        if (clock == null) {
+            return;
+        }
+        IntervalTimes t = times.get();
+        for (LocationState st : states) {
+            if (st != null && st.teamId >= 0 && st.teamThread == 0) {
+                OmpIdleDelay.atEnd(this, st, t);
+            }
         }
     }
 
@@ -349,6 +532,8 @@ final class CostReplay {
             case CallPathIntervals.SEND -> "a send";
             case CallPathIntervals.RECV, CallPathIntervals.RECV_REQUEST -> "a receive";
             case CallPathIntervals.COLLECTIVE_END -> "a collective";
+            case CallPathIntervals.OMP_FORK -> "an OpenMP fork";
+            case CallPathIntervals.OMP_BARRIER -> "an OpenMP barrier";
             default -> "an MPI call";
         };
         return what + " in " + regionOfPath.apply(st.callPath(m)) + " (entered at tick " + st.intervals.enter(m)
@@ -508,7 +693,7 @@ final class CostReplay {
     }
 
     /** Books {@code scale} times the delay held by {@code times} ({@link IntervalTimes#prunedMinusPositive}). */
-    private static void addScaled(LocationState st, RootCauseMetric metric, IntervalTimes times, int n,
+    static void addScaled(LocationState st, RootCauseMetric metric, IntervalTimes times, int n,
                                   double scale) {
         for (int i = 0; i < n; i++) {
             st.add(metric, times.delayPath(i), scale * times.delaySeconds(i));
@@ -516,7 +701,7 @@ final class CostReplay {
     }
 
     /** {@code DelayCostMap::addCosts(sps, scale)} over the wait states strictly between two points. */
-    private static void addCosts(LocationState st, int type, int fromSp, int toSp, double scale) {
+    static void addCosts(LocationState st, int type, int fromSp, int toSp, double scale) {
         if (!(scale > 0)) {
             return;
         }
@@ -663,7 +848,8 @@ final class CostReplay {
         RootPart root = null;
         if (j == ref && s >= 0) {
             TreeMap<Integer, Integer> prevSps = new TreeMap<>(); // communicator rank -> sp on the reference rank
-            int prevSp = previousGroupSync(st, s, global, ref, prevSps, memberOfRank[comm]);
+            int prevSp = previousGroupSync(st, s, global, ref, prevSps, memberOfRank[comm],
+                    global.length == worldSize);
             TimeMap group = times.synchpointTimes(st, prevSp, s);
             TimeMap[] prevSpTimes = new TimeMap[global.length];
             for (var e : prevSps.entrySet()) {
@@ -866,7 +1052,11 @@ final class CostReplay {
      * them synchronised with it ({@code prevSps}, communicator rank → point). -1 when the start is reached first.
      */
     private static int previousGroupSync(LocationState st, int from, int[] members, int self,
-                                         TreeMap<Integer, Integer> prevSps, Int2IntOpenHashMap memberOfRank) {
+                                         TreeMap<Integer, Integer> prevSps, Int2IntOpenHashMap memberOfRank,
+                                         boolean world) {
+        if (world && members.length == 2) {
+            return previousPairSync(st, from, members, self, prevSps);
+        }
         if (memberOfRank == null) {
             return previousGroupSyncByMember(st, from, members, self, prevSps);
         }
@@ -899,6 +1089,9 @@ final class CostReplay {
                 continue;
             }
             int[] ranks = sp.several(x);
+            if (ranks == null) {
+                continue; // an OpenMP point synchronised with no rank
+            }
             int covered = 0;
             for (int r : ranks) {
                 int j = memberOfRank.get(r);
@@ -919,6 +1112,31 @@ final class CostReplay {
             }
         }
         return left == 0 ? lastCovering(prevSps) : -1;
+    }
+
+    /**
+     * {@link #previousGroupSync} in a world of two ranks, with the turn Scalasca's set arithmetic takes there: its set
+     * of remaining ranks starts as "every rank but the root" ({@code fixed_set}'s inverse form), and a point of one
+     * rank is never judged to cover such a set ({@code operator>=}), even when the other rank is all it holds. So a
+     * point-to-point (or rooted collective) point covering the other rank is reached through the partial branch: the
+     * rank is recorded with that point ({@code prevSps}) and the point is also the group's previous point. The
+     * consequence: the other rank's scale is taken out of the interval's long-term cost scale and, the point being
+     * the interval's own start, never added back (docs/root-causes.md). A point of every rank covers as usual.
+     */
+    private static int previousPairSync(LocationState st, int from, int[] members, int self,
+                                        TreeMap<Integer, Integer> prevSps) {
+        int other = 1 - self;
+        int rank = members[other];
+        for (int x = from - 1; x >= 0; x--) {
+            if (!st.sp.contains(x, rank)) {
+                continue;
+            }
+            if (st.sp.singleRank(x) >= 0) {
+                prevSps.put(other, x);
+            }
+            return x;
+        }
+        return -1;
     }
 
     /** {@link #previousGroupSync} testing every remaining member at every point (a communicator naming a rank twice). */

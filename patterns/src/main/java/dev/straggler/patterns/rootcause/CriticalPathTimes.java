@@ -15,9 +15,18 @@ import java.util.List;
  */
 public record CriticalPathTimes(double[] onPath, double[] busy) {
 
-    /** The waiting the CubePL definition subtracts, by unique name. */
-    public static final List<String> WAITING = List.of("mpi_finalize_wait", "mpi_barrier_wait", "mpi_latesender",
-            "mpi_latereceiver", "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast", "mpi_wait_nxn");
+    /**
+     * What the CubePL definition subtracts from {@code time}, by unique name (Scalasca 2.6's remapping.spec): the MPI
+     * wait states (the one-sided ones are never analysed here and count as zero) and, for threads, OpenMP management,
+     * barrier and lock waiting, ordered time and idle threads. Metrics a cube lacks count as zero.
+     */
+    public static final List<String> WAITING = List.of("mpi_finalize_wait", "mpi_rma_wait_at_create",
+            "mpi_rma_wait_at_free", "mpi_barrier_wait", "mpi_rma_sync_late_post", "mpi_rma_early_wait",
+            "mpi_rma_wait_at_fence", "mpi_rma_sync_lock_competition", "mpi_rma_sync_wait_for_progress",
+            "mpi_latesender", "mpi_latereceiver", "mpi_earlyreduce", "mpi_earlyscan", "mpi_latebroadcast",
+            "mpi_wait_nxn", "mpi_rma_comm_late_post", "mpi_rma_comm_lock_competition",
+            "mpi_rma_comm_wait_for_progress", "omp_management", "omp_ebarrier_wait", "omp_ibarrier_wait",
+            "omp_lock_contention_critical", "omp_lock_contention_api", "omp_ordered", "omp_idle_threads");
 
     /** Both sums of a cube; a metric the cube lacks counts as zero. */
     public static CriticalPathTimes of(SeverityCube cube) {

@@ -43,6 +43,14 @@ final class LocationState {
     /** Synchronisation point index per mark, -1 where the mark is none (read on every replayed mark). */
     private int[] spAtMark;
 
+    /**
+     * The OpenMP team of this thread (docs/openmp.md §6): its id, this thread's index in it (the master is 0) and
+     * its size; -1/0/1 for a location outside any analysed team.
+     */
+    int teamId = -1;
+    int teamThread;
+    int teamSize = 1;
+
     boolean onCriticalPath;
     int criticalPathEnd = -1;
 

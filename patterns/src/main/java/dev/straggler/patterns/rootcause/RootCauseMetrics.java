@@ -56,7 +56,12 @@ public final class RootCauseMetrics {
                 set(cube, MetricTree.DELAY_N2N_AGGREGATE, c, l, n2n);
                 set(cube, MetricTree.DELAY_COLLECTIVE, c, l, bar + n21 + o2n + n2n);
                 set(cube, MetricTree.DELAY_MPI, c, l, ls + lr + bar + n21 + o2n + n2n);
-                set(cube, MetricTree.DELAY, c, l, ls + lr + bar + n21 + o2n + n2n);
+                double ompBarrier = sum(cube, c, l, MetricTree.DELAY_OMPBARRIER, MetricTree.DELAY_OMPBARRIER_LONGTERM);
+                double ompIdle = sum(cube, c, l, MetricTree.DELAY_OMPIDLE, MetricTree.DELAY_OMPIDLE_LONGTERM);
+                set(cube, MetricTree.DELAY_OMPBARRIER_AGGREGATE, c, l, ompBarrier);
+                set(cube, MetricTree.DELAY_OMPIDLE_AGGREGATE, c, l, ompIdle);
+                set(cube, MetricTree.DELAY_OMP, c, l, ompBarrier + ompIdle);
+                set(cube, MetricTree.DELAY, c, l, ls + lr + bar + n21 + o2n + n2n + ompBarrier + ompIdle);
 
                 double lsWait = cube.get(MetricTree.MPI_LATESENDER, c, l);
                 double lrWait = cube.get(MetricTree.MPI_LATERECEIVER, c, l);

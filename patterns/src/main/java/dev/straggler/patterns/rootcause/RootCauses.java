@@ -52,8 +52,16 @@ public final class RootCauses {
         }
     }
 
-    /** Per location (null for locations without MPI analysis), per {@link RootCauseMetric}: call path → seconds. */
-    public record Result(Int2DoubleOpenHashMap[][] severities) {
+    /**
+     * Per location (null for locations without the stage), per {@link RootCauseMetric}: call path → seconds; and,
+     * one sentence each, the processes whose threads could not be replayed together (their root causes cover the
+     * master thread only).
+     */
+    public record Result(Int2DoubleOpenHashMap[][] severities, List<String> problems) {
+        public Result(Int2DoubleOpenHashMap[][] severities) {
+            this(severities, List.of());
+        }
+
         public Int2DoubleOpenHashMap values(int location, RootCauseMetric m) {
             Int2DoubleOpenHashMap[] s = severities[location];
             return s == null ? null : s[m.ordinal()];
@@ -84,6 +92,20 @@ public final class RootCauses {
                 held[l] = replay.location(l).intervals() != null;
             }
         }
+        // the OpenMP teams whose threads take part (docs/openmp.md §6): every thread of the process, master first
+        List<String> problems = new ArrayList<>();
+        List<LocationData[]> teams = teams(replay, held, problems);
+        int[] teamOf = new int[n];
+        int[] threadOf = new int[n];
+        java.util.Arrays.fill(teamOf, -1);
+        for (int id = 0; id < teams.size(); id++) {
+            LocationData[] team = teams.get(id);
+            for (int i = 0; i < team.length; i++) {
+                held[team[i].location()] = true;
+                teamOf[team[i].location()] = id;
+                threadOf[team[i].location()] = i;
+            }
+        }
         // Each step below writes only rows of its own location, or partner rows that exactly one record names, so
         // its locations may run on any thread; the steps stay in sequence because each reads what the one
         // before wrote everywhere.
@@ -91,6 +113,11 @@ public final class RootCauses {
             if (held[l]) {
                 LocationData d = replay.location(l);
                 states[l] = new LocationState(d);
+                if (teamOf[l] >= 0) {
+                    states[l].teamId = teamOf[l];
+                    states[l].teamThread = threadOf[l];
+                    states[l].teamSize = teams.get(teamOf[l]).length;
+                }
                 partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
                 roles[l] = new CollectiveRoles(d.collectives().size());
             }
@@ -105,8 +132,13 @@ public final class RootCauses {
         });
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
-        forEach(pool, threads, n, l -> registerAndRead(replay, states[l], clock, lateSenderWaits[l],
-                lateReceiverWaits[l], partners[l], roles[l], init, fin));
+        forEach(pool, threads, n, l -> {
+            if (states[l] != null && teamOf[l] >= 0) {
+                TeamSyncPoints.register(states[l], teams.get(teamOf[l]), threadOf[l], clock);
+            }
+            registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
+                    roles[l], init, fin);
+        });
         PartnerFacts.FlagSink flags = flagsInto(partners);
         for (LocationState st : states) {
             if (st != null) {
@@ -131,6 +163,9 @@ public final class RootCauses {
         CostReplay cost = new CostReplay(states, partners, roles, memberLocations, globalRanks, cnodeIds,
                 path -> replay.regions().regions().get(replay.callTree().region(path)).name(), null);
         cost.finalizeLatest = fin.complete() ? fin.lastRank() : -1;
+        if (!teams.isEmpty()) {
+            cost.clock = clock;
+        }
         cost.run(pool, threads);
         cost.forwardClassification((target, row, lateSender, source, sp, v) ->
                 CostReplay.addIndirect(states[target], row, lateSender, v));
@@ -144,7 +179,44 @@ public final class RootCauses {
             }
         });
         CriticalPathImpact.compute(out, ltimes, paths);
-        return new Result(out);
+        return new Result(out, problems);
+    }
+
+    /**
+     * The OpenMP teams of held master locations whose threads can be replayed together: every CPU thread of the
+     * process, master first, each with marks, no nested parallel regions, and the same fork and barrier instances on
+     * every thread (Scalasca 2.6 analyses no other). A process without workers has no team.
+     */
+    private static List<LocationData[]> teams(Replay replay, boolean[] held, List<String> problems) {
+        int n = replay.locations().size();
+        java.util.Map<Integer, List<LocationData>> byMaster = new java.util.TreeMap<>();
+        for (int l = 0; l < n; l++) {
+            int master = replay.teamMasterOf(l);
+            if (master >= 0 && held[master]) {
+                byMaster.computeIfAbsent(master, m -> new ArrayList<>()).add(replay.location(l));
+            }
+        }
+        List<LocationData[]> out = new ArrayList<>();
+        for (var e : byMaster.entrySet()) {
+            List<LocationData> team = new ArrayList<>();
+            team.add(replay.location(e.getKey()));
+            List<LocationData> workers = e.getValue();
+            workers.sort(java.util.Comparator.comparingInt(LocationData::thread));
+            team.addAll(workers);
+            LocationData[] t = team.toArray(new LocationData[0]);
+            boolean ok = true;
+            for (LocationData d : t) {
+                ok &= d.intervals() != null && d.threads().nestedParallelRegions() == 0;
+            }
+            if (ok && TeamSyncPoints.consistent(t)) {
+                out.add(t);
+            } else {
+                problems.add("rank " + t[0].rank() + ": its threads do not meet at the same parallel regions and"
+                        + " barriers (nested or varying teams): its OpenMP delay costs and the critical path through"
+                        + " its threads are not computed, its root causes cover its master thread only");
+            }
+        }
+        return out;
     }
 
     /**

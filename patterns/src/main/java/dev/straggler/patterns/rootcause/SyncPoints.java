@@ -30,6 +30,8 @@ final class SyncPoints implements java.io.Serializable {
     private Int2ObjectOpenHashMap<int[]> several = new Int2ObjectOpenHashMap<>();
     private static final int ALL = -1;
     private static final int SEVERAL = -2;
+    /** An OpenMP point: it synchronised the threads of this process and no MPI rank. */
+    private static final int NONE = -3;
     private boolean frozen;
 
     /** Registers a synchronisation point unless the event already is one; ranks sorted, or ALL_RANKS. */
@@ -42,6 +44,19 @@ final class SyncPoints implements java.io.Serializable {
             several.put(size, syncRanks);
         }
         append(markIndex, waitTime, totalTime, completionTime, syncRanks == ALL_RANKS ? ALL : SEVERAL);
+    }
+
+    /**
+     * Registers an OpenMP synchronisation point (a fork or a team barrier, docs/openmp.md §6): it synchronised the
+     * threads of this process, so no search for the last synchronisation with an MPI rank stops at it.
+     */
+    void addTeam(int markIndex, double waitTime, double totalTime, double completionTime) {
+        append(markIndex, waitTime, totalTime, completionTime, NONE);
+    }
+
+    /** True for an OpenMP point ({@link #addTeam}). */
+    boolean team(int sp) {
+        return rank[sp] == NONE;
     }
 
     /** {@link #add} of a point that synchronised with one rank. */
@@ -136,7 +151,7 @@ final class SyncPoints implements java.io.Serializable {
         return sp >= 0 && wait[sp] > 0;
     }
 
-    /** The one rank point {@code sp} synchronised with, or a negative value when it is every rank or several. */
+    /** The one rank point {@code sp} synchronised with, or a negative value when it is every rank, several or none. */
     int singleRank(int sp) {
         return rank[sp];
     }
@@ -146,14 +161,14 @@ final class SyncPoints implements java.io.Serializable {
         return rank[sp] == ALL;
     }
 
-    /** The ranks of a point that synchronised with several (sorted); null for a point of one rank or all. */
+    /** The ranks of a point that synchronised with several (sorted); null for a point of one rank, all or none. */
     int[] several(int sp) {
         return rank[sp] == SEVERAL ? several.get(sp) : null;
     }
 
     boolean contains(int sp, int rank) {
         int r = this.rank[sp];
-        return r >= 0 ? r == rank : r == ALL || Arrays.binarySearch(several.get(sp), rank) >= 0;
+        return r >= 0 ? r == rank : r == ALL || (r == SEVERAL && Arrays.binarySearch(several.get(sp), rank) >= 0);
     }
 
     /**

@@ -12,7 +12,11 @@ final class WaitType {
     static final int N_TO_N = 3;
     static final int ONE_TO_N = 4;
     static final int N_TO_ONE = 5;
-    static final int COUNT = 6;
+    /** Waiting at OpenMP barriers (Delay.OMP.pattern, DELAY_OMPBARRIER_LONGTERM). */
+    static final int OMP_BARRIER = 6;
+    /** Worker threads idle while the master runs serially (DELAY_OMPIDLE_LONGTERM). */
+    static final int OMP_IDLE = 7;
+    static final int COUNT = 8;
 
     private WaitType() {
     }
@@ -24,6 +28,8 @@ final class WaitType {
             case BARRIER -> RootCauseMetric.DELAY_BARRIER;
             case N_TO_N -> RootCauseMetric.DELAY_N2N;
             case ONE_TO_N -> RootCauseMetric.DELAY_12N;
+            case OMP_BARRIER -> RootCauseMetric.DELAY_OMPBARRIER;
+            case OMP_IDLE -> RootCauseMetric.DELAY_OMPIDLE;
             default -> RootCauseMetric.DELAY_N21;
         };
     }
@@ -35,6 +41,8 @@ final class WaitType {
             case BARRIER -> RootCauseMetric.DELAY_BARRIER_LONGTERM;
             case N_TO_N -> RootCauseMetric.DELAY_N2N_LONGTERM;
             case ONE_TO_N -> RootCauseMetric.DELAY_12N_LONGTERM;
+            case OMP_BARRIER -> RootCauseMetric.DELAY_OMPBARRIER_LONGTERM;
+            case OMP_IDLE -> RootCauseMetric.DELAY_OMPIDLE_LONGTERM;
             default -> RootCauseMetric.DELAY_N21_LONGTERM;
         };
     }

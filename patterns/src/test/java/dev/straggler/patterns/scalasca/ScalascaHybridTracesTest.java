@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hybrid MPI+OpenMP traces: every value of Scalasca 2.6's hybrid analysis ({@code scout.hyb}, its
- * {@code scalasca_dump.csv}) per call path and thread that the OpenMP level of the analysis computes, and the MPI
- * metrics of the threaded processes, within the dump's 6 significant digits (docs/openmp.md).
+ * {@code scalasca_dump.csv}) per call path and thread that the OpenMP level of the analysis computes, the MPI
+ * metrics of the threaded processes and the root causes across threads and ranks, and every value of the remapped
+ * tree ({@code trace_dump.csv}), within the dumps' 6 significant digits (docs/openmp.md).
  */
 class ScalascaHybridTracesTest {
     /**
@@ -36,6 +37,34 @@ class ScalascaHybridTracesTest {
             "mpi_latebroadcast", "mpi_wait_nxn", "mpi_nxn_completion", "syncs_send", "syncs_recv", "syncs_coll",
             "comms_send", "comms_recv", "comms_cxch", "comms_csrc", "comms_cdst", "bytes_sent", "bytes_rcvd",
             "bytes_cout", "bytes_cin", "mpi_cls_count", "mpi_clr_count");
+
+    /**
+     * The root causes of scout.cubex: delay costs of MPI and OpenMP wait states and of idle threads, short- and
+     * long-term, the wait states' classification, the critical path through threads and ranks and its impact.
+     */
+    static final List<String> ROOT_CAUSES = List.of("delay_latesender", "delay_latesender_longterm",
+            "delay_latereceiver", "delay_latereceiver_longterm", "delay_barrier", "delay_barrier_longterm",
+            "delay_n2n", "delay_n2n_longterm", "delay_12n", "delay_12n_longterm", "delay_n21", "delay_n21_longterm",
+            "delay_ompbarrier", "delay_ompbarrier_longterm", "delay_ompidle", "delay_ompidle_longterm",
+            "mpi_wait_indirect_latesender", "mpi_wait_indirect_latereceiver", "mpi_wait_propagating_ls",
+            "mpi_wait_propagating_lr", "critical_path", "critical_path_activities", "critical_imbalance_impact",
+            "inter_partition_imbalance", "non_critical_path_activities");
+
+    /**
+     * What the remapping derives from the root causes and the computation (trace.cubex): the delay aggregates, the
+     * wait states' complements, the critical-path imbalance and performance impact, and the computational imbalance
+     * heuristic with its OpenMP branch.
+     */
+    static final List<String> REMAPPED_ROOT_CAUSES = List.of("delay", "delay_mpi", "delay_p2p",
+            "delay_latesender_aggregate", "delay_latereceiver_aggregate", "delay_collective",
+            "delay_barrier_aggregate", "delay_n21_aggregate", "delay_12n_aggregate", "delay_n2n_aggregate",
+            "delay_omp", "delay_ompbarrier_aggregate", "delay_ompidle_aggregate",
+            "waitstates_propagating_vs_terminal", "mpi_wait_propagating", "mpi_wait_terminal",
+            "mpi_wait_terminal_ls", "mpi_wait_terminal_lr", "waitstates_direct_vs_indirect", "mpi_wait_direct",
+            "mpi_wait_direct_latesender", "mpi_wait_direct_latereceiver", "mpi_wait_indirect", "critical_path",
+            "critical_path_imbalance", "performance_impact", "performance_impact_criticalpath",
+            "intra_partition_imbalance", "imbalance", "imbalance_above", "imbalance_above_single", "imbalance_below",
+            "imbalance_below_bypass", "imbalance_below_singularity");
 
     /**
      * The remapped tree (trace.cubex) per call path and thread: time with the idle threads the remapping adds,
@@ -58,6 +87,38 @@ class ScalascaHybridTracesTest {
         return forEachTrace(ScalascaHybridTracesTest::checkRemapped);
     }
 
+    @TestFactory
+    Stream<DynamicTest> rootCausesAcrossThreadsReproduceScalascaOnEveryHybridTrace() throws IOException {
+        return forEachTrace(dir -> compare(dir, analyse(dir), ScalascaReference.load(dir), ROOT_CAUSES));
+    }
+
+    @TestFactory
+    Stream<DynamicTest> remappedRootCausesAndImbalanceReproduceScalascaOnEveryHybridTrace() throws IOException {
+        return forEachTrace(dir -> {
+            Assumptions.assumeTrue(Files.exists(dir.resolve("trace_dump.csv")), "no trace_dump.csv in " + dir);
+            compare(dir, analyse(dir), ScalascaReference.loadRemapped(dir), REMAPPED_ROOT_CAUSES);
+        });
+    }
+
+    @TestFactory
+    Stream<DynamicTest> rootCausesAcrossThreadsDoNotDependOnTheAnalysisThreads() throws IOException {
+        return forEachTrace(dir -> {
+            AnalysisResult one = analyse(dir, 1);
+            AnalysisResult three = analyse(dir, 3);
+            var a = one.cube();
+            var b = three.cube();
+            for (String m : ROOT_CAUSES) {
+                int x = a.metricIndex(m);
+                for (int c = 0; c < a.callPaths().size(); c++) {
+                    for (int l = 0; l < a.locations().size(); l++) {
+                        assertEquals(Double.doubleToLongBits(a.get(x, c, l)), Double.doubleToLongBits(b.get(x, c, l)),
+                                m + " at call path " + c + ", location " + l);
+                    }
+                }
+            }
+        });
+    }
+
     private interface Check {
         void run(Path dir) throws IOException;
     }
@@ -77,10 +138,14 @@ class ScalascaHybridTracesTest {
     }
 
     private static AnalysisResult analyse(Path dir) throws IOException {
+        return analyse(dir, 2);
+    }
+
+    private static AnalysisResult analyse(Path dir, int threads) throws IOException {
         Optional<TraceSource> source = RealTraces.openOtf2(dir.resolve("traces.otf2"));
         Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build");
         try (TraceSource s = source.get()) {
-            return Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(false));
+            return Analysis.run(s, AnalysisOptions.defaults().withThreads(threads).withRootCauses(true));
         }
     }
 
