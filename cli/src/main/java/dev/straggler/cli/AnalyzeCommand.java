@@ -246,8 +246,8 @@ final class AnalyzeCommand implements Callable<Integer> {
             return "not analysed (--no-root-causes)";
         }
         return dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(cube)
-                ? "computed for MPI: delay costs, propagation and the critical path (sections below); OpenMP delays"
-                + " and the critical path through threads are not computed (docs/openmp.md)"
+                ? "computed across processes and threads: delay costs of MPI and OpenMP waiting and of idle threads,"
+                + " propagation and the critical path (sections below)"
                 : "computed: delay costs, propagation and the critical path (sections below)";
     }
 

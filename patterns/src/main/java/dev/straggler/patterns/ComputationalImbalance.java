@@ -17,8 +17,13 @@ import dev.straggler.patterns.cube.SystemLocation;
  *       Single participant and the others have the mean as Singularity.</li>
  * </ul>
  * As in the remapper's pure-MPI branch, only each process's master thread (thread 0) gets Overload and Underload,
- * while visitors are counted over all locations. OpenMP-parallel call paths, which the remapper averages over
- * threads instead, do not arise: Straggler analyses MPI.
+ * while visitors are counted over all locations.
+ *
+ * <p>A run with OpenMP (its cube has {@code omp_time}) takes the remapper's other branch (docs/openmp.md §3.4): a
+ * call path inside a parallel region (itself or an ancestor a region named {@code !$omp parallel...}) is averaged over
+ * all threads instead of the processes, and every thread gets Overload and Underload there; outside parallel
+ * regions only masters do, and the non-participation metrics are computed for call paths inside parallel regions
+ * only.
  */
 public final class ComputationalImbalance {
     private ComputationalImbalance() {
@@ -33,6 +38,9 @@ public final class ComputationalImbalance {
             return;
         }
         Metrics into = Metrics.of(cube);
+        int ompTime = cube.metricIndex("omp_time");
+        boolean openMp = ompTime >= 0 && !cube.isOmitted(ompTime);
+        boolean[] parallel = openMp ? insideParallelRegions(cube) : new boolean[cube.callPaths().size()];
         int locations = cube.locations().size();
         boolean[] master = new boolean[locations];
         int processes = (int) cube.locations().stream().mapToInt(SystemLocation::rank).distinct().count();
@@ -59,9 +67,25 @@ public final class ComputationalImbalance {
             }
             for (int l = 0; l < locations; l++) {
                 book(cube, into, c, l, time == null ? 0 : time[l], v != null && (long) v[l] != 0, master[l], sum,
-                        processes, visitors, locations);
+                        processes, visitors, locations, openMp, parallel[c]);
             }
         }
+    }
+
+    /**
+     * Per call path, whether it lies inside an OpenMP parallel region: itself or an ancestor is a region whose name
+     * starts with {@code !$omp parallel} (the remapper decides by name, as CubeLib's {@code is_omp_parallel}).
+     */
+    public static boolean[] insideParallelRegions(SeverityCube cube) {
+        int n = cube.callPaths().size();
+        boolean[] out = new boolean[n];
+        // parents come before their children
+        for (int c = 0; c < n; c++) {
+            var cp = cube.callPaths().get(c);
+            boolean own = cube.regions().get(cp.region()).name().startsWith("!$omp parallel");
+            out[c] = own || (cp.parent() >= 0 && out[cp.parent()]);
+        }
+        return out;
     }
 
     /** The heuristic's metrics in a cube. */
@@ -88,11 +112,22 @@ public final class ComputationalImbalance {
      */
     public static void book(SeverityCube cube, Metrics into, int c, int column, double time, boolean visited,
                             boolean master, double sum, int processes, int visitors, int locations) {
+        book(cube, into, c, column, time, visited, master, sum, processes, visitors, locations, false, false);
+    }
+
+    /**
+     * As above for a run with or without OpenMP ({@code openMp}: the cube has OpenMP metrics); {@code parallel} when
+     * the call path lies inside a parallel region ({@link #insideParallelRegions}).
+     */
+    public static void book(SeverityCube cube, Metrics into, int c, int column, double time, boolean visited,
+                            boolean master, double sum, int processes, int visitors, int locations, boolean openMp,
+                            boolean parallel) {
         if (processes == 0) {
             return;
         }
-        double mean = sum / processes;
-        if (master) {
+        boolean threads = openMp && parallel;
+        double mean = sum / (threads ? locations : processes);
+        if (master || threads) {
             double diff = time - mean;
             if (diff > 0) {
                 cube.set(into.imbalance(), c, column, diff);
@@ -102,7 +137,7 @@ public final class ComputationalImbalance {
                 cube.set(into.below(), c, column, -diff);
             }
         }
-        if (mean == 0 || visitors == locations) {
+        if (mean == 0 || visitors == locations || (openMp && !parallel)) {
             return;
         }
         if (!visited) {

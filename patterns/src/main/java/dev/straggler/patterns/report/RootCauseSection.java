@@ -60,13 +60,19 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_BARRIER_WAIT) + c.total(MetricTree.MPI_WAIT_NXN)
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
-        // the delays explain MPI waiting; where threads wait in OpenMP too, the sentence must not claim all of it
-        String allWaiting = dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(c) ? "all MPI waiting"
-                : "all waiting";
+        // with threads the delays also explain waiting at OpenMP barriers and idle threads (not lock contention):
+        // the sentence names exactly what its denominator holds
+        boolean openMp = dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(c);
+        if (openMp) {
+            waiting += c.total(MetricTree.OMP_EBARRIER_WAIT) + c.total(MetricTree.OMP_IBARRIER_WAIT)
+                    + c.total(MetricTree.OMP_IDLE_THREADS);
+        }
+        String allWaiting = openMp ? "the waiting in MPI and at OpenMP barriers and of the idle threads" : "all waiting";
+        String waitedFor = openMp ? "the processes and threads waited for" : "the processes waited for";
         if (delay > 0 && waiting > 0) {
             out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of %s (%s s of %s s) is caused by delays "
-                    + "on the processes waited for, above all:", share(delay, waiting), allWaiting,
-                    TextReport.seconds(delay), TextReport.seconds(waiting)), width));
+                    + "on %s, above all:", share(delay, waiting), allWaiting, TextReport.seconds(delay),
+                    TextReport.seconds(waiting), waitedFor), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
                 if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {
@@ -115,15 +121,17 @@ final class RootCauseSection {
      * definition, reference §1.6), which looks impossible for a call path the run waits on unless said.
      */
     private static void criticalPath(SeverityCube c, double cp, int width, boolean all, StringBuilder out) {
+        // Scalasca's average divides by the locations: per thread where processes run threads
+        String per = threaded(c) ? "thread" : "process";
         String imbalanceName = MetricTree.standaloneName("critical_path_imbalance").toLowerCase(Locale.ROOT);
         double imbalance = clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp);
         out.append(TextReport.wrap(imbalance > 0
                 ? String.format(Locale.ROOT, "Critical path %s s, of it %s s (%s) %s: time call paths spend on it "
-                        + "above their average per process. By time on the path:", TextReport.seconds(cp),
-                TextReport.seconds(imbalance), share(imbalance, cp), imbalanceName)
+                        + "above their average per %s. By time on the path:", TextReport.seconds(cp),
+                TextReport.seconds(imbalance), share(imbalance, cp), imbalanceName, per)
                 : String.format(Locale.ROOT, "Critical path %s s, without %s: no call path spends more time on it "
-                        + "than its average per process. By time on the path:", TextReport.seconds(cp),
-                imbalanceName), width));
+                        + "than its average per %s. By time on the path:", TextReport.seconds(cp),
+                imbalanceName, per), width));
         int n = c.callPaths().size();
         CriticalPathTimes times = CriticalPathTimes.of(c);
         double[] cpIncl = times.onPath();
@@ -151,7 +159,7 @@ final class RootCauseSection {
             // the values stay aligned; a footnote mark follows its value
             String mark = "     ";
             if (imb == 0) {
-                notes.add(zeroImbalanceNote(c, p, cpIncl[p], busyIncl[p] / locations, v, imbalanceName));
+                notes.add(zeroImbalanceNote(c, p, cpIncl[p], busyIncl[p] / locations, v, imbalanceName, per));
                 mark = String.format(Locale.ROOT, "%-5s", " [" + notes.size() + "]");
             }
             String row = String.format(Locale.ROOT, "  %6s %10s s  ", share(v, cp), TextReport.seconds(v));
@@ -175,14 +183,24 @@ final class RootCauseSection {
      * with its average time per process outside wait states, callees included, and the former is not larger.
      */
     private static String zeroImbalanceNote(SeverityCube c, int p, double onPathIncl, double averageIncl,
-                                            double onPathExcl, String imbalanceName) {
+                                            double onPathExcl, String imbalanceName, String per) {
         boolean callees = onPathIncl - onPathExcl > 1e-9 * onPathIncl;
         String on = TextReport.seconds(onPathIncl);
         String avg = TextReport.seconds(Math.max(0, averageIncl));
         String relation = on.equals(avg) ? "equal to" : onPathIncl < averageIncl ? "below" : "about";
-        return String.format(Locale.ROOT, "%s: %s on the critical path %s s, %s %s average %s s per process: no %s",
+        return String.format(Locale.ROOT, "%s: %s on the critical path %s s, %s %s average %s s per %s: no %s",
                 TextReport.path(c, p), callees ? "with its callees" : "", on, relation, callees ? "their" : "its", avg,
-                imbalanceName).replace(":  on", ": on");
+                per, imbalanceName).replace(":  on", ": on");
+    }
+
+    /** True when some location is not its process's master thread (locations are then threads). */
+    private static boolean threaded(SeverityCube c) {
+        for (var l : c.locations()) {
+            if (l.thread() != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A share in percent, clamped to [0, 100] so that rounding never shows an impossible number. */
@@ -210,9 +228,12 @@ final class RootCauseSection {
             }
         }
         locs.sort(Comparator.comparingDouble((Integer l) -> -per[l]).thenComparingInt(l -> l));
-        StringBuilder b = new StringBuilder(locs.size() == 1 ? "rank " : "ranks ");
+        boolean threads = threaded(c);
+        StringBuilder b = new StringBuilder(threads ? (locs.size() == 1 ? "thread (rank.thread) " : "threads "
+                + "(rank.thread) ") : locs.size() == 1 ? "rank " : "ranks ");
         for (int i = 0; i < Math.min(3, locs.size()); i++) {
             var loc = c.locations().get(locs.get(i));
+            // as the wait-state lists name them: a master thread by its rank alone
             b.append(i > 0 ? ", " : "").append(loc.rank()).append(loc.thread() == 0 ? "" : "." + loc.thread());
         }
         if (locs.size() > 3) {
