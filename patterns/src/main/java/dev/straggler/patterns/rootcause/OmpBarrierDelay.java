@@ -16,8 +16,6 @@ package dev.straggler.patterns.rootcause;
  * lowest thread number.
  */
 final class OmpBarrierDelay {
-    static final boolean DEBUG = Boolean.getBoolean("straggler.debugOmp");
-
     private OmpBarrierDelay() {
     }
 
@@ -75,14 +73,6 @@ final class OmpBarrierDelay {
                 sumScale += scale;
             }
             RootCauseMetric metric = type < 0 ? RootCauseMetric.DELAY_OMPBARRIER : WaitType.longTerm(type);
-            if (DEBUG && type >= 0 && (delaySum > 0 || sumScale > 0)) {
-                StringBuilder b = new StringBuilder("OMPB rank " + last.rank + " loc " + latest.location() + " sp " + latest.sp()
-                        + " type " + type + " delay " + delaySum + " sumScale " + sumScale + " propWait " + propWait + " in:");
-                for (CostReplay.TeamArrival a : team) {
-                    b.append(' ').append(a.costs()[type]);
-                }
-                System.err.println(b);
-            }
             if (delaySum > 0.0) {
                 for (int i = 0; i < cpn; i++) {
                     if (delay[i] != 0) {
