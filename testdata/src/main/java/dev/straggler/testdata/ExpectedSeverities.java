@@ -27,15 +27,26 @@ import java.util.Objects;
  * are shares of simulated times, not whole ticks. Scaling families are model-level ({@code exact} false): see
  * {@link #scaling()}.
  *
- * @param parameters every parameter's effective value, defaults included
- * @param totals     per metric of {@link #metrics()}, the sum over call paths and ranks
- * @param scaling    scaling families only: designed-bad and designed-good callsites and model constants
- * @param filter     the instrumentation-overhead scenario only: the ground truth for include/exclude lists
+ * <p>Hybrid MPI+OpenMP scenarios give every entry a {@link Entry#thread() thread} (the OpenMP thread number within
+ * the rank); the metrics they list include the OpenMP ones (docs/openmp.md). Expectations for metrics that no
+ * analysis of Straggler's computes yet for such traces (the OpenMP root causes, docs/openmp.md §6) are kept apart in
+ * {@link #pendingMetrics()} and {@link #pendingEntries()}, with the same completeness rule, so that they can be
+ * checked once they are computed without failing the checks of {@link #metrics()} before.
+ *
+ * @param parameters     every parameter's effective value, defaults included
+ * @param totals         per metric of {@link #metrics()}, the sum over call paths and ranks
+ * @param scaling        scaling families only: designed-bad and designed-good callsites and model constants
+ * @param filter         the instrumentation-overhead scenario only: the ground truth for include/exclude lists
+ * @param pendingMetrics metrics predicted in {@link #pendingEntries()} (every non-zero value, zero elsewhere), not
+ *                       part of {@link #metrics()}
+ * @param pendingEntries the expected values of {@link #pendingMetrics()}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ExpectedSeverities(String format, String scenario, int ranks, long seed, Map<String, String> parameters,
                                  boolean exact, List<String> metrics, List<Entry> entries, Map<String, Double> totals,
-                                 Scaling scaling, Filter filter, List<String> notes) {
+                                 Scaling scaling, Filter filter, List<String> notes,
+                                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> pendingMetrics,
+                                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Entry> pendingEntries) {
 
     public static final String FORMAT = "straggler.expected/1";
 
@@ -51,6 +62,16 @@ public record ExpectedSeverities(String format, String scenario, int ranks, long
         entries = List.copyOf(Objects.requireNonNullElse(entries, List.of()));
         totals = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNullElse(totals, Map.of())));
         notes = List.copyOf(Objects.requireNonNullElse(notes, List.of()));
+        pendingMetrics = List.copyOf(Objects.requireNonNullElse(pendingMetrics, List.of()));
+        pendingEntries = List.copyOf(Objects.requireNonNullElse(pendingEntries, List.of()));
+    }
+
+    /** An expectation without pending metrics. */
+    public ExpectedSeverities(String format, String scenario, int ranks, long seed, Map<String, String> parameters,
+                              boolean exact, List<String> metrics, List<Entry> entries, Map<String, Double> totals,
+                              Scaling scaling, Filter filter, List<String> notes) {
+        this(format, scenario, ranks, seed, parameters, exact, metrics, entries, totals, scaling, filter, notes,
+                List.of(), List.of());
     }
 
     /**
@@ -58,12 +79,23 @@ public record ExpectedSeverities(String format, String scenario, int ranks, long
      *
      * @param metric   Scalasca unique metric name, e.g. {@code mpi_latesender}
      * @param callpath region names from the root of the call tree, e.g. [main, late_sender, ..., MPI_Recv]
-     * @param rank     global rank (= location index: one location per rank)
+     * @param rank     global rank (= location index in a pure MPI program: one location per rank)
+     * @param thread   OpenMP thread number within the rank (0 = master, the only thread of a pure MPI program);
+     *                 omitted from the JSON when 0
      * @param value    seconds
      */
-    public record Entry(String metric, List<String> callpath, int rank, double value) {
+    public record Entry(String metric, List<String> callpath, int rank,
+                        @JsonInclude(JsonInclude.Include.NON_DEFAULT) int thread, double value) {
         public Entry {
             callpath = List.copyOf(callpath);
+            if (thread < 0) {
+                throw new IllegalArgumentException("thread must be >= 0: " + thread);
+            }
+        }
+
+        /** An entry of a rank's master thread. */
+        public Entry(String metric, List<String> callpath, int rank, double value) {
+            this(metric, callpath, rank, 0, value);
         }
     }
 
@@ -122,10 +154,24 @@ public record ExpectedSeverities(String format, String scenario, int ranks, long
         return entries.stream().filter(e -> e.metric.equals(metric)).mapToDouble(Entry::value).sum();
     }
 
-    /** The expected value at one (metric, call path, rank), 0 when there is no entry. */
+    /** The expected value at one (metric, call path, rank) of the rank's master thread, 0 when there is no entry. */
     public double value(String metric, List<String> callpath, int rank) {
+        return value(metric, callpath, rank, 0);
+    }
+
+    /** The expected value at one (metric, call path, rank, thread), 0 when there is no entry. */
+    public double value(String metric, List<String> callpath, int rank, int thread) {
         return entries.stream()
-                .filter(e -> e.rank == rank && e.metric.equals(metric) && e.callpath.equals(callpath))
+                .filter(e -> e.rank == rank && e.thread == thread && e.metric.equals(metric)
+                        && e.callpath.equals(callpath))
+                .mapToDouble(Entry::value).sum();
+    }
+
+    /** The expected value of a pending metric at one (call path, rank, thread), 0 when there is no entry. */
+    public double pendingValue(String metric, List<String> callpath, int rank, int thread) {
+        return pendingEntries.stream()
+                .filter(e -> e.rank == rank && e.thread == thread && e.metric.equals(metric)
+                        && e.callpath.equals(callpath))
                 .mapToDouble(Entry::value).sum();
     }
 

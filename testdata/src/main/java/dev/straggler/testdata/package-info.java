@@ -22,11 +22,29 @@
  * collective byte counts follow Score-P's rules. Timer: 1 ns ticks. Each rank's events reach the writer in batches
  * of at most 8 K events as the rank advances, so memory does not grow with the trace.
  *
+ * <p>Hybrid MPI+OpenMP programs ({@link dev.straggler.testdata.sim.ProgramBuilder#threads},
+ * {@code parallel}, {@code ompBarrier}, {@code critical}) give every rank a team of T threads: its master (thread 0,
+ * location = rank) and T−1 workers (CPU_THREAD locations of the rank's group, OTF2 id t &lt;&lt; 32 | rank, indexed
+ * t × p + rank after the masters, as an OTF2 reader orders them). They are recorded as Score-P 8 with OPARI2
+ * records them (docs/openmp.md §1–§5): MPI_Init_thread; on the master THREAD_FORK (T requested threads) before
+ * {@code !$omp parallel @file:line} and THREAD_JOIN after it; every thread's region from its ENTER (a worker's first
+ * event) to its LEAVE, barriers as {@code !$omp barrier} (role BARRIER) or {@code !$omp implicit barrier}
+ * (IMPLICIT_BARRIER), critical sections as {@code !$omp critical} (CRITICAL) around THREAD_ACQUIRE_LOCK,
+ * {@code !$omp critical sblock} (CRITICAL_SBLOCK), THREAD_RELEASE_LOCK, with one lock per critical name and
+ * acquisition orders 1, 2, 3 … per lock across the process. MPI runs on the masters outside parallel regions
+ * (MPI_THREAD_FUNNELED). Timing ({@link dev.straggler.testdata.sim.ThreadModel}): thread t enters a region
+ * fork + t·fork_stagger after the fork; a barrier is left by all at the latest entry + barrier; a critical section
+ * is granted in the order of the requests (ties by thread number) when its previous holder releases it; the master
+ * records THREAD_JOIN {@code join} after the threads leave the region.
+ *
  * <h2>Expectations</h2>
  * {@link dev.straggler.testdata.ExpectedSeverities} are derived from the parameters with the same cost model and
  * Scalasca 2.6's definitions (reference §1.3–1.4: clipping, sync points, payload rules, wrong-order buffer,
  * multi-wait maximum, exclusion of Alltoallv and size-1 communicators, Init/Finalize), never from the trace;
- * tests check them against the timestamps of the generated traces with an independent recomputation.
+ * tests check them against the timestamps of the generated traces with an independent recomputation. Entries of
+ * hybrid scenarios name the OpenMP thread; their metrics include every OpenMP metric of docs/openmp.md (management,
+ * fork, barrier waits, lock contention, idle threads, limited parallelism), and expectations no analysis computes
+ * yet (Scalasca's OpenMP root causes) are kept apart as pending entries.
  *
  * <h2>Catalogue</h2> (closed forms for synchronised starts; the expectation files hold the exact values, network
  * terms included)
@@ -66,6 +84,21 @@
  *       two synchronisation points; Scalasca's 128-entry time maps keep them off the critical path (the interval's
  *       map) and take a routine's local time (the whole-run map): activities, imbalance impact and inter-partition
  *       imbalance as the bounded maps give them</td></tr>
+ *   <tr><td>omp-imbalance-explicit-barrier / -implicit-barrier</td><td>hybrid, T threads per rank: thread t works
+ *       work + t·delta, then omp_ebarrier_wait (resp. omp_ibarrier_wait) = (T−1−t)·delta per region at the barrier's
+ *       call path ((T−1−t)·(delta + omp.fork_stagger) in general)</td></tr>
+ *   <tr><td>omp-critical-contention</td><td>hybrid: all threads enter a critical section of length c at once:
+ *       omp_lock_contention_critical = k·c for the k-th acquirer (k = 0 … T−1) per region, from its ENTER of
+ *       {@code !$omp critical} to the previous release; omp_ibarrier_wait = (T−1−k)·c</td></tr>
+ *   <tr><td>omp-serial-phase</td><td>hybrid: the master runs s alone between two parallel regions: omp_idle_threads
+ *       = reps·s on every worker at serial_phase (and the master's MPI_Init_thread / MPI_Finalize time there);
+ *       omp_fork = reps·(fork + t·fork_stagger), omp_management = that + reps·join per region and thread</td></tr>
+ *   <tr><td>hybrid-omp-to-late-sender</td><td>hybrid, BT-MZ-like: rank 0's slow thread works delta longer, then
+ *       rank 0 sends to ranks 1 … p−1: omp_ibarrier_wait = delta on rank 0's other threads, mpi_latesender = delta
+ *       on every receiver, omp_idle_threads = delta on its workers, per repetition. Pending (Scalasca 2.6's rules,
+ *       derived in the class's javadoc): delay_ompbarrier = reps·(T−1)·delta, delay_latesender_longterm =
+ *       reps·(p−1)·delta, delay_ompidle_longterm = reps·(p−1)(T−1)·delta, critical_path = reps·(work + delta), all at
+ *       the slow thread's work; delay_latesender = 0</td></tr>
  *   <tr><td>deep-calltree</td><td>include-list ground truth: the helpers (&gt;98% of function events) are excluded</td></tr>
  *   <tr><td>bt-like, sweep3d-like</td><td>model-level: designed-bad / designed-good callsites</td></tr>
  *   <tr><td>gyro-like</td><td>exact; Wait at N×N in the sub-communicator Alltoall at p = 192, none at 128</td></tr>
@@ -77,6 +110,9 @@
  * and {@code critical-path-many-routines} the critical-path metrics only; they
  * default to a network without latency and call overhead, which those closed forms assume.
  * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
- * MPI_Comm_split, or on size-1 communicators.
+ * MPI_Comm_split, or on size-1 communicators. The hybrid scenarios take {@code threads} and the OpenMP overheads
+ * {@code omp.fork}, {@code omp.fork_stagger}, {@code omp.join}, {@code omp.barrier};
+ * {@code hybrid-omp-to-late-sender} defaults to an ideal network and free OpenMP overheads, for which its pending
+ * root causes are derived.
  */
 package dev.straggler.testdata;

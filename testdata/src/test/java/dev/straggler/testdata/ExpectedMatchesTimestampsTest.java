@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The closed-form wait states of every exact scenario equal what its trace's timestamps imply under Scalasca's
  * definitions, as recomputed by the independent {@link TraceWaitStates} oracle, at several rank counts and
  * parameter variants (communicator splits where a scenario has them, else a network with latency, call overhead
- * and exit stagger).
+ * and exit stagger); for the hybrid scenarios so do the OpenMP metrics, per thread ({@link OpenMpOracle}), also with
+ * other team sizes and OpenMP overheads.
  */
 class ExpectedMatchesTimestampsTest {
 
@@ -66,6 +67,19 @@ class ExpectedMatchesTimestampsTest {
         l.add(Arguments.of("gyro-like", 12, Map.of("steps", "2", "group", "5", "stagger", "1e-6")));
         l.add(Arguments.of("graph500-like", 5, Map.of("nbfs", "3", "noise", "0.1")));
         l.add(Arguments.of("graph500-like", 3, Map.of("nbfs", "2", "latency", "2e-6", "overhead", "5e-7")));
+        for (String hybrid : List.of("omp-imbalance-explicit-barrier", "omp-imbalance-implicit-barrier",
+                "omp-critical-contention", "omp-serial-phase", "hybrid-omp-to-late-sender")) {
+            l.add(Arguments.of(hybrid, 3, hybrid.startsWith("hybrid") ? Map.of("threads", "1", "slow_thread", "0")
+                    : Map.of("threads", "1")));
+            l.add(Arguments.of(hybrid, 2, Map.of("threads", "5", "omp.fork", "3e-6", "omp.fork_stagger", "2e-6",
+                    "omp.join", "4e-6", "omp.barrier", "1e-6", "reps", "2")));
+            l.add(Arguments.of(hybrid, 3, Map.of("threads", "3", "skew.rank", "1", "skew.offset", "0.002",
+                    "skew.drift", "1e-4")));
+        }
+        // a stagger longer than the critical section: late threads find the lock free
+        l.add(Arguments.of("omp-critical-contention", 2, Map.of("omp.fork_stagger", "0.0015")));
+        // the slow thread is rank 0's master; a rendezvous message
+        l.add(Arguments.of("hybrid-omp-to-late-sender", 4, Map.of("slow_thread", "0", "bytes", "100000")));
         return l.stream();
     }
 
@@ -79,10 +93,11 @@ class ExpectedMatchesTimestampsTest {
         Map<String, Long> actual = new TraceWaitStates(trace).values;
         Map<String, Double> expected = new TreeMap<>();
         for (ExpectedSeverities.Entry e : g.expected().entries()) {
-            if (!Metrics.WAIT_STATES.contains(e.metric())) {
+            if (!Metrics.WAIT_STATES.contains(e.metric()) && !Metrics.OPENMP.contains(e.metric())) {
                 continue; // root causes: checked against the analysis in the patterns module
             }
-            expected.merge(e.metric() + "|" + String.join("/", e.callpath()) + "|" + e.rank(), e.value(), Double::sum);
+            expected.merge(e.metric() + "|" + String.join("/", e.callpath()) + "|" + e.rank() + "|" + e.thread(),
+                    e.value(), Double::sum);
         }
         TreeSet<String> keys = new TreeSet<>(expected.keySet());
         keys.addAll(actual.keySet());

@@ -19,7 +19,10 @@ import java.util.TreeMap;
  * Test oracle: Scalasca 2.6's wait states (reference §1.3–1.4) recomputed directly from a trace's timestamps, in the
  * plainest way possible (objects per event, no replay engine). It shares no code with the scenarios' closed forms,
  * so agreement between the two checks both. Supports what the ATS-like scenarios use: blocking and non-blocking
- * point-to-point with specific sources, MPI_Waitall of receives, all collectives, MPI_Init/MPI_Finalize.
+ * point-to-point with specific sources, MPI_Waitall of receives, all collectives, MPI_Init(_thread)/MPI_Finalize;
+ * and what the hybrid scenarios use ({@link OpenMpOracle}): OpenMP thread management, barrier waits, lock
+ * contention and idle threads (docs/openmp.md) of teams without nested regions. MPI calls are taken from each
+ * rank's master thread.
  */
 final class TraceWaitStates {
 
@@ -49,7 +52,7 @@ final class TraceWaitStates {
     record Coll(int rank, int comm, CollectiveOp op, int root, long sent, long received, long begin, long end, Call call) {
     }
 
-    /** Severities in ticks by "metric|call/path|rank". */
+    /** Severities in ticks by "metric|call/path|rank|thread". */
     final Map<String, Long> values = new TreeMap<>();
     /** Every receive, matched to its send. */
     final List<Recv> receives = new ArrayList<>();
@@ -62,7 +65,8 @@ final class TraceWaitStates {
 
     TraceWaitStates(TraceSource trace) throws IOException {
         this.defs = trace.definitions();
-        int n = defs.locations().size();
+        int n = defs.rankCount();
+        int[] master = defs.masterLocationByRank();
         List<Send> sends = new ArrayList<>();
         Map<Integer, Map<Long, Send>> isends = new HashMap<>();
         Map<Integer, Map<Long, Call>> sendCompletion = new HashMap<>();
@@ -72,8 +76,9 @@ final class TraceWaitStates {
         long[] initLeave = new long[n];
         long[] finEnter = new long[n];
         long[] finLeave = new long[n];
-        for (int loc = 0; loc < n; loc++) {
-            int rank = defs.location(loc).rank();
+        String[] initPath = new String[n];
+        for (int rank = 0; rank < n; rank++) {
+            int loc = master[rank];
             EventBatch b = trace.readLocation(loc);
             ArrayDeque<String> stack = new ArrayDeque<>();
             ArrayDeque<Call> calls = new ArrayDeque<>();
@@ -104,10 +109,11 @@ final class TraceWaitStates {
                         Call c = calls.pollLast();
                         c.leave = t;
                         stack.pollLast();
-                        if (c.region.equals("MPI_Init") && !initSeen) {
+                        if ((c.region.equals("MPI_Init") || c.region.equals("MPI_Init_thread")) && !initSeen) {
                             initSeen = true;
                             initEnter[rank] = c.enter;
                             initLeave[rank] = c.leave;
+                            initPath[rank] = c.path;
                         }
                         if (c.region.equals("MPI_Finalize") && !finSeen) {
                             finSeen = true;
@@ -157,7 +163,8 @@ final class TraceWaitStates {
         lateSenderAndWrongOrder(recvsByRank);
         lateReceiver(sends, recvsByRank, sendCompletion);
         collectives(colls);
-        initAndFinalize(initEnter, initLeave, finEnter, finLeave);
+        initAndFinalize(initEnter, initLeave, finEnter, finLeave, initPath);
+        new OpenMpOracle(trace).values.forEach((k, v) -> values.merge(k, v, Long::sum));
     }
 
     private static long indexOfEnter(EventBatch b, int i) {
@@ -170,7 +177,7 @@ final class TraceWaitStates {
 
     private void add(String metric, String path, int rank, long ticks) {
         if (ticks > 0) {
-            values.merge(metric + "|" + path + "|" + rank, ticks, Long::sum);
+            values.merge(metric + "|" + path + "|" + rank + "|0", ticks, Long::sum);
         }
     }
 
@@ -367,7 +374,7 @@ final class TraceWaitStates {
         }
     }
 
-    private void initAndFinalize(long[] ie, long[] il, long[] fe, long[] fl) {
+    private void initAndFinalize(long[] ie, long[] il, long[] fe, long[] fl, String[] initPath) {
         long maxIe = Long.MIN_VALUE;
         long minIl = Long.MAX_VALUE;
         long maxFe = Long.MIN_VALUE;
@@ -377,7 +384,7 @@ final class TraceWaitStates {
             maxFe = Math.max(maxFe, fe[i]);
         }
         for (int i = 0; i < ie.length; i++) {
-            add("mpi_init_completion", "main/MPI_Init", i, il[i] - Math.max(minIl, Math.min(maxIe, il[i])));
+            add("mpi_init_completion", initPath[i], i, il[i] - Math.max(minIl, Math.min(maxIe, il[i])));
             add("mpi_finalize_wait", "main/MPI_Finalize", i, Math.min(maxFe, fl[i]) - fe[i]);
         }
     }

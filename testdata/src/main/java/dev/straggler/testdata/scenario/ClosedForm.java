@@ -23,6 +23,11 @@ final class ClosedForm {
      * rank, the true time it leaves MPI_Init.
      */
     static long[] init(Params p, ExpectedBuilder e) {
+        return init(p, e, INIT);
+    }
+
+    /** {@link #init(Params, ExpectedBuilder)} with the call path of MPI_Init (or MPI_Init_thread). */
+    static long[] init(Params p, ExpectedBuilder e, List<String> path) {
         int n = p.ranks();
         NetworkModel net = p.network();
         long cost = net.collectiveCost(MpiCall.INIT, 0, n);
@@ -37,13 +42,16 @@ final class ClosedForm {
         }
         ScalascaRules.initCompletion(enter, leave, completion);
         for (int i = 0; i < n; i++) {
-            e.add(Metrics.INIT_COMPLETION, INIT, i, completion[i]);
+            e.add(Metrics.INIT_COMPLETION, path, i, completion[i]);
         }
         return clock;
     }
 
-    /** MPI_Finalize entered at {@code clock[i]}; ends like a barrier. Records Wait at Finalize. */
-    static void finalize(Params p, ExpectedBuilder e, long[] clock) {
+    /**
+     * MPI_Finalize entered at {@code clock[i]}; ends like a barrier. Records Wait at Finalize and returns, per rank,
+     * the true time it leaves MPI_Finalize.
+     */
+    static long[] finalize(Params p, ExpectedBuilder e, long[] clock) {
         int n = p.ranks();
         NetworkModel net = p.network();
         long dep = ScalascaRules.max(clock);
@@ -51,14 +59,17 @@ final class ClosedForm {
         long[] enter = new long[n];
         long[] leave = new long[n];
         long[] wait = new long[n];
+        long[] left = new long[n];
         for (int i = 0; i < n; i++) {
+            left[i] = dep + cost + net.exitDelay(i);
             enter[i] = e.obs(i, clock[i]);
-            leave[i] = e.obs(i, dep + cost + net.exitDelay(i));
+            leave[i] = e.obs(i, left[i]);
         }
         ScalascaRules.finalizeWait(enter, leave, wait);
         for (int i = 0; i < n; i++) {
             e.add(Metrics.FINALIZE_WAIT, FINALIZE, i, wait[i]);
         }
+        return left;
     }
 
     /** MPI_Comm_split on MPI_COMM_WORLD entered at {@code clock[i]}: advances the clocks; no wait state. */

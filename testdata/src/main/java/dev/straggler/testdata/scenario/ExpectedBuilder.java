@@ -20,7 +20,7 @@ import java.util.Map;
  * records, which is what Scalasca's formulas see.
  */
 public final class ExpectedBuilder {
-    private record Key(String metric, List<String> callpath, int rank) {
+    private record Key(String metric, List<String> callpath, int rank, int thread) {
     }
 
     private final String scenario;
@@ -29,6 +29,8 @@ public final class ExpectedBuilder {
     private final Map<Key, long[]> sums = new HashMap<>();
     private final Map<Key, double[]> shares = new HashMap<>();
     private final List<String> covered = new ArrayList<>();
+    private final List<String> pending = new ArrayList<>();
+    private final Map<Key, double[]> pendingShares = new HashMap<>();
     private final Map<Integer, ReceiveLog> logs = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private boolean exact = true;
@@ -48,8 +50,13 @@ public final class ExpectedBuilder {
 
     /** Adds {@code ticks} (ignored when not positive, as Scalasca counts only positive waits). */
     public void add(String metric, List<String> callpath, int rank, long ticks) {
+        add(metric, callpath, rank, 0, ticks);
+    }
+
+    /** Adds {@code ticks} at OpenMP thread {@code thread} of a rank (ignored when not positive). */
+    public void add(String metric, List<String> callpath, int rank, int thread, long ticks) {
         if (ticks > 0) {
-            sums.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank), k -> new long[1])[0] += ticks;
+            sums.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, thread), k -> new long[1])[0] += ticks;
         }
     }
 
@@ -62,7 +69,31 @@ public final class ExpectedBuilder {
             throw new IllegalStateException(scenario + ": metric " + metric + " is not covered by this expectation");
         }
         if (ticks > 0) {
-            shares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank), k -> new double[1])[0] += ticks;
+            shares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, 0), k -> new double[1])[0] += ticks;
+        }
+    }
+
+    /**
+     * Declares metrics whose expectation is derived but which no analysis computes yet for this kind of trace: they
+     * go to {@link ExpectedSeverities#pendingEntries()}, complete for these metrics, and stay out of
+     * {@link ExpectedSeverities#metrics()}.
+     */
+    public void pending(List<String> metrics) {
+        for (String m : metrics) {
+            if (!pending.contains(m)) {
+                pending.add(m);
+            }
+        }
+    }
+
+    /** Adds a real-valued number of ticks to a metric declared with {@link #pending} (ignored when not positive). */
+    public void addPending(String metric, List<String> callpath, int rank, int thread, double ticks) {
+        if (!pending.contains(metric)) {
+            throw new IllegalStateException(scenario + ": metric " + metric + " is not pending in this expectation");
+        }
+        if (ticks > 0) {
+            pendingShares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, thread),
+                    k -> new double[1])[0] += ticks;
         }
     }
 
@@ -107,9 +138,7 @@ public final class ExpectedBuilder {
         sums.forEach((k, v) -> ticks.put(k, (double) v[0]));
         shares.forEach((k, v) -> ticks.merge(k, v[0], Double::sum));
         List<Map.Entry<Key, Double>> list = new ArrayList<>(ticks.entrySet());
-        list.sort(Comparator.<Map.Entry<Key, Double>>comparingInt(e -> metricIndex(order, e.getKey().metric))
-                .thenComparing(e -> String.join("/", e.getKey().callpath))
-                .thenComparingInt(e -> e.getKey().rank));
+        list.sort(order(order));
         List<ExpectedSeverities.Entry> entries = new ArrayList<>();
         Map<String, Double> totalTicks = new LinkedHashMap<>();
         for (String m : order) {
@@ -117,13 +146,30 @@ public final class ExpectedBuilder {
         }
         for (var e : list) {
             entries.add(new ExpectedSeverities.Entry(e.getKey().metric, e.getKey().callpath, e.getKey().rank,
-                    e.getValue() / 1e9));
+                    e.getKey().thread, e.getValue() / 1e9));
             totalTicks.merge(e.getKey().metric, e.getValue(), Double::sum);
         }
         Map<String, Double> totals = new LinkedHashMap<>();
         totalTicks.forEach((m, t) -> totals.put(m, t / 1e9));
+        List<Map.Entry<Key, double[]>> later = new ArrayList<>(pendingShares.entrySet());
+        later.sort(Comparator.<Map.Entry<Key, double[]>>comparingInt(e -> metricIndex(pending, e.getKey().metric))
+                .thenComparing(e -> String.join("/", e.getKey().callpath))
+                .thenComparingInt(e -> e.getKey().rank)
+                .thenComparingInt(e -> e.getKey().thread));
+        List<ExpectedSeverities.Entry> pendingEntries = new ArrayList<>();
+        for (var e : later) {
+            pendingEntries.add(new ExpectedSeverities.Entry(e.getKey().metric, e.getKey().callpath, e.getKey().rank,
+                    e.getKey().thread, e.getValue()[0] / 1e9));
+        }
         return new ExpectedSeverities(ExpectedSeverities.FORMAT, scenario, params.ranks(), params.seed(), params.values(),
-                exact, order, entries, totals, scaling, filter, notes);
+                exact, order, entries, totals, scaling, filter, notes, pending, pendingEntries);
+    }
+
+    private static Comparator<Map.Entry<Key, Double>> order(List<String> metrics) {
+        return Comparator.<Map.Entry<Key, Double>>comparingInt(e -> metricIndex(metrics, e.getKey().metric))
+                .thenComparing(e -> String.join("/", e.getKey().callpath))
+                .thenComparingInt(e -> e.getKey().rank)
+                .thenComparingInt(e -> e.getKey().thread);
     }
 
     private static int metricIndex(List<String> order, String m) {

@@ -59,6 +59,29 @@ public final class Metrics {
     public static final String PERFORMANCE_IMPACT_CRITICALPATH = "performance_impact_criticalpath";
     public static final String PERFORMANCE_IMPACT = "performance_impact";
 
+    public static final String OMP_MANAGEMENT = "omp_management";
+    public static final String OMP_FORK = "omp_fork";
+    public static final String OMP_EBARRIER_WAIT = "omp_ebarrier_wait";
+    public static final String OMP_IBARRIER_WAIT = "omp_ibarrier_wait";
+    public static final String OMP_LOCK_CONTENTION_CRITICAL = "omp_lock_contention_critical";
+    public static final String OMP_LOCK_CONTENTION_API = "omp_lock_contention_api";
+    public static final String OMP_IDLE_THREADS = "omp_idle_threads";
+    public static final String OMP_LIMITED_PARALLELISM = "omp_limited_parallelism";
+
+    /**
+     * The OpenMP metrics of Straggler's OpenMP level (docs/openmp.md §3.2, §4, §5), which every hybrid scenario
+     * predicts per call path, rank and thread. {@code omp_management} includes its child {@code omp_fork}, and
+     * {@code omp_idle_threads} its child {@code omp_limited_parallelism}, as the analysis stores them.
+     */
+    public static final List<String> OPENMP = List.of(OMP_MANAGEMENT, OMP_FORK, OMP_EBARRIER_WAIT,
+            OMP_IBARRIER_WAIT, OMP_LOCK_CONTENTION_CRITICAL, OMP_LOCK_CONTENTION_API, OMP_IDLE_THREADS,
+            OMP_LIMITED_PARALLELISM);
+
+    public static final String DELAY_OMPBARRIER = "delay_ompbarrier";
+    public static final String DELAY_OMPBARRIER_LONGTERM = "delay_ompbarrier_longterm";
+    public static final String DELAY_OMPIDLE = "delay_ompidle";
+    public static final String DELAY_OMPIDLE_LONGTERM = "delay_ompidle_longterm";
+
     /** Short- and long-term delay costs of every MPI wait-state kind. */
     public static final List<String> DELAY_COSTS = List.of(DELAY_LATESENDER, DELAY_LATESENDER_LONGTERM,
             DELAY_LATERECEIVER, DELAY_LATERECEIVER_LONGTERM, DELAY_BARRIER, DELAY_BARRIER_LONGTERM, DELAY_N2N,

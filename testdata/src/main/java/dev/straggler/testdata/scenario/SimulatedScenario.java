@@ -9,6 +9,7 @@ import dev.straggler.testdata.sim.Program;
 import dev.straggler.testdata.sim.SimOptions;
 import dev.straggler.testdata.sim.SimResult;
 import dev.straggler.testdata.sim.Simulator;
+import dev.straggler.testdata.sim.ThreadModel;
 import dev.straggler.trace.Experiment;
 import dev.straggler.trace.TraceWriter;
 
@@ -71,6 +72,11 @@ public abstract class SimulatedScenario implements Scenario {
         }
     }
 
+    /** The cost model of OpenMP thread teams; programs without parallel regions do not use it. */
+    protected ThreadModel threadModel(Params p) {
+        return ThreadModel.FREE;
+    }
+
     /** The experiment metadata written with the trace. */
     protected Experiment experiment(Params p) {
         return new Experiment(name, p.ranks(), p.values());
@@ -94,7 +100,8 @@ public abstract class SimulatedScenario implements Scenario {
     public final GeneratedTrace generate(ScenarioParams params, TraceWriter out) throws IOException {
         ExpectedSeverities expected = expected(params);
         Params p = resolve(params);
-        SimOptions options = SimOptions.of(p.network(), p.seed(), experiment(p)).withSkew(p.skew());
+        SimOptions options = SimOptions.of(p.network(), p.seed(), experiment(p)).withSkew(p.skew())
+                .withThreads(threadModel(p));
         SimResult r = new Simulator(program(p), p.ranks(), options).run(out);
         return new GeneratedTrace(expected, r.definitions(), r.events());
     }

@@ -1,8 +1,8 @@
 package dev.straggler.testdata.sim;
 
 /**
- * What a rank-dependent value of an SPMD program may depend on: the rank, its communicators and the
- * indices of the loops it is in. Functions in a {@link Program} receive the executing rank's context; they
+ * What a rank-dependent value of an SPMD program may depend on: the rank, its communicators, the indices of the
+ * loops it is in and, inside an OpenMP parallel region, the thread executing it. Functions in a {@link Program} receive the executing rank's context; they
  * must be pure (the same context state gives the same value), because the simulator and the closed-form
  * expectations of a scenario both evaluate them.
  *
@@ -22,9 +22,22 @@ public interface Ctx {
     /** Size of the communicator held by a slot, 0 when the slot holds none. */
     int commSize(int slot);
 
-    /** Index of the current iteration of the enclosing loop at a nesting depth (0 = outermost loop). */
+    /**
+     * Index of the current iteration of the enclosing loop at a nesting depth (0 = outermost loop); inside a
+     * parallel region the loops around the region come first.
+     */
     int iteration(int depth);
 
     /** The run's seed, for seeded noise ({@link Noise}). */
     long seed();
+
+    /** The OpenMP thread number (0 = master): 0 outside parallel regions. */
+    default int thread() {
+        return 0;
+    }
+
+    /** The size of the rank's OpenMP thread team ({@link Program#threads()}), 1 for a pure MPI program. */
+    default int threads() {
+        return 1;
+    }
 }

@@ -15,6 +15,9 @@ public abstract class Node {
     static final int COMPUTE = 3;
     static final int IF = 4;
     static final int MPI = 5;
+    static final int PARALLEL = 6;
+    static final int OMP_BARRIER = 7;
+    static final int CRITICAL = 8;
 
     final int kind;
 
@@ -116,6 +119,53 @@ public abstract class Node {
             this.count = count;
             this.root = root;
             this.resultSlot = resultSlot;
+        }
+    }
+
+    /**
+     * An OpenMP parallel region: the master forks a team of {@link Program#threads()} threads, each runs
+     * {@code body} (its own share of work through {@link Ctx#thread()}), they meet in the region's implicit
+     * barrier, and the master joins them. Only local statements, barriers and critical sections may appear inside.
+     */
+    static final class Parallel extends Node {
+        final int region;
+        final int implicitBarrier;
+        final Node body;
+
+        Parallel(int region, int implicitBarrier, Node body) {
+            super(PARALLEL);
+            this.region = region;
+            this.implicitBarrier = implicitBarrier;
+            this.body = body;
+        }
+    }
+
+    /** An explicit OpenMP barrier ({@code !$omp barrier}) inside a parallel region. */
+    static final class OmpBarrier extends Node {
+        final int region;
+
+        OmpBarrier(int region) {
+            super(OMP_BARRIER);
+            this.region = region;
+        }
+    }
+
+    /**
+     * An OpenMP critical section: {@code !$omp critical} around its structured block ({@code sblock}), guarded by
+     * lock {@code lock} of the process. Its body holds local statements only.
+     */
+    static final class Critical extends Node {
+        final int region;
+        final int sblock;
+        final int lock;
+        final Node body;
+
+        Critical(int region, int sblock, int lock, Node body) {
+            super(CRITICAL);
+            this.region = region;
+            this.sblock = sblock;
+            this.lock = lock;
+            this.body = body;
         }
     }
 }

@@ -16,7 +16,11 @@ import java.util.function.ToLongFunction;
 /**
  * Builds a {@link Program}. Regions get ids in the order they are first used. User functions are recorded as
  * Score-P's compiler instrumentation records them (paradigm COMPILER, role FUNCTION, with source file and line);
- * MPI calls as its MPI adapter does (paradigm MPI, source file "MPI", role per {@link MpiCall}).
+ * MPI calls as its MPI adapter does (paradigm MPI, source file "MPI", role per {@link MpiCall}); OpenMP constructs
+ * as Score-P 8's OPARI2 adapter does (paradigm OPENMP, named {@code !$omp parallel @file:line} and so on, with the
+ * source file and lines, roles PARALLEL, IMPLICIT_BARRIER, BARRIER, CRITICAL, CRITICAL_SBLOCK). A program with
+ * OpenMP constructs initialises MPI with MPI_Init_thread, as a hybrid program must (MPI_THREAD_FUNNELED: MPI calls
+ * only on the master thread, outside parallel regions).
  *
  * <p>Peers and roots are ranks within the communicator of the given slot, as in MPI. Not thread-safe.
  */
@@ -25,8 +29,12 @@ public final class ProgramBuilder {
     private final List<Region> regions = new ArrayList<>();
     private final Map<String, Integer> userRegions = new HashMap<>();
     private final Map<MpiCall, Integer> mpiRegions = new EnumMap<>(MpiCall.class);
+    private final Map<String, Integer> ompRegions = new HashMap<>();
+    private final Map<String, Integer> locks = new HashMap<>();
     private int commSlots = 1;
     private int requestSlots;
+    private int threads = 1;
+    private boolean openMp;
 
     /** @param sourceFile the source file user functions are attributed to unless a call names another */
     public ProgramBuilder(String sourceFile) {
@@ -41,6 +49,15 @@ public final class ProgramBuilder {
     /** Declares that request slots {@code 0 .. n-1} are used. */
     public ProgramBuilder requestSlots(int n) {
         requestSlots = Math.max(requestSlots, n);
+        return this;
+    }
+
+    /** Runs every parallel region with a team of {@code n} threads (OMP_NUM_THREADS = n). */
+    public ProgramBuilder threads(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("a team needs at least one thread: " + n);
+        }
+        threads = n;
         return this;
     }
 
@@ -79,6 +96,55 @@ public final class ProgramBuilder {
 
     public Node when(Predicate<Ctx> test, Node then, Node otherwise) {
         return new Node.If(test, then, otherwise);
+    }
+
+    // ---- OpenMP
+
+    /**
+     * {@code #pragma omp parallel} at lines {@code line .. endLine}: every thread of the team runs {@code body}, then
+     * the team meets in the implicit barrier at {@code endLine}. The body may hold local statements (their amounts
+     * may depend on {@link Ctx#thread()}), {@link #ompBarrier} and {@link #critical}, no MPI call and no nested
+     * parallel region.
+     */
+    public Node parallel(int line, int endLine, Node... body) {
+        openMp = true;
+        int region = ompRegion("!$omp parallel", line, endLine, RegionRole.PARALLEL);
+        int barrier = ompRegion("!$omp implicit barrier", endLine, endLine, RegionRole.IMPLICIT_BARRIER);
+        return new Node.Parallel(region, barrier, seq(body));
+    }
+
+    /** {@code #pragma omp barrier} at {@code line}, inside a parallel region. */
+    public Node ompBarrier(int line) {
+        openMp = true;
+        return new Node.OmpBarrier(ompRegion("!$omp barrier", line, line, RegionRole.BARRIER));
+    }
+
+    /** An unnamed {@code #pragma omp critical} at lines {@code line .. endLine} around {@code body} (local statements). */
+    public Node critical(int line, int endLine, Node... body) {
+        return critical("", line, endLine, body);
+    }
+
+    /**
+     * {@code #pragma omp critical(name)}: critical sections of one name share one lock of the process (the unnamed
+     * ones, name "", share another), numbered in the order the names first appear. The region names are those of
+     * the unnamed construct; the name selects the lock only.
+     */
+    public Node critical(String name, int line, int endLine, Node... body) {
+        openMp = true;
+        int lock = locks.computeIfAbsent(name, k -> locks.size());
+        int region = ompRegion("!$omp critical", line, endLine, RegionRole.CRITICAL);
+        int sblock = ompRegion("!$omp critical sblock", line, endLine, RegionRole.CRITICAL_SBLOCK);
+        return new Node.Critical(region, sblock, lock, seq(body));
+    }
+
+    private int ompRegion(String construct, int line, int endLine, RegionRole role) {
+        String file = sourceFile.substring(sourceFile.lastIndexOf('/') + 1);
+        String name = construct + " @" + file + ":" + line;
+        return ompRegions.computeIfAbsent(name, k -> {
+            int nid = regions.size();
+            regions.add(new Region(nid, name, name, sourceFile, line, endLine, Paradigm.OPENMP, role));
+            return nid;
+        });
     }
 
     // ---- point-to-point
@@ -199,15 +265,27 @@ public final class ProgramBuilder {
 
     // ---- the whole program
 
-    /** {@code name} (e.g. "main") calling MPI_Init, then {@code body}, then MPI_Finalize. */
+    /**
+     * {@code name} (e.g. "main") calling MPI_Init (MPI_Init_thread when the program has OpenMP constructs), then
+     * {@code body}, then MPI_Finalize.
+     */
     public Program program(String name, int line, Node... body) {
-        Node init = mpi(MpiCall.INIT, Program.WORLD, null, null, null, null, null, null, null, null, null, -1);
+        Node init = openMp ? initThread()
+                : mpi(MpiCall.INIT, Program.WORLD, null, null, null, null, null, null, null, null, null, -1);
         Node[] all = new Node[body.length + 2];
         all[0] = init;
         System.arraycopy(body, 0, all, 1, body.length);
         all[all.length - 1] = mpi(MpiCall.FINALIZE, Program.WORLD, null, null, null, null, null, null, null, null, null, -1);
         Node root = call(name, line, all);
-        return new Program(root, regions, commSlots, requestSlots);
+        return new Program(root, regions, commSlots, requestSlots, threads, locks.size());
+    }
+
+    /** MPI_Init_thread: MPI_Init's semantics and records under its own region, as Score-P records it. */
+    private Node initThread() {
+        int id = regions.size();
+        regions.add(new Region(id, "MPI_Init_thread", "MPI_Init_thread", "MPI", 0, 0, Paradigm.MPI,
+                MpiCall.INIT.role()));
+        return new Node.Mpi(MpiCall.INIT, id, Program.WORLD, null, null, null, null, null, null, null, null, null, -1);
     }
 
     /** The id of a user function, defining it on first use. */

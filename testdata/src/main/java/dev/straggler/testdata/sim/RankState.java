@@ -12,7 +12,8 @@ import java.util.Arrays;
 
 /**
  * One simulated rank: the interpreter of its program (an explicit stack, so no program is materialised), its
- * clock, communicators, requests, its receive queues, and the bounded buffer its events are written through.
+ * clock, communicators, requests, its receive queues, and the bounded buffers its events are written through (one
+ * per thread: the master's, and those of its OpenMP worker threads, whose parallel regions {@link Team} runs).
  */
 final class RankState implements Ctx {
     final int rank;
@@ -24,9 +25,9 @@ final class RankState implements Ctx {
     private Node[] stack = new Node[32];
     private int[] pos = new int[32];
     private int sp;
-    private int[] loopIter = new int[8];
+    int[] loopIter = new int[8];
     private int[] loopCount = new int[8];
-    private int loopDepth;
+    int loopDepth;
 
     // communicators by slot
     final int[] slotComm;
@@ -53,22 +54,40 @@ final class RankState implements Ctx {
     int waitCount;
     boolean finished;
 
-    // output
+    // OpenMP: the team of every parallel region, and per lock of the process the release of its last acquisition
+    // and the number of acquisitions so far (the acquisition order of the next one, less one)
+    private final int threads;
+    private final Team team;
+    final long[] lockRelease;
+    final long[] lockOrder;
+
+    // output: thread t's events go to batches[t] (t = 0: the master), location t × worldSize + rank
     private final EventBatch batch;
+    private final EventBatch[] batches;
     private final TraceWriter out;
     private final ClockSkew skew;
     private final boolean skewed;
     long events;
     long lastObserved;
 
-    RankState(int rank, int worldSize, Program program, long seed, TraceWriter out, int batchSize, ClockSkew skew) {
+    RankState(int rank, int worldSize, Program program, long seed, TraceWriter out, int batchSize, ClockSkew skew,
+              ThreadModel threadModel) {
         this.rank = rank;
         this.worldSize = worldSize;
         this.seed = seed;
         this.out = out;
         this.skew = skew;
         this.skewed = skew.affects(rank);
-        this.batch = new EventBatch(batchSize);
+        this.threads = program.threads();
+        this.batches = new EventBatch[threads];
+        for (int t = 0; t < threads; t++) {
+            batches[t] = new EventBatch(batchSize);
+        }
+        this.batch = batches[0];
+        this.team = new Team(this, threads, threadModel);
+        this.lockRelease = new long[program.locks()];
+        this.lockOrder = new long[program.locks()];
+        Arrays.fill(lockRelease, Long.MIN_VALUE);
         int slots = program.commSlots();
         slotComm = new int[slots];
         slotLocal = new int[slots];
@@ -119,6 +138,11 @@ final class RankState implements Ctx {
     @Override
     public long seed() {
         return seed;
+    }
+
+    @Override
+    public int threads() {
+        return threads;
     }
 
     // ---- interpreter
@@ -199,6 +223,13 @@ final class RankState implements Ctx {
                     sp--;
                     return (Node.Mpi) n;
                 }
+                case Node.PARALLEL -> {
+                    sp--;
+                    now = team.run((Node.Parallel) n, now);
+                }
+                case Node.OMP_BARRIER, Node.CRITICAL -> throw new IllegalStateException("rank " + rank + ": an OpenMP "
+                        + (n.kind == Node.CRITICAL ? "critical section" : "barrier") + " outside a parallel region;"
+                        + " the simulator runs them inside parallel regions only");
                 default -> throw new IllegalStateException("unknown node kind " + n.kind);
             }
         }
@@ -246,20 +277,37 @@ final class RankState implements Ctx {
     private void emitted() {
         events++;
         if (batch.size == batch.capacity()) {
-            flush();
+            flush(0);
         }
     }
 
     void flush() {
-        if (batch.size == 0) {
+        for (int t = 0; t < threads; t++) {
+            flush(t);
+        }
+    }
+
+    private void flush(int thread) {
+        EventBatch b = batches[thread];
+        if (b.size == 0) {
             return;
         }
         try {
-            out.append(rank, batch);
+            out.append(thread * worldSize + rank, b);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        batch.clear();
+        b.clear();
+    }
+
+    /** One event of thread {@code thread} (0 = master) of this rank; columns as {@link EventKind} describes them. */
+    void threadEvent(int thread, long t, byte kind, int ref, int comm, long aux) {
+        EventBatch b = batches[thread];
+        b.add(ts(t), kind, ref, comm, 0, 0, aux);
+        events++;
+        if (b.size == b.capacity()) {
+            flush(thread);
+        }
     }
 
     void enter(long t, int region) {

@@ -4,6 +4,7 @@ import dev.straggler.trace.Clock;
 import dev.straggler.trace.Communicator;
 import dev.straggler.trace.EventKind;
 import dev.straggler.trace.Location;
+import dev.straggler.trace.LocationType;
 import dev.straggler.trace.ProcessDef;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceWriter;
@@ -92,9 +93,9 @@ public final class Simulator {
             all[r] = r;
         }
         comms.add(new CommRuntime(world, "MPI_COMM_WORLD", all, -1));
-        int batch = batchSizeFor(options.batchSize(), size);
+        int batch = batchSizeFor(options.batchSize(), size * program.threads());
         for (int r = 0; r < size; r++) {
-            ranks[r] = new RankState(r, size, program, options.seed(), out, batch, options.skew());
+            ranks[r] = new RankState(r, size, program, options.seed(), out, batch, options.skew(), options.threads());
         }
         for (RankState st : ranks) {
             if (options.programRecords()) {
@@ -588,6 +589,14 @@ public final class Simulator {
         for (int r = 0; r < size; r++) {
             b.process(new ProcessDef(r, "MPI Rank " + r, ""));
             b.location(Location.masterThread(r, r));
+        }
+        // OpenMP worker threads as Score-P defines them: CPU threads of the rank's location group, OTF2 location id
+        // t << 32 | rank; indexed after all masters (t × ranks + rank), the order of their OTF2 ids
+        for (int t = 1; t < program.threads(); t++) {
+            for (int r = 0; r < size; r++) {
+                b.location(new Location(t * size + r, ((long) t << 32) | r, "OMP thread " + t, LocationType.CPU_THREAD,
+                        r, t, -1));
+            }
         }
         for (CommRuntime c : comms) {
             b.communicator(new Communicator(c.id, c.name, c.members, c.parent));

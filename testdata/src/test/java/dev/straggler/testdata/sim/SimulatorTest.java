@@ -289,4 +289,125 @@ class SimulatorTest {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> run(p, 2, NET));
         assertTrue(e.getMessage().contains("outside communicator"), e.getMessage());
     }
+
+    // ---- OpenMP teams: fork 10, +5 per thread, join 7, barrier 3 (ticks)
+
+    static final ThreadModel TEAM = new ThreadModel(10, 5, 7, 3);
+
+    /** k: a team of 3 threads works 100 + 50·t, meets at a barrier, takes a critical section of 20 each in turn. */
+    static Program hybrid() {
+        ProgramBuilder b = new ProgramBuilder("t.c").threads(3);
+        return b.program("main", 1, b.call("k", 20, b.parallel(22, 30,
+                b.call("w", 40, b.compute(c -> 100 + 50L * c.thread())),
+                b.ompBarrier(25),
+                b.critical(26, 28, b.compute(20)))));
+    }
+
+    static MemoryTrace runHybrid(Program p, int ranks) throws Exception {
+        MemoryTrace t = new MemoryTrace("test");
+        new Simulator(p, ranks, SimOptions.of(NET, 1, Experiment.of("test", ranks)).withThreads(TEAM)).run(t);
+        return t;
+    }
+
+    private static Ev enter(MemoryTrace t, long time, String region) {
+        return new Ev(time, EventKind.ENTER_CODE, t.definitions().regionId(region), 0, 0, 0, 0);
+    }
+
+    private static Ev leave(MemoryTrace t, long time, String region) {
+        return new Ev(time, EventKind.LEAVE_CODE, t.definitions().regionId(region), 0, 0, 0, 0);
+    }
+
+    private static Ev lock(long time, byte kind, long order) {
+        return new Ev(time, kind, 0, dev.straggler.trace.Paradigm.OPENMP.code(), 0, 0, order);
+    }
+
+    @Test
+    void teamTimelineFollowsTheThreadModel() throws Exception {
+        MemoryTrace t = runHybrid(hybrid(), 2);
+        // Init ends at 1000; thread t enters at 1010 + 5t, reaches the barrier at 1110, 1165, 1220, all leave at
+        // 1223; the critical section is granted in thread order: 1223, 1243, 1263; the implicit barrier is entered
+        // at each release and left at 1283 + 3 = 1286; the master joins at 1293
+        String par = "!$omp parallel @t.c:22";
+        String bar = "!$omp barrier @t.c:25";
+        String crit = "!$omp critical @t.c:26";
+        String sblock = "!$omp critical sblock @t.c:26";
+        String ibar = "!$omp implicit barrier @t.c:30";
+        List<Ev> k = call(t, 0, "k", 0);
+        int omp = dev.straggler.trace.Paradigm.OPENMP.code();
+        assertEquals(List.of(enter(t, 1000, "k"), new Ev(1000, EventKind.THREAD_FORK_CODE, 3, omp, 0, 0, 0),
+                enter(t, 1010, par), enter(t, 1010, "w"), leave(t, 1110, "w"), enter(t, 1110, bar),
+                leave(t, 1223, bar), enter(t, 1223, crit), lock(1223, EventKind.THREAD_ACQUIRE_LOCK_CODE, 1),
+                enter(t, 1223, sblock), leave(t, 1243, sblock), lock(1243, EventKind.THREAD_RELEASE_LOCK_CODE, 1),
+                leave(t, 1243, crit), enter(t, 1243, ibar), leave(t, 1286, ibar), leave(t, 1286, par),
+                new Ev(1293, EventKind.THREAD_JOIN_CODE, 0, omp, 0, 0, 0), leave(t, 1293, "k")), k);
+        // thread 2 of rank 1: location 2 × 2 + 1, its stream starts with the region's ENTER
+        assertEquals(List.of(enter(t, 1020, par), enter(t, 1020, "w"), leave(t, 1220, "w"), enter(t, 1220, bar),
+                leave(t, 1223, bar), enter(t, 1223, crit), lock(1263, EventKind.THREAD_ACQUIRE_LOCK_CODE, 3),
+                enter(t, 1263, sblock), leave(t, 1283, sblock), lock(1283, EventKind.THREAD_RELEASE_LOCK_CODE, 3),
+                leave(t, 1283, crit), enter(t, 1283, ibar), leave(t, 1286, ibar), leave(t, 1286, par)), events(t, 5));
+        assertEquals(enter(t, 0, "MPI_Init_thread"), events(t, 0).get(2));
+    }
+
+    @Test
+    void workerThreadsAreScorePLocationsOfTheirRank() throws Exception {
+        TraceDefinitions d = runHybrid(hybrid(), 2).definitions();
+        assertEquals(6, d.locations().size());
+        var w = d.location(5);
+        assertEquals(List.of((2L << 32) | 1, 1L, 2L, dev.straggler.trace.LocationType.CPU_THREAD),
+                List.of(w.id(), (long) w.rank(), (long) w.thread(), w.type()));
+        assertEquals("OMP thread 2", w.name());
+        assertEquals("Master thread", d.location(1).name());
+        assertArrayEquals(new int[] {0, 1}, d.masterLocationByRank());
+        var par = d.region(d.regionId("!$omp parallel @t.c:22"));
+        assertEquals(List.of(dev.straggler.trace.Paradigm.OPENMP, dev.straggler.trace.RegionRole.PARALLEL, "t.c", 22, 30),
+                List.of(par.paradigm(), par.role(), par.sourceFile(), par.beginLine(), par.endLine()));
+        assertEquals(dev.straggler.trace.RegionRole.CRITICAL_SBLOCK,
+                d.region(d.regionId("!$omp critical sblock @t.c:26")).role());
+        assertEquals(dev.straggler.trace.RegionRole.IMPLICIT_BARRIER,
+                d.region(d.regionId("!$omp implicit barrier @t.c:30")).role());
+    }
+
+    @Test
+    void lockOrdersCountAcrossTheRegionsOfARankAndNamesHaveTheirOwnLocks() throws Exception {
+        ProgramBuilder b = new ProgramBuilder("t.c").threads(2);
+        Program p = b.program("main", 1, b.loop(2, b.call("k", 20, b.parallel(22, 30,
+                b.critical("a", 24, 25, b.compute(5)), b.critical("b", 26, 27, b.compute(5))))));
+        MemoryTrace t = runHybrid(p, 1);
+        List<String> seen = new ArrayList<>();
+        for (int loc = 0; loc < 2; loc++) {
+            for (Ev e : events(t, loc)) {
+                if (e.kind() == EventKind.THREAD_ACQUIRE_LOCK_CODE) {
+                    seen.add("t" + loc + " lock " + e.ref() + " order " + e.aux());
+                }
+            }
+        }
+        // thread 0 enters first (it is not staggered) and is served first at each lock
+        assertEquals(List.of("t0 lock 0 order 1", "t0 lock 1 order 1", "t0 lock 0 order 3", "t0 lock 1 order 3",
+                "t1 lock 0 order 2", "t1 lock 1 order 2", "t1 lock 0 order 4", "t1 lock 1 order 4"), seen);
+    }
+
+    @Test
+    void mpiInsideAParallelRegionIsRejected() {
+        ProgramBuilder b = new ProgramBuilder("t.c").threads(2);
+        Program p = b.program("main", 1, b.parallel(2, 3, b.barrier(Program.WORLD)));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> runHybrid(p, 1));
+        assertTrue(e.getMessage().contains("MPI_Barrier") && e.getMessage().contains("MPI_THREAD_FUNNELED"),
+                e.getMessage());
+    }
+
+    @Test
+    void threadsAtDifferentBarriersAreRejected() {
+        ProgramBuilder b = new ProgramBuilder("t.c").threads(2);
+        Program p = b.program("main", 1, b.parallel(2, 9, b.when(c -> c.thread() == 0, b.ompBarrier(4))));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> runHybrid(p, 1));
+        assertTrue(e.getMessage().contains("same barriers"), e.getMessage());
+    }
+
+    @Test
+    void openMpConstructsOutsideAParallelRegionAreRejected() {
+        ProgramBuilder b = new ProgramBuilder("t.c").threads(2);
+        Program p = b.program("main", 1, b.critical(3, 4, b.compute(1)));
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> runHybrid(p, 1));
+        assertTrue(e.getMessage().contains("outside a parallel region"), e.getMessage());
+    }
 }
