@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (metric, call path, rank, thread), and zero wherever a listed metric has no entry. The listed metrics are the wait
  * states, and for the root-cause scenarios also the delay costs, wait-state classes and critical-path metrics,
  * which are checked in addition at other rank counts and parameters; for the hybrid MPI+OpenMP scenarios also the
- * OpenMP metrics per thread (their pending expectations, Scalasca's OpenMP root causes, are not checked).
+ * OpenMP metrics per thread and, where a scenario derives them, the root causes across threads.
  */
 class ScenarioGroundTruthTest {
     /** The simulator's exact values include its network terms; they are reproduced to rounding. */
@@ -150,7 +150,7 @@ class ScenarioGroundTruthTest {
 
     /**
      * The hybrid MPI+OpenMP scenarios at other sizes, team sizes, OpenMP overheads, networks and clocks: their MPI
-     * wait states and every OpenMP metric per thread (their Scalasca root causes are pending: not checked here).
+     * wait states, every OpenMP metric per thread and, where the closed form gives them, their root causes.
      */
     @TestFactory
     Stream<DynamicTest> hybridScenariosMatchTheirClosedFormsAtOtherSizesAndParameters() {

@@ -28,25 +28,18 @@ import java.util.Objects;
  * {@link #scaling()}.
  *
  * <p>Hybrid MPI+OpenMP scenarios give every entry a {@link Entry#thread() thread} (the OpenMP thread number within
- * the rank); the metrics they list include the OpenMP ones (docs/openmp.md). Expectations for metrics that no
- * analysis of Straggler's computes yet for such traces (the OpenMP root causes, docs/openmp.md §6) are kept apart in
- * {@link #pendingMetrics()} and {@link #pendingEntries()}, with the same completeness rule, so that they can be
- * checked once they are computed without failing the checks of {@link #metrics()} before.
+ * the rank); the metrics they list include the OpenMP ones (docs/openmp.md), and where a scenario derives them, the
+ * root causes across threads (§6).
  *
  * @param parameters     every parameter's effective value, defaults included
  * @param totals         per metric of {@link #metrics()}, the sum over call paths and ranks
  * @param scaling        scaling families only: designed-bad and designed-good callsites and model constants
  * @param filter         the instrumentation-overhead scenario only: the ground truth for include/exclude lists
- * @param pendingMetrics metrics predicted in {@link #pendingEntries()} (every non-zero value, zero elsewhere), not
- *                       part of {@link #metrics()}
- * @param pendingEntries the expected values of {@link #pendingMetrics()}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ExpectedSeverities(String format, String scenario, int ranks, long seed, Map<String, String> parameters,
                                  boolean exact, List<String> metrics, List<Entry> entries, Map<String, Double> totals,
-                                 Scaling scaling, Filter filter, List<String> notes,
-                                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> pendingMetrics,
-                                 @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Entry> pendingEntries) {
+                                 Scaling scaling, Filter filter, List<String> notes) {
 
     public static final String FORMAT = "straggler.expected/1";
 
@@ -62,16 +55,6 @@ public record ExpectedSeverities(String format, String scenario, int ranks, long
         entries = List.copyOf(Objects.requireNonNullElse(entries, List.of()));
         totals = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNullElse(totals, Map.of())));
         notes = List.copyOf(Objects.requireNonNullElse(notes, List.of()));
-        pendingMetrics = List.copyOf(Objects.requireNonNullElse(pendingMetrics, List.of()));
-        pendingEntries = List.copyOf(Objects.requireNonNullElse(pendingEntries, List.of()));
-    }
-
-    /** An expectation without pending metrics. */
-    public ExpectedSeverities(String format, String scenario, int ranks, long seed, Map<String, String> parameters,
-                              boolean exact, List<String> metrics, List<Entry> entries, Map<String, Double> totals,
-                              Scaling scaling, Filter filter, List<String> notes) {
-        this(format, scenario, ranks, seed, parameters, exact, metrics, entries, totals, scaling, filter, notes,
-                List.of(), List.of());
     }
 
     /**
@@ -167,13 +150,6 @@ public record ExpectedSeverities(String format, String scenario, int ranks, long
                 .mapToDouble(Entry::value).sum();
     }
 
-    /** The expected value of a pending metric at one (call path, rank, thread), 0 when there is no entry. */
-    public double pendingValue(String metric, List<String> callpath, int rank, int thread) {
-        return pendingEntries.stream()
-                .filter(e -> e.rank == rank && e.thread == thread && e.metric.equals(metric)
-                        && e.callpath.equals(callpath))
-                .mapToDouble(Entry::value).sum();
-    }
 
     public String toJson() {
         try {

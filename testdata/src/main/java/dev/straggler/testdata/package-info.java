@@ -43,8 +43,8 @@
  * multi-wait maximum, exclusion of Alltoallv and size-1 communicators, Init/Finalize), never from the trace;
  * tests check them against the timestamps of the generated traces with an independent recomputation. Entries of
  * hybrid scenarios name the OpenMP thread; their metrics include every OpenMP metric of docs/openmp.md (management,
- * fork, barrier waits, lock contention, idle threads, limited parallelism), and expectations no analysis computes
- * yet (Scalasca's OpenMP root causes) are kept apart as pending entries.
+ * fork, barrier waits, lock contention, idle threads, limited parallelism) and, where derived, the root causes
+ * across threads.
  *
  * <h2>Catalogue</h2> (closed forms for synchronised starts; the expectation files hold the exact values, network
  * terms included)
@@ -112,7 +112,7 @@
  * Every ATS-like scenario takes {@code comm=world|halves|self} to run on MPI_COMM_WORLD, on the two halves of an
  * MPI_Comm_split, or on size-1 communicators. The hybrid scenarios take {@code threads} and the OpenMP overheads
  * {@code omp.fork}, {@code omp.fork_stagger}, {@code omp.join}, {@code omp.barrier};
- * {@code hybrid-omp-to-late-sender} defaults to an ideal network and free OpenMP overheads, for which its pending
- * root causes are derived.
+ * {@code hybrid-omp-to-late-sender} defaults to an ideal network and free OpenMP overheads, for which its root
+ * causes are derived.
  */
 package dev.straggler.testdata;

@@ -29,8 +29,6 @@ public final class ExpectedBuilder {
     private final Map<Key, long[]> sums = new HashMap<>();
     private final Map<Key, double[]> shares = new HashMap<>();
     private final List<String> covered = new ArrayList<>();
-    private final List<String> pending = new ArrayList<>();
-    private final Map<Key, double[]> pendingShares = new HashMap<>();
     private final Map<Integer, ReceiveLog> logs = new HashMap<>();
     private final List<String> notes = new ArrayList<>();
     private boolean exact = true;
@@ -65,35 +63,17 @@ public final class ExpectedBuilder {
      * Scalasca records only positive severities).
      */
     public void addShare(String metric, List<String> callpath, int rank, double ticks) {
+        addShare(metric, callpath, rank, 0, ticks);
+    }
+
+    /** {@link #addShare} at OpenMP thread {@code thread} of a rank. */
+    public void addShare(String metric, List<String> callpath, int rank, int thread, double ticks) {
         if (!covered.contains(metric)) {
             throw new IllegalStateException(scenario + ": metric " + metric + " is not covered by this expectation");
         }
         if (ticks > 0) {
-            shares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, 0), k -> new double[1])[0] += ticks;
-        }
-    }
-
-    /**
-     * Declares metrics whose expectation is derived but which no analysis computes yet for this kind of trace: they
-     * go to {@link ExpectedSeverities#pendingEntries()}, complete for these metrics, and stay out of
-     * {@link ExpectedSeverities#metrics()}.
-     */
-    public void pending(List<String> metrics) {
-        for (String m : metrics) {
-            if (!pending.contains(m)) {
-                pending.add(m);
-            }
-        }
-    }
-
-    /** Adds a real-valued number of ticks to a metric declared with {@link #pending} (ignored when not positive). */
-    public void addPending(String metric, List<String> callpath, int rank, int thread, double ticks) {
-        if (!pending.contains(metric)) {
-            throw new IllegalStateException(scenario + ": metric " + metric + " is not pending in this expectation");
-        }
-        if (ticks > 0) {
-            pendingShares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, thread),
-                    k -> new double[1])[0] += ticks;
+            shares.computeIfAbsent(new Key(metric, List.copyOf(callpath), rank, thread), k -> new double[1])[0]
+                    += ticks;
         }
     }
 
@@ -151,18 +131,8 @@ public final class ExpectedBuilder {
         }
         Map<String, Double> totals = new LinkedHashMap<>();
         totalTicks.forEach((m, t) -> totals.put(m, t / 1e9));
-        List<Map.Entry<Key, double[]>> later = new ArrayList<>(pendingShares.entrySet());
-        later.sort(Comparator.<Map.Entry<Key, double[]>>comparingInt(e -> metricIndex(pending, e.getKey().metric))
-                .thenComparing(e -> String.join("/", e.getKey().callpath))
-                .thenComparingInt(e -> e.getKey().rank)
-                .thenComparingInt(e -> e.getKey().thread));
-        List<ExpectedSeverities.Entry> pendingEntries = new ArrayList<>();
-        for (var e : later) {
-            pendingEntries.add(new ExpectedSeverities.Entry(e.getKey().metric, e.getKey().callpath, e.getKey().rank,
-                    e.getKey().thread, e.getValue()[0] / 1e9));
-        }
         return new ExpectedSeverities(ExpectedSeverities.FORMAT, scenario, params.ranks(), params.seed(), params.values(),
-                exact, order, entries, totals, scaling, filter, notes, pending, pendingEntries);
+                exact, order, entries, totals, scaling, filter, notes);
     }
 
     private static Comparator<Map.Entry<Key, Double>> order(List<String> metrics) {

@@ -30,11 +30,11 @@ import java.util.Map;
  * </ul>
  * Other parameters (latency, overhead, {@code omp.*}) add their terms; the expectation computes them exactly.
  *
- * <h2>Root causes by Scalasca 2.6's rules (pending: Straggler does not compute OpenMP root causes yet)</h2>
+ * <h2>Root causes by Scalasca 2.6's rules</h2>
  * Derived by hand for the default, ideal parameters (no latency, call overhead, exit stagger, OpenMP overheads, a
  * 0-byte message, true clocks; δ > 0, so that thread s alone is last at the barrier), from {@code Delay.MPI.pattern}, {@code Delay.OMP.pattern},
  * {@code OmpDelayOps.cpp}, {@code CriticalPath.pattern}, {@code SynchpointHandler.cpp} and
- * {@code TmapCacheHandler.cpp}; they are in {@link dev.straggler.testdata.ExpectedSeverities#pendingEntries()}.
+ * {@code TmapCacheHandler.cpp}; the expectation lists them for these parameters only.
  * Let R = {@code reps}, T = {@code threads}, W = [main, solve, !$omp parallel, work]. For s ≥ 1:
  * <ul>
  *   <li><b>Late Sender, short-term.</b> At rank 0's send to j the synchronisation interval runs from the previous
@@ -80,14 +80,14 @@ final class HybridLateSenderScenario extends OpenMpScenario {
     private static final Map<String, String> IDEAL_NETWORK = Map.of("latency", "0", "overhead", "0");
     private static final Map<String, String> FREE_TEAM = Map.of("omp.fork", "0", "omp.join", "0", "omp.barrier", "0");
 
-    /** The OpenMP root-cause metrics the closed form gives, kept as pending expectations. */
+    /** The root-cause metrics the closed form gives (Scalasca's rules across threads, docs/openmp.md §6). */
     static final List<String> ROOT_CAUSES = List.of(Metrics.DELAY_LATESENDER, Metrics.DELAY_LATESENDER_LONGTERM,
             Metrics.DELAY_OMPBARRIER, Metrics.DELAY_OMPBARRIER_LONGTERM, Metrics.DELAY_OMPIDLE,
             Metrics.DELAY_OMPIDLE_LONGTERM, Metrics.CRITICAL_PATH);
 
     HybridLateSenderScenario() {
         super("hybrid-omp-to-late-sender",
-                "hybrid, BT-MZ-like: one thread of rank 0 works delta longer, so its team waits at the implicit barrier (omp_ibarrier_wait = delta) and every other rank waits delta in MPI_Recv for rank 0's message (mpi_latesender); Scalasca's root causes as pending expectations",
+                "hybrid, BT-MZ-like: one thread of rank 0 works delta longer, so its team waits at the implicit barrier (omp_ibarrier_wait = delta) and every other rank waits delta in MPI_Recv for rank 0's message (mpi_latesender); and Scalasca's root causes across threads and ranks",
                 List.of(new ParamSpec("reps", "3", "repetitions of solve and exchange"),
                         new ParamSpec("work", "0.01", "work of every thread in solve, s"),
                         new ParamSpec("delta", "0.005", "extra work of rank 0's slow thread, s"),
@@ -186,7 +186,7 @@ final class HybridLateSenderScenario extends OpenMpScenario {
                     + " true clocks and omp.fork=omp.fork_stagger=omp.join=omp.barrier=0");
             return;
         }
-        e.pending(ROOT_CAUSES);
+        e.covers(ROOT_CAUSES);
         int n = p.ranks();
         int threads = threads(p);
         int slow = p.count("slow_thread", 0, threads - 1);
@@ -195,12 +195,12 @@ final class HybridLateSenderScenario extends OpenMpScenario {
         double delta = p.duration("delta");
         List<String> work = path(SOLVE, construct("!$omp parallel", FILE, PARALLEL_LINE), WORK);
         // the waiting threads' δ each, charged to the slow thread's extra work
-        e.addPending(Metrics.DELAY_OMPBARRIER, work, 0, slow, reps * (threads - 1) * delta);
+        e.addShare(Metrics.DELAY_OMPBARRIER, work, 0, slow, reps * (threads - 1) * delta);
         // the receivers' idle workers: (T - 1)·δ per receiver, carried by the Late Sender to rank 0
-        e.addPending(Metrics.DELAY_OMPIDLE_LONGTERM, work, 0, slow, reps * (n - 1) * (threads - 1) * delta);
+        e.addShare(Metrics.DELAY_OMPIDLE_LONGTERM, work, 0, slow, reps * (n - 1) * (threads - 1) * delta);
         // a late master delays the sends itself (short-term); a late worker through the master's barrier wait
-        e.addPending(slow == 0 ? Metrics.DELAY_LATESENDER : Metrics.DELAY_LATESENDER_LONGTERM, work, 0, slow,
+        e.addShare(slow == 0 ? Metrics.DELAY_LATESENDER : Metrics.DELAY_LATESENDER_LONGTERM, work, 0, slow,
                 reps * (n - 1) * delta);
-        e.addPending(Metrics.CRITICAL_PATH, work, 0, slow, reps * (w + delta));
+        e.addShare(Metrics.CRITICAL_PATH, work, 0, slow, reps * (w + delta));
     }
 }
