@@ -81,14 +81,12 @@ public record PopHybrid(int processes, int threads, double meanUseful, double ma
         int exe = cube.metricIndex("execution");
         int mpi = cube.metricIndex("mpi");
         int ompTime = cube.metricIndex("omp_time");
-        int idle = cube.metricIndex("omp_idle_threads");
         if (comp < 0 || exe < 0 || mpi < 0 || ompTime < 0 || cube.isOmitted(ompTime)) {
             return null;
         }
-        // team membership is read off the whole run: a worker has OpenMP or idle time somewhere in it
-        SeverityCube whole = sel.whole();
-        double[] wholeOmp = whole.perLocation(whole.metricIndex("omp_time"));
-        double[] wholeIdle = idle < 0 ? new double[wholeOmp.length] : whole.perLocation(whole.metricIndex("omp_idle_threads"));
+        // team membership is read off the whole run: a worker thread ran in an OpenMP parallel region (a thread of
+        // another runtime, e.g. an accelerator stream, never does)
+        boolean[] member = teamMembers(sel.whole());
         double[] useful = cube.perLocation(comp);
         double[] execution = cube.perLocation(exe);
         double[] inMpi = cube.perLocation(mpi);
@@ -100,7 +98,7 @@ public record PopHybrid(int processes, int threads, double meanUseful, double ma
         for (SystemLocation l : cube.locations()) {
             int i = l.index();
             boolean master = l.thread() == 0;
-            if (!master && wholeOmp[i] == 0 && wholeIdle[i] == 0) {
+            if (!master && !member[i]) {
                 continue;
             }
             workers |= !master;
@@ -124,5 +122,24 @@ public record PopHybrid(int processes, int threads, double meanUseful, double ma
         }
         return new PopHybrid(masters.size(), threads, sumUseful / threads, maxUseful, sumOutside / masters.size(),
                 maxOutside, runtime);
+    }
+
+    /** Per location, whether it visited an OpenMP parallel region (a worker's regions start with one). */
+    private static boolean[] teamMembers(SeverityCube whole) {
+        boolean[] out = new boolean[whole.locations().size()];
+        int visits = whole.metricIndex("visits");
+        if (visits < 0) {
+            return out;
+        }
+        for (int c = 0; c < whole.callPaths().size(); c++) {
+            var region = whole.regions().get(whole.callPaths().get(c).region());
+            boolean parallel = region.role() == dev.straggler.trace.RegionRole.PARALLEL
+                    && region.paradigm() == dev.straggler.trace.Paradigm.OPENMP;
+            double[] row = parallel ? whole.rowOrNull(visits, c) : null;
+            for (int l = 0; row != null && l < out.length; l++) {
+                out[l] |= row[l] > 0;
+            }
+        }
+        return out;
     }
 }

@@ -119,4 +119,19 @@ class PopHybridTest {
         assertTrue(PopText.hybridLine(h).startsWith("POP hybrid (the same part of the run, 2 processes, 4 threads): "
                 + "hybrid parallel efficiency 48.8 % = MPI parallel efficiency 92.5 %"), PopText.hybridLine(h));
     }
+
+    /**
+     * Every thread of a team counts, also one that never waits, idles or pays an overhead (the slow thread of a
+     * simulated run without OpenMP overheads): membership comes from running in a parallel region.
+     */
+    @Test
+    void everyTeamThreadCountsEvenWithoutOpenMpOrIdleTime() throws Exception {
+        dev.straggler.testdata.Scenario s = dev.straggler.testdata.Scenarios.byName("hybrid-omp-to-late-sender");
+        dev.straggler.trace.MemoryTrace mt = new dev.straggler.trace.MemoryTrace(s.name());
+        s.generate(new dev.straggler.testdata.ScenarioParams(3, 1, java.util.Map.of("threads", "4")), mt);
+        AnalysisResult r = Analysis.run(mt, AnalysisOptions.defaults().withThreads(1).withRootCauses(false));
+        PopHybrid hy = PopHybrid.of(Focus.ALL.select(r.cube()));
+        assertEquals(3, hy.processes());
+        assertEquals(12, hy.threads());
+    }
 }
