@@ -59,6 +59,43 @@ class HybridOtf2Test {
         assertTrue(printed.keySet().stream().anyMatch(k -> k.startsWith("THREAD_FORK 1")), printed.toString());
     }
 
+    /**
+     * The paradigms are defined as Score-P defines them for an MPI+OpenMP run (shared hybrid traces): MPI of class
+     * PROCESS, OpenMP of class THREAD_FORK_JOIN.
+     */
+    @org.junit.jupiter.api.Test
+    void paradigmsAreDefinedWithScorePsClasses(@TempDir Path dir) throws Exception {
+        Scenario s = Scenarios.byName("hybrid-omp-to-late-sender");
+        Path anchor = dir.resolve("traces.otf2");
+        try (Otf2Writer w = new Otf2Writer(anchor)) {
+            s.generate(new ScenarioParams(2, 1, SMALL), w);
+        }
+        String defs = otf2Print(anchor, "-G");
+        java.util.List<String> paradigms = defs.lines().filter(l -> l.startsWith("PARADIGM ")).map(String::strip)
+                .map(l -> l.replaceAll("\\s+", " ").replaceAll(" <\\d+>", "")).toList();
+        assertEquals(java.util.List.of("PARADIGM 4 MPI, Name: \"MPI\", Class: PROCESS",
+                "PARADIGM 3 OPENMP, Name: \"OpenMP\", Class: THREAD_FORK_JOIN"), paradigms);
+    }
+
+    private static String otf2Print(Path anchor, String... options) throws Exception {
+        java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("otf2-print"));
+        cmd.addAll(java.util.List.of(options));
+        cmd.add(anchor.toString());
+        Process proc;
+        try {
+            proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        } catch (IOException e) {
+            Assumptions.abort("otf2-print is not installed");
+            throw e;
+        }
+        String out;
+        try (InputStream in = proc.getInputStream()) {
+            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        assertEquals(0, proc.waitFor(), out);
+        return out;
+    }
+
     /** "KIND location-id" → count of the thread records of the trace. */
     private static Map<String, Integer> threadRecords(MemoryTrace t) {
         Map<String, Integer> m = new TreeMap<>();

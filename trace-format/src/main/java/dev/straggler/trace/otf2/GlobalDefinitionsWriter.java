@@ -56,7 +56,14 @@ final class GlobalDefinitionsWriter {
                 || !d.communicators().isEmpty()) {
             body.u8(Otf2Format.PARADIGM_MPI);
             body.u32c(strings.id("MPI"));
-            body.u8(1); // OTF2_PARADIGM_CLASS_PROCESS
+            body.u8(0); // OTF2_PARADIGM_CLASS_PROCESS
+            add.accept(Otf2Format.DEF_PARADIGM);
+        }
+        if (d.regions().stream().anyMatch(r -> r.paradigm() == Paradigm.OPENMP)) {
+            // as Score-P defines it for OPARI2 instrumentation
+            body.u8(Paradigm.OPENMP.code());
+            body.u32c(strings.id("OpenMP"));
+            body.u8(1); // OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN
             add.accept(Otf2Format.DEF_PARADIGM);
         }
 
