@@ -33,7 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * peak size of the persisted location records in memory and on disk.
  *
  * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
- * [--local true] [--root-causes both|true|false] [--cube true] [--dir DIR]}. With {@code --cube true} each Spark
+ * [--local true] [--root-causes both|true|false] [--cube true] [--omp-threads T] [--dir DIR]}. With
+ * {@code --omp-threads} above 1 the ranks run their computation in OpenMP parallel regions of T threads, as
+ * {@link AnalyzeBenchmark}'s do (a hybrid trace; the Spark engine leaves its root causes to the single machine). With
+ * {@code --cube true} each Spark
  * analysis is followed by writing its CUBE4 file on the driver from the whole cube, and then by the same analysis
  * writing the file from the executors ({@link SparkAnalysis#runWritingCube}), whose time, the driver's part of it and
  * the sums the driver keeps are printed, and whose file is checked to hold the same members. By default ({@code both}) the Spark analysis runs
@@ -51,6 +54,8 @@ public final class SparkBenchmark {
         boolean local = Boolean.parseBoolean(a.getOrDefault("local", "true"));
         String which = a.getOrDefault("root-causes", "both");
         boolean cube = Boolean.parseBoolean(a.getOrDefault("cube", "false"));
+        int ompThreads = Integer.parseInt(a.getOrDefault("omp-threads", "1"));
+        String hybrid = ompThreads > 1 ? "x" + ompThreads : "";
         List<Boolean> runs = switch (which) {
             case "both" -> List.of(false, true);
             case "true" -> List.of(true);
@@ -58,7 +63,7 @@ public final class SparkBenchmark {
             default -> throw new IllegalArgumentException("--root-causes both|true|false, not " + which);
         };
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
-        Path store = dir.resolve("store-" + events + "-" + ranks);
+        Path store = dir.resolve("store-" + events + "-" + ranks + hybrid);
         System.out.printf(Locale.ROOT, "spark benchmark: %,d events, %d ranks, master %s, %d cores, heap max %s, root "
                         + "causes %s, load average %s%n", events, ranks, master,
                 Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()), which,
@@ -66,7 +71,7 @@ public final class SparkBenchmark {
         if (!Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
-                AnalyzeBenchmark.generate(w, ranks, events / ranks);
+                AnalyzeBenchmark.generate(w, ranks, events / ranks, ompThreads);
             }
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
@@ -75,10 +80,10 @@ public final class SparkBenchmark {
                 .config("spark.sql.debug.maxToStringFields", "64").getOrCreate();
         // a first analysis of a store a hundredth the size, each way, so that neither timed run pays for the JIT
         // compiling Straggler's and Spark's code
-        Path warm = dir.resolve("store-" + events / 100 + "-" + ranks);
+        Path warm = dir.resolve("store-" + events / 100 + "-" + ranks + hybrid);
         if (!Files.exists(warm.resolve("manifest.json"))) {
             try (StoreWriter w = StoreWriter.create(warm, StoreOptions.defaults())) {
-                AnalyzeBenchmark.generate(w, ranks, events / 100 / ranks);
+                AnalyzeBenchmark.generate(w, ranks, events / 100 / ranks, ompThreads);
             }
         }
         for (boolean rootCauses : runs) {

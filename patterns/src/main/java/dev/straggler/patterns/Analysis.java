@@ -154,9 +154,10 @@ public final class Analysis {
                 new OpenMpAnalysis.Result(false, List.of()));
     }
 
-    private static AnalysisResult conclude(String origin, List<String> partialReasons, TraceDefinitions defs,
-                                           CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
-                                           String rootCauseProblem, OpenMpAnalysis.Result omp) {
+    /** As above, with what the OpenMP level found it could not analyse ({@code omp}). */
+    public static AnalysisResult conclude(String origin, List<String> partialReasons, TraceDefinitions defs,
+                                          CallTree tree, ReplayFacts facts, SeverityCube cube, WaitStates.Result ws,
+                                          String rootCauseProblem, OpenMpAnalysis.Result omp) {
         if (rootCauseProblem != null) {
             // the cube must not claim causes it does not hold: zeros would read as "nothing delays anyone"
             cube.setAttribute(ROOT_CAUSES_ATTRIBUTE, ROOT_CAUSES_NOT_COMPUTED);

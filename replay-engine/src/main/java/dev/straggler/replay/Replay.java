@@ -122,7 +122,49 @@ public final class Replay {
      */
     public static LocationData readLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                             boolean master, ReplayOptions options) throws IOException {
-        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0, null);
+        return readLocation(source, defs, regions, l, master, options, null);
+    }
+
+    /**
+     * As {@link #readLocation(TraceSource, TraceDefinitions, RegionTable, int, boolean, ReplayOptions)} for a worker
+     * thread, whose parallel regions hang under its master's call stack at the master's forks ({@code team}: the
+     * master's records, read first; null for a location that is no worker), as {@link #run} reads it. The team's
+     * management time is not added: {@link TeamManagement#applyTo} does that.
+     */
+    public static LocationData readLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
+                                            boolean master, ReplayOptions options, ThreadRecords team)
+            throws IOException {
+        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0, team);
+    }
+
+    /**
+     * The OpenMP records of some locations, for an engine that analyses a few processes' threads apart from the rest
+     * of the trace (a Spark task): a replay whose locations are those of {@code defs} (location {@code i} holding
+     * {@code threads.get(i)} and mapping its call paths by {@code localToGlobal.get(i)}), with the team management
+     * {@link #run} computes from those records, not added to any profile (the engine added it where it read the
+     * locations, {@link TeamManagement#applyTo}). It answers {@link #definitions}, {@link #regions},
+     * {@link #locations} (ids, {@link LocationData#threads()}, {@link LocationData#globalCallPath}) and
+     * {@link #teamManagement}: its locations have no profile entries and no communication records, and it has no
+     * call tree, trace source or matching.
+     */
+    public static Replay threadLevel(TraceDefinitions defs, List<ThreadRecords> threads, List<int[]> localToGlobal) {
+        int n = defs.locations().size();
+        if (threads.size() != n || localToGlobal.size() != n) {
+            throw new IllegalArgumentException(n + " locations, " + threads.size() + " thread records and "
+                    + localToGlobal.size() + " call-path maps");
+        }
+        LocationData[] byLocation = new LocationData[n];
+        for (int l = 0; l < n; l++) {
+            var loc = defs.location(l);
+            LocationData d = new LocationData(l, loc.rank(), loc.thread(), new LocationProfile(), new SendTable(),
+                    new RecvTable(), new CollectiveTable(), null, threads.get(l), 0,
+                    new long[Anomaly.values().length], 0, 0, 0, 0, -1, 0, 0, -1);
+            d.setLocalToGlobal(localToGlobal.get(l));
+            byLocation[l] = d;
+        }
+        int[] locationOfRank = defs.masterLocationByRank();
+        return new Replay(null, defs, RegionTable.of(defs), List.of(byLocation), null, locationOfRank, null, null,
+                TeamManagement.compute(byLocation, locationOfRank));
     }
 
     /** True when location {@code l} is the master location of its rank (the one MPI matching uses). */

@@ -11,13 +11,14 @@ import java.io.Serializable;
 
 /**
  * What the driver needs of one location, a few hundred bytes: its call tree (merged on the driver), its timing and
- * MPI_Init/MPI_Finalize facts, anomaly counts, and how many collective records it has per communicator (the
- * collective instances are formed from these counts). No per-event data.
+ * MPI_Init/MPI_Finalize facts, anomaly counts, how many collective records it has per communicator (the
+ * collective instances are formed from these counts) and whether it recorded an OpenMP construct. No per-event data.
  */
 record LocationFacts(int location, int rank, long events, long firstTime, long lastTime, boolean hasMpi,
                      boolean hasInit, long initEnter, long initLeave, boolean hasFinalize, long finalizeEnter,
                      long finalizeLeave, long[] anomalies, long recordBytes, long receivesInMpi,
-                     CallTree.LocalTree tree, int[] collectiveComms, int[] collectiveCounts) implements Serializable {
+                     CallTree.LocalTree tree, int[] collectiveComms, int[] collectiveCounts, boolean threadRecords)
+        implements Serializable {
 
     static LocationFacts of(LocationData d) {
         long[] anomalies = new long[Anomaly.values().length];
@@ -39,7 +40,7 @@ record LocationFacts(int location, int rank, long events, long firstTime, long l
         boolean mpi = d.sends().size() > 0 || r.size() > 0 || c.size() > 0 || d.hasInit();
         return new LocationFacts(d.location(), d.rank(), d.events(), d.firstTime(), d.lastTime(), mpi, d.hasInit(),
                 d.initEnter(), d.initLeave(), d.hasFinalize(), d.finalizeEnter(), d.finalizeLeave(), anomalies,
-                d.recordBytes(), inMpi, CallTree.LocalTree.of(d.profile()), comms, counts);
+                d.recordBytes(), inMpi, CallTree.LocalTree.of(d.profile()), comms, counts, !d.threads().isEmpty());
     }
 
     /** Collective records on communicator {@code comm}. */

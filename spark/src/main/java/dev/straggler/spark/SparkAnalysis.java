@@ -4,6 +4,7 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.openmp.OpenMpAnalysis;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
 import dev.straggler.patterns.rootcause.RootCauses;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
@@ -17,6 +18,8 @@ import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.ReplayOptions;
+import dev.straggler.replay.TeamManagement;
+import dev.straggler.replay.ThreadRecords;
 import dev.straggler.trace.CommunicationMatrix;
 import dev.straggler.trace.SkipReport;
 import dev.straggler.trace.TraceDefinitions;
@@ -65,6 +68,9 @@ import java.util.Map;
  *   only those move) and each location is analysed as on one machine; only its severities (metric × call path, the
  *   cube's slice) reach the driver, where they are booked in location order.</li>
  * </ol>
+ * On a trace with OpenMP regions each location is read after its process's master, whose OpenMP records it is
+ * shipped, and the OpenMP level follows the patterns, each process's threads taken together ({@link OpenMpStage});
+ * the root causes of such a trace are left to the single-machine engine ({@link #OPENMP_ROOT_CAUSES}).
  * With root causes asked for, the delay costs, their propagation and the critical path follow as
  * {@link RootCauseStage} describes. With a cube file to write and nothing else that reads every value
  * ({@link #runWritingCube}), the severities stay on the executors, which write the cube's rows
@@ -118,22 +124,15 @@ public final class SparkAnalysis {
     }
 
     /**
-     * Why the trace needs the OpenMP level, which runs on one machine only (its worker threads' call paths hang under
-     * their master's, and its barriers and locks join the threads of a process, docs/openmp.md): "N worker threads
-     * with OpenMP regions", or null for a trace without OpenMP regions or without threads besides the masters.
+     * Why a trace with OpenMP threads has no root causes on this engine (the root-cause warning and the report's
+     * root-cause section complete it: "root causes not computed: ..."). Their OpenMP delays and the critical path
+     * through threads are computed by the single-machine engine alone.
      */
-    static String openMpThreads(TraceDefinitions defs) {
-        boolean openMp = defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
-        if (!openMp) {
-            return null;
-        }
-        int workers = 0;
-        for (int m : dev.straggler.replay.Replay.teamMasters(defs, defs.masterLocationByRank())) {
-            if (m >= 0) {
-                workers++;
-            }
-        }
-        return workers == 0 ? null : workers + " worker threads besides the masters, and OpenMP regions";
+    static final String OPENMP_ROOT_CAUSES = "on traces with OpenMP threads they are computed by --engine local only";
+
+    /** True when the trace defines OpenMP regions: its threads then get the OpenMP level ({@link OpenMpStage}). */
+    static boolean hasOpenMp(TraceDefinitions defs) {
+        return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
     }
 
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
@@ -152,16 +151,11 @@ public final class SparkAnalysis {
             defs = source.definitions();
             origin = source.origin();
         }
-        String threads = openMpThreads(defs);
-        if (threads != null) {
-            throw new IllegalArgumentException(origin + ": the Spark engine does not analyse OpenMP threads yet ("
-                    + threads + "); analyse this trace without --engine spark");
-        }
         RegionTable regions = RegionTable.of(defs);
         int n = defs.locations().size();
         // by default three partitions per core; with root causes one per core, since the backward replay runs all of its
-        // tasks at once and more location partitions would be regrouped for it
-        int defaultParts = (options.rootCauses() ? 1 : 3) * jsc.defaultParallelism();
+        // tasks at once and more location partitions would be regrouped for it (a trace with OpenMP threads has none)
+        int defaultParts = (options.rootCauses() && !hasOpenMp(defs) ? 1 : 3) * jsc.defaultParallelism();
         int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : defaultParts));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
@@ -183,17 +177,13 @@ public final class SparkAnalysis {
                                       String origin, LocationPartitioner byLocation, LongAccumulator read,
                                       int blockSize, Skips skips, Path cubeOut) throws IOException {
         int n = defs.locations().size();
-        List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
-        for (int l = 0; l < n; l++) {
-            ids.add(new Tuple2<>(l, l));
-        }
+        boolean openMp = hasOpenMp(defs);
         options.progress().update("read", 0, n);
-        boolean intervals = options.rootCauses();
+        // the root-cause stage needs each location's marks; it does not run on a trace with OpenMP threads
+        boolean intervals = options.rootCauses() && !openMp;
         // 1. read: location ranges as tasks, the records kept partitioned by location
-        JavaPairRDD<Integer, LocationData> locations = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids, byLocation.numPartitions()))
-                .partitionBy(byLocation)
-                .mapPartitionsToPair(it -> readLocations(path, lenient, intervals, it, read, skips), true)
-                .persist(StorageLevel.MEMORY_AND_DISK());
+        Read reading = read(jsc, path, lenient, intervals, defs, byLocation, openMp, read, skips);
+        JavaPairRDD<Integer, LocationData> locations = reading.locations();
 
         // 2. facts to the driver: trees merged, collective instances formed
         List<LocationFacts> facts;
@@ -204,6 +194,8 @@ public final class SparkAnalysis {
         } finally {
             watch.interrupt();
         }
+        // the location records are cached as formed; the masters' part of the read they were formed from need not be
+        reading.release();
         facts.sort(Comparator.comparingInt(LocationFacts::location));
         options.progress().update("read", n, n);
         List<CallTree.LocalTree> trees = new ArrayList<>(n);
@@ -212,10 +204,23 @@ public final class SparkAnalysis {
         }
         CallTree.Merged merged = CallTree.mergeTrees(trees);
         CollectiveCounts collectives = CollectiveCounts.form(defs, facts);
-        boolean rootCauses = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
+        boolean rootCausesAsked = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
+        // with OpenMP threads the root causes are left to the single-machine engine, and the result says why
+        boolean rootCauses = rootCausesAsked && !openMp;
+        String rootCauseProblem = rootCausesAsked && openMp ? OPENMP_ROOT_CAUSES : null;
         Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
                 rootCauses);
         Broadcast<Plan> shared = jsc.broadcast(plan);
+        long[] timeMasks = WaitStates.timeMasks(regions);
+        OpenMpStage.Teams teamPlan = null;
+        if (openMp) {
+            boolean[] threadRecords = new boolean[n];
+            for (LocationFacts f : facts) {
+                threadRecords[f.location()] = f.threadRecords();
+            }
+            teamPlan = OpenMpStage.Teams.plan(defs, threadRecords, merged.tree(), path, lenient, timeMasks);
+        }
+        Broadcast<OpenMpStage.Teams> teams = teamPlan == null ? null : jsc.broadcast(teamPlan);
 
         // 3. message matching: a keyed join of send blocks with receive blocks, partners grouped back by location
         int parts = byLocation.numPartitions();
@@ -239,7 +244,6 @@ public final class SparkAnalysis {
         // 5. patterns per location, with its partners and collective outcomes brought to it (co-partitioned)
         InitFinalize.Reference init = reference(plan, facts, true);
         InitFinalize.Reference fin = reference(plan, facts, false);
-        long[] timeMasks = WaitStates.timeMasks(regions);
         // the outcomes are computed by all executors at once and kept; the driver then fetches them one partition at
         // a time, in location order (the partitions are location ranges), so it never holds more than one partition
         // of them beside the cube it books them into
@@ -249,7 +253,8 @@ public final class SparkAnalysis {
                 .mapPartitions(it -> {
                     List<Analysed> out = new ArrayList<>();
                     while (it.hasNext()) {
-                        out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top));
+                        out.add(analyse(it.next()._2(), shared.value(), timeMasks, init, fin, top,
+                                teams == null ? null : teams.value()));
                         analysed.add(1);
                     }
                     out.sort(Comparator.comparingInt(Analysed::location));
@@ -263,6 +268,21 @@ public final class SparkAnalysis {
             patterns.interrupt();
         }
         options.progress().update("patterns", n, n);
+        // the OpenMP level: each process's threads together, their changed cells back by location
+        JavaRDD<OpenMpStage.Team> teamResults = null;
+        OpenMpAnalysis.Result omp = new OpenMpAnalysis.Result(false, List.of());
+        if (teams != null) {
+            teamResults = analysedLocations.filter(a -> a.threads() != null)
+                    .mapToPair(a -> new Tuple2<>(teams.value().groupOf()[a.location()],
+                            OpenMpStage.Member.of(a.location(), a.threads(), a.outcome(), teams.value())))
+                    .groupByKey(parts)
+                    .map(g -> OpenMpStage.analyse(g._1(), g._2(), teams.value(), shared.value()))
+                    .persist(StorageLevel.MEMORY_AND_DISK());
+            omp = OpenMpStage.result(teamResults.map(OpenMpStage.Team::summary).collect());
+        }
+        JavaPairRDD<Integer, StreamedCube.Column> openMpCells = teamResults == null ? null
+                : teamResults.flatMapToPair(t -> t.cells().stream().map(c -> new Tuple2<>(c.location(), c))
+                        .iterator());
         boolean stream = cubeOut != null;
         // with the cube written by the executors, only what is not a severity per call path reaches the driver
         JavaRDD<LocationOutcome> outcomes = analysedLocations.map(a -> stream ? a.outcome().withoutSeverities()
@@ -286,10 +306,25 @@ public final class SparkAnalysis {
         }
         WaitStates.Result ws = merge.finish(null, init, fin);
         if (stream) {
-            return streamed(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin, merged,
-                    regions, defs, origin, options, n, rootCauses, timeMasks, ws, facts, collectives, skips, cubeOut);
+            try {
+                return streamed(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin,
+                        merged, regions, defs, origin, options, n, rootCausesAsked, rootCauses, rootCauseProblem,
+                        openMpCells, omp, timeMasks, ws, facts, collectives, skips, cubeOut);
+            } finally {
+                if (teamResults != null) {
+                    teamResults.unpersist(false);
+                }
+            }
         }
-        String rootCauseProblem = null;
+        if (openMpCells != null) {
+            // after the visit counts, before the root causes, as on one machine; one partition at a time
+            int paths = merged.tree().size();
+            for (java.util.Iterator<StreamedCube.Column> it = openMpCells.values().toLocalIterator(); it.hasNext(); ) {
+                StreamedCube.Column c = it.next();
+                OpenMpStage.set(cube, c, c.location(), paths);
+            }
+            teamResults.unpersist(false);
+        }
         if (rootCauses) {
             rootCauseProblem = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init,
                     fin, merged.tree(), regions, cube, options, n);
@@ -299,7 +334,7 @@ public final class SparkAnalysis {
         List<String> reasons = skips.reasons();
         locations.unpersist(false);
         chunks.unpersist(false);
-        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, rootCauseProblem);
+        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, rootCauseProblem, omp);
     }
 
     /**
@@ -312,24 +347,26 @@ public final class SparkAnalysis {
                                            Broadcast<Plan> shared, LocationPartitioner byLocation,
                                            InitFinalize.Reference init, InitFinalize.Reference fin,
                                            CallTree.Merged merged, RegionTable regions, TraceDefinitions defs,
-                                           String origin, AnalysisOptions options, int n, boolean rootCauses,
-                                           long[] timeMasks, WaitStates.Result ws, List<LocationFacts> facts,
-                                           CollectiveCounts collectives, Skips skips, Path cubeOut)
+                                           String origin, AnalysisOptions options, int n,
+                                           boolean rootCausesAsked, boolean rootCauses, String rootCauseProblem,
+                                           JavaPairRDD<Integer, StreamedCube.Column> openMpCells,
+                                           OpenMpAnalysis.Result omp, long[] timeMasks, WaitStates.Result ws,
+                                           List<LocationFacts> facts, CollectiveCounts collectives, Skips skips,
+                                           Path cubeOut)
             throws IOException {
         CallTree tree = merged.tree();
-        SeverityCube shape = Analysis.emptyCube(defs, regions, tree, origin, rootCauses);
+        SeverityCube shape = Analysis.emptyCube(defs, regions, tree, origin, rootCausesAsked);
         RootCauseStage.Slices slices = null;
-        String rootCauseProblem = null;
         try {
             if (rootCauses) {
                 slices = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin,
                         tree, regions, options, n, true).slices();
                 rootCauseProblem = slices.problem();
-                if (rootCauseProblem != null) {
-                    // the file carries why, as the single-machine engine's does (Analysis.complete)
-                    shape.setAttribute(Analysis.ROOT_CAUSES_ATTRIBUTE, Analysis.ROOT_CAUSES_NOT_COMPUTED);
-                    shape.setAttribute(Analysis.ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem);
-                }
+            }
+            if (rootCauseProblem != null) {
+                // the file carries why, as the single-machine engine's does (Analysis.complete)
+                shape.setAttribute(Analysis.ROOT_CAUSES_ATTRIBUTE, Analysis.ROOT_CAUSES_NOT_COMPUTED);
+                shape.setAttribute(Analysis.ROOT_CAUSES_PROBLEM_ATTRIBUTE, rootCauseProblem);
             }
             int[] parent = new int[tree.size()];
             int[] region = new int[tree.size()];
@@ -356,13 +393,13 @@ public final class SparkAnalysis {
                 return out.iterator();
             }, true);
             StreamedCube.Summary summary = StreamedCube.write(jsc, outcomes,
-                    slices != null && rootCauseProblem == null ? slices.booked() : null, byLocation, sh, shape,
-                    cubeOut);
+                    slices != null && rootCauseProblem == null ? slices.booked() : null, openMpCells, byLocation, sh,
+                    shape, cubeOut);
             analysedLocations.unpersist(false);
             ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
             List<String> reasons = skips.reasons();
             return Analysis.conclude(origin, reasons, defs, tree, replayFacts,
-                    new SummaryCube(shape, summary, inFocus, false), ws, rootCauseProblem);
+                    new SummaryCube(shape, summary, inFocus, false), ws, rootCauseProblem, omp);
         } finally {
             if (slices != null) {
                 slices.release();
@@ -486,11 +523,13 @@ public final class SparkAnalysis {
     }
 
     /**
-     * A location as the wait-state stage leaves it: its outcome for the driver and, with root causes, what the
-     * root-cause stage keeps of it and the facts it sends its partners.
+     * A location as the wait-state stage leaves it: its outcome for the driver; with root causes, what the
+     * root-cause stage keeps of it and the facts it sends its partners; with the OpenMP level, its OpenMP records
+     * (null for a location the level does not cover).
      */
     record Analysed(int location, LocationOutcome outcome, RootCauseStage.Input input,
-                    List<Tuple2<Integer, RootCauseStage.FactBlock>> facts) implements java.io.Serializable {
+                    List<Tuple2<Integer, RootCauseStage.FactBlock>> facts, ThreadRecords threads)
+            implements java.io.Serializable {
     }
 
     /**
@@ -559,9 +598,135 @@ public final class SparkAnalysis {
         return t;
     }
 
+    /**
+     * The read stage's location records, partitioned by location, and the first part of the read, whose cache is
+     * released once the records are in use (null when there is none apart).
+     */
+    private record Read(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, LocationData> first) {
+        void release() {
+            if (first != null) {
+                first.unpersist(false);
+            }
+        }
+    }
+
+    /**
+     * Reads every location in its location range's task. On a trace with OpenMP regions a location whose process has
+     * its master thread elsewhere (a worker thread, an accelerator stream) is read after that master, with the
+     * master's OpenMP records shipped to it: a worker's parallel regions hang under the master's call stack at the
+     * master's forks, and every location's team management is measured from the master's forks and joins
+     * (docs/openmp.md §2, §4; {@link Replay#run} reads masters first for the same reason).
+     */
+    private static Read read(JavaSparkContext jsc, String path, boolean lenient, boolean intervals,
+                             TraceDefinitions defs, LocationPartitioner byLocation, boolean openMp,
+                             LongAccumulator read, Skips skips) {
+        int n = defs.locations().size();
+        int[] masterOf = openMp ? masterOf(defs) : new int[n];
+        if (!openMp) {
+            java.util.Arrays.fill(masterOf, -1);
+        }
+        List<Tuple2<Integer, Integer>> ids = new ArrayList<>(n);
+        int[] dependents = new int[n];
+        boolean anyDependent = false;
+        for (int l = 0; l < n; l++) {
+            if (masterOf[l] < 0) {
+                ids.add(new Tuple2<>(l, l));
+            } else {
+                dependents[masterOf[l]]++;
+                anyDependent = true;
+            }
+        }
+        JavaPairRDD<Integer, LocationData> first = JavaPairRDD.fromJavaRDD(jsc.parallelize(ids,
+                        byLocation.numPartitions()))
+                .partitionBy(byLocation)
+                .mapPartitionsToPair(it -> readLocations(path, lenient, intervals, openMp,
+                        new MappedIterator<>(it, t -> new Tuple2<Integer, ThreadRecords>(t._1(), null)), read, skips, 0), true)
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        if (!anyDependent) {
+            return new Read(first, null);
+        }
+        int[][] of = new int[n][];
+        for (int m = 0; m < n; m++) {
+            of[m] = new int[dependents[m]];
+            dependents[m] = 0;
+        }
+        for (int l = 0; l < n; l++) {
+            if (masterOf[l] >= 0) {
+                of[masterOf[l]][dependents[masterOf[l]]++] = l;
+            }
+        }
+        Broadcast<int[][]> dependentsOf = jsc.broadcast(of);
+        // each master's records to the partitions of the locations that read with them (a few bytes per fork)
+        JavaPairRDD<Integer, ThreadRecords> records = first.flatMapToPair(t -> {
+            List<Tuple2<Integer, ThreadRecords>> out = new ArrayList<>();
+            for (int w : dependentsOf.value()[t._1()]) {
+                out.add(new Tuple2<>(w, t._2().threads()));
+            }
+            return out.iterator();
+        });
+        JavaPairRDD<Integer, LocationData> all = first.cogroup(records, byLocation)
+                .mapPartitionsToPair(it -> {
+                    List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
+                    List<Tuple2<Integer, ThreadRecords>> later = new ArrayList<>();
+                    while (it.hasNext()) {
+                        var t = it.next();
+                        java.util.Iterator<LocationData> f = t._2()._1().iterator();
+                        if (f.hasNext()) {
+                            out.add(new Tuple2<>(t._1(), f.next()));
+                        } else {
+                            later.add(new Tuple2<>(t._1(), t._2()._2().iterator().next()));
+                        }
+                    }
+                    later.sort(Comparator.comparingInt(Tuple2::_1));
+                    readLocations(path, lenient, intervals, true, later.iterator(), read, skips, 1)
+                            .forEachRemaining(out::add);
+                    return out.iterator();
+                }, true)
+                .persist(StorageLevel.MEMORY_AND_DISK());
+        return new Read(all, first);
+    }
+
+    /**
+     * Per location, the location of its process's master thread when that is another location (whose OpenMP records
+     * it is read with), else -1: as {@code TeamManagement} finds each location's master.
+     */
+    static int[] masterOf(TraceDefinitions defs) {
+        int[] locationOfRank = defs.masterLocationByRank();
+        int n = defs.locations().size();
+        int[] out = new int[n];
+        for (int l = 0; l < n; l++) {
+            int rank = defs.location(l).rank();
+            int m = rank >= 0 && rank < locationOfRank.length ? locationOfRank[rank] : -1;
+            out[l] = m >= 0 && m != l ? m : -1;
+        }
+        return out;
+    }
+
+    /** An iterator seen through a function, for Spark's partition iterators. */
+    private record MappedIterator<A, B>(java.util.Iterator<A> in, java.util.function.Function<A, B> f)
+            implements java.util.Iterator<B> {
+        @Override
+        public boolean hasNext() {
+            return in.hasNext();
+        }
+
+        @Override
+        public B next() {
+            return f.apply(in.next());
+        }
+    }
+
+    /**
+     * Reads locations in one task: each with the OpenMP records of its process's master when it is read after it
+     * (null: a location that is its own master, or of a trace without OpenMP regions). With {@code teams} the team
+     * management is added to each location's profile, as {@link Replay#run} adds it.
+     *
+     * @param phase which part of the read this is (0: the masters', 1: after them), for the skip counts
+     */
     private static java.util.Iterator<Tuple2<Integer, LocationData>> readLocations(
-            String path, boolean lenient, boolean intervals, java.util.Iterator<Tuple2<Integer, Integer>> ids,
-            LongAccumulator read, Skips skips) throws IOException {
+            String path, boolean lenient, boolean intervals, boolean teams,
+            java.util.Iterator<Tuple2<Integer, ThreadRecords>> ids, LongAccumulator read, Skips skips, int phase)
+            throws IOException {
         List<Tuple2<Integer, LocationData>> out = new ArrayList<>();
         if (!ids.hasNext()) {
             return out.iterator();
@@ -570,23 +735,30 @@ public final class SparkAnalysis {
             TraceDefinitions defs = source.definitions();
             RegionTable regions = RegionTable.of(defs);
             int[] locationOfRank = defs.masterLocationByRank();
+            int[] teamMaster = teams ? Replay.teamMasters(defs, locationOfRank) : null;
             // the root-cause stage needs each location's marks (call-path intervals)
             ReplayOptions one = ReplayOptions.defaults().withThreads(1).withIntervals(intervals);
             while (ids.hasNext()) {
-                int l = ids.next()._1();
+                Tuple2<Integer, ThreadRecords> next = ids.next();
+                int l = next._1();
+                ThreadRecords master = next._2();
                 LocationData d = Replay.readLocation(source, defs, regions, l,
-                        Replay.isMaster(defs, locationOfRank, l), one);
+                        Replay.isMaster(defs, locationOfRank, l), one,
+                        master != null && teamMaster[l] >= 0 ? master : null);
+                if (teams) {
+                    TeamManagement.applyTo(d, master != null ? master : d.threads(), master != null);
+                }
                 out.add(new Tuple2<>(l, d));
                 read.add(1);
             }
-            skips.note(source);
+            skips.note(source, phase);
         }
         return out.iterator();
     }
 
     private static Analysed analyse(Tuple3<Iterable<LocationData>, Iterable<Blocks.Partners>,
             Iterable<Blocks.OutcomeBlock>> g, Plan plan, long[] timeMasks, InitFinalize.Reference init,
-                                    InitFinalize.Reference fin, int top) {
+                                    InitFinalize.Reference fin, int top, OpenMpStage.Teams teams) {
         LocationData d = g._1().iterator().next();
         d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
         ArrayPartners partners = new ArrayPartners(d.receives().size(), d.sends().size());
@@ -601,12 +773,13 @@ public final class SparkAnalysis {
         // the root-cause stage covers each rank's master location (as on one machine)
         boolean stage = plan.rootCauses && plan.master(d.rank(), d.location()) && d.intervals() != null;
         LocationOutcome o = WaitStates.analyse(defsOf(plan), d, partners, timeMasks, coll, init, fin, top, stage);
+        ThreadRecords threads = teams != null && teams.groupOf()[d.location()] >= 0 ? d.threads() : null;
         if (!stage) {
-            return new Analysed(d.location(), o, null, List.of());
+            return new Analysed(d.location(), o, null, List.of(), threads);
         }
         RootCauseStage.Input in = new RootCauseStage.Input(o.lateSenderWaits(), o.lateReceiverWaits(),
                 partners.rows());
-        return new Analysed(d.location(), o.withoutWaits(), in, RootCauseStage.facts(d, in));
+        return new Analysed(d.location(), o.withoutWaits(), in, RootCauseStage.facts(d, in), threads);
     }
 
     /** The definitions on an executor: read once per JVM and trace (they are immutable). */
@@ -671,7 +844,7 @@ public final class SparkAnalysis {
      * partition and lines are de-duplicated, so retries are not counted twice.
      */
     static final class Skips implements java.io.Serializable {
-        /** Per partition: {partition, implausible records dropped, locations left out}. */
+        /** Per partition and part of the read: {2 × partition + part, implausible records dropped, locations left out}. */
         private final CollectionAccumulator<long[]> counts;
         private final CollectionAccumulator<String> dropped;
         private final CollectionAccumulator<dev.straggler.trace.otf2.Otf2Warning> archive;
@@ -682,9 +855,10 @@ public final class SparkAnalysis {
             archive = spark.sparkContext().collectionAccumulator("archive parts skipped");
         }
 
-        void note(TraceSource source) {
+        /** @param phase which read of the partition's locations noted it (the read is in two parts, 0 and 1) */
+        void note(TraceSource source, int phase) {
             if (source instanceof dev.straggler.trace.PlausibleTrace p && p.droppedCount() > 0) {
-                counts.add(new long[] {org.apache.spark.TaskContext.getPartitionId(), p.droppedCount(),
+                counts.add(new long[] {2L * org.apache.spark.TaskContext.getPartitionId() + phase, p.droppedCount(),
                         p.lostStreams()});
                 p.dropped().forEach(d -> dropped.add(d.toString()));
             }

@@ -184,11 +184,14 @@ final class StreamedCube {
      * @param outcomes per location its wait-state outcome (with severities), partitioned by {@code byLocation}
      * @param slices   the root-cause stage's slices (before the critical-path impact), or null when the root causes
      *                 were not computed
+     * @param openMp   per location the cells the OpenMP level changed, with their values ({@link OpenMpStage}), or
+     *                 null for a trace without that level
      * @param shapeCube the cube's metric tree, call tree, system tree and attributes, without values
      */
     static Summary write(JavaSparkContext jsc, JavaPairRDD<Integer, LocationOutcome> outcomes,
-                         JavaRDD<RootCauseStage.Slice> slices, LocationPartitioner byLocation, Shape shape,
-                         SeverityCube shapeCube, Path out) throws IOException {
+                         JavaRDD<RootCauseStage.Slice> slices, JavaPairRDD<Integer, Column> openMp,
+                         LocationPartitioner byLocation, Shape shape, SeverityCube shapeCube, Path out)
+            throws IOException {
         Broadcast<Shape> shared = jsc.broadcast(shape);
         int paths = shape.paths();
         int parts = byLocation.numPartitions();
@@ -201,10 +204,24 @@ final class StreamedCube {
                 return o.iterator();
             }, true);
         }
-        // each location's column as the single-machine code books it: wait states, visit counts, root causes with
-        // their derived metrics (the critical-path imbalance still to be made global)
+        // each location's column as the single-machine code books it: wait states, visit counts, the OpenMP level,
+        // root causes with their derived metrics (the critical-path imbalance still to be made global)
         JavaRDD<Column> columns;
-        if (rootCauses) {
+        if (rootCauses && openMp != null) {
+            columns = outcomes.cogroup(impacted, openMp, byLocation).mapPartitions(it -> {
+                Shape sh = shared.value();
+                List<Column> o = new ArrayList<>();
+                while (it.hasNext()) {
+                    var t = it.next();
+                    LocationOutcome oc = t._2()._1().iterator().next();
+                    Iterator<Int2DoubleOpenHashMap[]> rc = t._2()._2().iterator();
+                    Iterator<Column> omp = t._2()._3().iterator();
+                    o.add(column(sh, oc, omp.hasNext() ? omp.next() : null, rc.hasNext() ? rc.next() : null, true));
+                }
+                o.sort(Comparator.comparingInt(Column::location));
+                return o.iterator();
+            }, true);
+        } else if (rootCauses) {
             columns = outcomes.cogroup(impacted, byLocation).mapPartitions(it -> {
                 Shape sh = shared.value();
                 List<Column> o = new ArrayList<>();
@@ -212,7 +229,20 @@ final class StreamedCube {
                     var t = it.next();
                     LocationOutcome oc = t._2()._1().iterator().next();
                     Iterator<Int2DoubleOpenHashMap[]> rc = t._2()._2().iterator();
-                    o.add(column(sh, oc, rc.hasNext() ? rc.next() : null, true));
+                    o.add(column(sh, oc, null, rc.hasNext() ? rc.next() : null, true));
+                }
+                o.sort(Comparator.comparingInt(Column::location));
+                return o.iterator();
+            }, true);
+        } else if (openMp != null) {
+            columns = outcomes.cogroup(openMp, byLocation).mapPartitions(it -> {
+                Shape sh = shared.value();
+                List<Column> o = new ArrayList<>();
+                while (it.hasNext()) {
+                    var t = it.next();
+                    LocationOutcome oc = t._2()._1().iterator().next();
+                    Iterator<Column> omp = t._2()._2().iterator();
+                    o.add(column(sh, oc, omp.hasNext() ? omp.next() : null, null, false));
                 }
                 o.sort(Comparator.comparingInt(Column::location));
                 return o.iterator();
@@ -221,7 +251,7 @@ final class StreamedCube {
             columns = outcomes.mapPartitions(it -> {
                 Shape sh = shared.value();
                 List<Column> o = new ArrayList<>();
-                it.forEachRemaining(t -> o.add(column(sh, t._2(), null, false)));
+                it.forEachRemaining(t -> o.add(column(sh, t._2(), null, null, false)));
                 o.sort(Comparator.comparingInt(Column::location));
                 return o.iterator();
             }, true);
@@ -242,9 +272,15 @@ final class StreamedCube {
         }
     }
 
-    private static Column column(Shape sh, LocationOutcome o, Int2DoubleOpenHashMap[] rc, boolean rootCauses) {
+    private static Column column(Shape sh, LocationOutcome o, Column openMp, Int2DoubleOpenHashMap[] rc,
+                                 boolean rootCauses) {
         SeverityCube col = sh.column(o.location());
         WaitStates.bookLocation(col, o, sh.tps(), sh.timeMasks());
+        if (openMp != null) {
+            // the OpenMP level's values, formed with the other threads of the location's process (after the visit
+            // counts and before the root causes, as on one machine)
+            OpenMpStage.set(col, openMp, 0, sh.paths());
+        }
         if (rootCauses) {
             // adds the location's root causes and derives the metrics of the remapped hierarchy from its own values;
             // its critical-path imbalance, which needs sums over all locations, is replaced in finalColumn

@@ -180,6 +180,61 @@ class SparkCommandTest {
         assertEquals(tarMembers(dir.resolve("fl.cubex")), tarMembers(dir.resolve("fs.cubex")));
     }
 
+    private static Path hybrid(String name) throws IOException {
+        return SparkOpenMpTest.hybridTraces().stream().filter(p -> p.toString().contains(name)).findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void aHybridTracesReportJsonCubeCsvAndHtmlEqualTheLocalEngines() throws IOException {
+        LocalSpark.get();
+        Path trace = hybrid("bt-mz.S-2x2");
+        Run local = run("analyze", trace.toString(), "--quiet", "--no-root-causes", "--json",
+                dir.resolve("hl.json").toString(), "--cube", dir.resolve("hl.cubex").toString(), "--csv",
+                dir.resolve("hl.csv").toString(), "--html", dir.resolve("hl.html").toString());
+        Run spark = run("analyze", trace.toString(), "--quiet", "--no-root-causes", "--engine", "spark",
+                "--partitions", "3", "--json", dir.resolve("hs.json").toString(), "--cube",
+                dir.resolve("hs.cubex").toString(), "--csv", dir.resolve("hs.csv").toString(), "--html",
+                dir.resolve("hs.html").toString());
+        assertEquals(0, local.code(), local.err());
+        assertEquals(0, spark.code(), spark.err());
+        assertTrue(local.out().contains("OpenMP"), local.out());
+        assertEquals(local.out().replace("hl.", "hs."), spark.out());
+        assertArrayEquals(Files.readAllBytes(dir.resolve("hl.json")), Files.readAllBytes(dir.resolve("hs.json")));
+        assertEquals(tarMembers(dir.resolve("hl.cubex")), tarMembers(dir.resolve("hs.cubex")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("hl.csv")), Files.readAllBytes(dir.resolve("hs.csv")));
+        assertArrayEquals(Files.readAllBytes(dir.resolve("hl.html")), Files.readAllBytes(dir.resolve("hs.html")));
+        // the cube alone: written by the workers, the same file and report
+        Run alone = run("analyze", trace.toString(), "--no-root-causes", "--engine", "spark", "--partitions", "2",
+                "--cube", dir.resolve("ha.cubex").toString());
+        assertEquals(0, alone.code(), alone.err());
+        assertTrue(alone.err().contains("ha.cubex is written by the spark workers"), alone.err());
+        assertEquals(local.out().replace("wrote " + dir.resolve("hl.json") + "\n", "")
+                .replace("wrote " + dir.resolve("hl.csv") + "\n", "")
+                .replace("wrote " + dir.resolve("hl.html") + "\n", "").replace("hl.", "ha."), alone.out());
+        assertEquals(tarMembers(dir.resolve("hl.cubex")), tarMembers(dir.resolve("ha.cubex")));
+    }
+
+    @Test
+    void aSubmissionOfAHybridTraceSaysInOneLineThatItsRootCausesAreLeftToTheLocalEngine() throws IOException {
+        LocalSpark.get();
+        Path trace = hybrid("omp-kernels-2x4");
+        // as spark-submit runs it: root causes asked for by default
+        Run r = run(SubmitMain.commandLine(new String[] {trace.toString(), "--quiet", "--partitions", "2", "--json",
+                dir.resolve("sub.json").toString()}));
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> lines = r.err().lines().filter(l -> l.contains("root causes not computed")
+                || l.contains("--engine local")).toList();
+        assertEquals(java.util.List.of("straggler: warning: root causes not computed: on traces with OpenMP threads"
+                + " they are computed by --engine local only"), lines, r.err());
+        String json = Files.readString(dir.resolve("sub.json"));
+        // the JSON says so as for any root causes that could not be computed: the flag, and why among the warnings
+        assertTrue(json.matches("(?s).*\"rootCauses\"\\s*:\\s*false.*"), "rootCauses false");
+        assertTrue(json.contains("\"root causes not computed: on traces with OpenMP threads they are computed by"
+                + " --engine local only\""), "the warning says why");
+        assertTrue(r.out().contains("Root causes (why the waiting happens) could not be computed"), r.out());
+    }
+
     @Test
     void anUnknownEngineIsAUsageError() throws IOException {
         Path trace = SparkAnalysisTest.generate(dir, Scenarios.byName("late-sender"), 4);

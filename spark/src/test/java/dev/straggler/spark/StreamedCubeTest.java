@@ -41,6 +41,12 @@ class StreamedCubeTest {
 
     /** Writes both cubes and checks them and the terminal reports; returns the streamed analysis. */
     static AnalysisResult assertSameCube(Path trace, AnalysisOptions options, int partitions) throws IOException {
+        return assertSameCube(dir, trace, options, partitions);
+    }
+
+    /** As above, writing the files in {@code dir}. */
+    static AnalysisResult assertSameCube(Path dir, Path trace, AnalysisOptions options, int partitions)
+            throws IOException {
         AnalysisResult local = SparkAnalysisTest.local(trace, options);
         Path expected = dir.resolve("local-" + files + ".cubex");
         Path actual = dir.resolve("spark-" + files++ + ".cubex");
