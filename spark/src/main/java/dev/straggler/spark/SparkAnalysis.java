@@ -384,9 +384,15 @@ public final class SparkAnalysis {
             for (int c : dev.straggler.patterns.focus.Focus.DEFAULT.select(shape).callPaths()) {
                 inFocus[c] = true;
             }
+            boolean[] parallelRegion = new boolean[tree.size()];
+            for (int c = 0; c < parallelRegion.length; c++) {
+                var r = shape.regions().get(region[c]);
+                parallelRegion[c] = r.role() == dev.straggler.trace.RegionRole.PARALLEL
+                        && r.paradigm() == dev.straggler.trace.Paradigm.OPENMP;
+            }
             StreamedCube.Shape sh = new StreamedCube.Shape(shared.value().trace, shared.value().lenient, n, parent,
                     region, defs.clock().ticksPerSecond(), timeMasks, dev.straggler.patterns.cubex.CubexWriter.layout(shape),
-                    ranks.size(), master, inFocus, byLocation.numPartitions());
+                    ranks.size(), master, inFocus, byLocation.numPartitions(), parallelRegion);
             JavaPairRDD<Integer, LocationOutcome> outcomes = analysedLocations.mapPartitionsToPair(it -> {
                 List<Tuple2<Integer, LocationOutcome>> out = new ArrayList<>();
                 it.forEachRemaining(a -> out.add(new Tuple2<>(a.location(), a.outcome())));

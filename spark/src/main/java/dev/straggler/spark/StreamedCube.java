@@ -89,7 +89,7 @@ final class StreamedCube {
      */
     record Shape(String trace, boolean lenient, int locations, int[] parent, int[] region, double tps,
                  long[] timeMasks, CubexWriter.Layout layout, int processes, boolean[] master, boolean[] inFocus,
-                 int rowParts)
+                 int rowParts, boolean[] parallelRegion)
             implements Serializable {
         int paths() {
             return parent.length;
@@ -161,7 +161,8 @@ final class StreamedCube {
     }
 
     /** A location's sums over call paths and which of its values could go in an integer column, per metric. */
-    record LocationSums(int location, double[] perMetric, double[] perMetricInFocus, boolean[] integral)
+    record LocationSums(int location, double[] perMetric, double[] perMetricInFocus, boolean[] integral,
+                        boolean ranInParallelRegion)
             implements Serializable {
     }
 
@@ -175,7 +176,7 @@ final class StreamedCube {
      * the metrics of the POP line, null for the others); per call path with a delay, the row of {@code delay}.
      */
     record Summary(double[][] sums, double[][] perLocation, double[][] perLocationInFocus,
-                   Map<Integer, double[]> delayRows) {
+                   Map<Integer, double[]> delayRows, boolean[] ranInParallelRegion) {
     }
 
     /**
@@ -376,10 +377,13 @@ final class StreamedCube {
             }
         }
         ComputationalImbalance.Metrics into = ComputationalImbalance.Metrics.of(col);
+        // the heuristic's OpenMP branch applies where the cube has OpenMP metrics: a run with OpenMP regions
+        boolean openMp = col.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
+        boolean[] parallel = openMp ? ComputationalImbalance.insideParallelRegions(col) : new boolean[paths];
         for (int p = 0; p < paths; p++) {
             ComputationalImbalance.book(col, into, p, 0, col.get(MetricTree.COMP, p, 0),
                     (long) col.get(MetricTree.VISITS, p, 0) != 0, sh.master()[c.location()], f.computation()[p],
-                    sh.processes(), f.visitors()[p], sh.locations());
+                    sh.processes(), f.visitors()[p], sh.locations(), openMp, parallel[p]);
         }
         return Column.of(c.location(), col);
     }
@@ -573,12 +577,16 @@ final class StreamedCube {
         }
         double[][] byLocation = new double[MetricTree.COUNT][];
         double[][] inFocus = new double[MetricTree.COUNT][];
+        boolean[] ranInParallelRegion = new boolean[n];
         boolean[] integer = new boolean[MetricTree.COUNT];
         for (int m = 0; m < integer.length; m++) {
             integer[m] = MetricTree.ALL.get(m).integer();
         }
         for (Iterator<LocationSums> it = finals.map(c -> {
             boolean[] focus = shared.value().inFocus();
+            boolean[] parallel = shared.value().parallelRegion();
+            int visits = MetricTree.indexOf("visits");
+            boolean ranParallel = false;
             double[] sum = new double[MetricTree.COUNT];
             double[] focused = new double[MetricTree.COUNT];
             boolean[] integral = new boolean[MetricTree.COUNT];
@@ -591,10 +599,13 @@ final class StreamedCube {
                     focused[m] += c.value()[i];
                 }
                 integral[m] &= CubexWriter.integral(c.value()[i]);
+                // as SeverityCube.ranInParallelRegion: the location visited an OpenMP parallel region
+                ranParallel |= m == visits && parallel[c.cell()[i] % paths] && c.value()[i] > 0;
             }
-            return new LocationSums(c.location(), sum, focused, integral);
+            return new LocationSums(c.location(), sum, focused, integral, ranParallel);
         }).toLocalIterator(); it.hasNext(); ) {
             LocationSums s = it.next();
+            ranInParallelRegion[s.location()] = s.ranInParallelRegion();
             for (int m = 0; m < MetricTree.COUNT; m++) {
                 integer[m] &= s.integral()[m];
                 if (byLocation[m] == null && Double.doubleToRawLongBits(s.perMetric()[m]) != 0) {
@@ -657,7 +668,7 @@ final class StreamedCube {
                     }
                 }
             }, out);
-            return new Summary(sums, byLocation, inFocus, delay);
+            return new Summary(sums, byLocation, inFocus, delay, ranInParallelRegion);
         } finally {
             try (var files = Files.list(dir)) {
                 for (Path f : (Iterable<Path>) files::iterator) {

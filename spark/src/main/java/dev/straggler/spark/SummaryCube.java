@@ -65,6 +65,11 @@ final class SummaryCube extends SeverityCube {
     }
 
     @Override
+    public boolean[] ranInParallelRegion() {
+        return summary.ranInParallelRegion().clone();
+    }
+
+    @Override
     public double get(int metric, int callPath, int location) {
         if (metric == MetricTree.DELAY && !focused) {
             double[] row = summary.delayRows().get(callPath);

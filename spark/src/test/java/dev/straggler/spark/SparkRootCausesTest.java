@@ -61,6 +61,14 @@ class SparkRootCausesTest {
         return Scenarios.all().stream().filter(s -> !s.scalingFamily()).map(s -> DynamicTest.dynamicTest(s.name(),
                 () -> {
                     Path store = SparkAnalysisTest.generate(dir, s, Math.max(6, s.minRanks()));
+                    if (SparkAnalysisTest.hasOpenMp(store)) {
+                        // a hybrid scenario: the wait states and the OpenMP level as on one machine, the root causes
+                        // left to it (docs/spark.md)
+                        AnalysisResult actual = spark(store, 2);
+                        SparkOpenMpTest.assertSameValues(SparkAnalysisTest.local(store).cube(), actual.cube());
+                        assertEquals(SparkAnalysis.OPENMP_ROOT_CAUSES, Analysis.rootCausesProblem(actual.cube()));
+                        return;
+                    }
                     Results.assertSame(local(store), spark(store, 2));
                 }));
     }

@@ -230,6 +230,30 @@ public class SeverityCube {
         return m < 0 ? 0 : total(m);
     }
 
+    /**
+     * Per location, whether it visited an OpenMP parallel region (role PARALLEL, paradigm OpenMP): the threads of
+     * an OpenMP team (a worker thread's regions all start with one), not the locations of other runtimes.
+     */
+    public boolean[] ranInParallelRegion() {
+        boolean[] out = new boolean[locations().size()];
+        int visits = metricIndex("visits");
+        if (visits < 0) {
+            return out;
+        }
+        for (int c = 0; c < callPaths().size(); c++) {
+            var region = regions().get(callPaths().get(c).region());
+            if (region.role() != dev.straggler.trace.RegionRole.PARALLEL
+                    || region.paradigm() != dev.straggler.trace.Paradigm.OPENMP) {
+                continue;
+            }
+            double[] row = rowOrNull(visits, c);
+            for (int l = 0; row != null && l < out.length; l++) {
+                out[l] |= row[l] > 0;
+            }
+        }
+        return out;
+    }
+
     /** A metric's value per location, summed over all call paths. */
     public double[] perLocation(int metric) {
         double[] out = new double[locations.size()];

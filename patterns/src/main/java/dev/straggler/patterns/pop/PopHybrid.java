@@ -86,7 +86,7 @@ public record PopHybrid(int processes, int threads, double meanUseful, double ma
         }
         // team membership is read off the whole run: a worker thread ran in an OpenMP parallel region (a thread of
         // another runtime, e.g. an accelerator stream, never does)
-        boolean[] member = teamMembers(sel.whole());
+        boolean[] member = sel.whole().ranInParallelRegion();
         double[] useful = cube.perLocation(comp);
         double[] execution = cube.perLocation(exe);
         double[] inMpi = cube.perLocation(mpi);
@@ -122,24 +122,5 @@ public record PopHybrid(int processes, int threads, double meanUseful, double ma
         }
         return new PopHybrid(masters.size(), threads, sumUseful / threads, maxUseful, sumOutside / masters.size(),
                 maxOutside, runtime);
-    }
-
-    /** Per location, whether it visited an OpenMP parallel region (a worker's regions start with one). */
-    private static boolean[] teamMembers(SeverityCube whole) {
-        boolean[] out = new boolean[whole.locations().size()];
-        int visits = whole.metricIndex("visits");
-        if (visits < 0) {
-            return out;
-        }
-        for (int c = 0; c < whole.callPaths().size(); c++) {
-            var region = whole.regions().get(whole.callPaths().get(c).region());
-            boolean parallel = region.role() == dev.straggler.trace.RegionRole.PARALLEL
-                    && region.paradigm() == dev.straggler.trace.Paradigm.OPENMP;
-            double[] row = parallel ? whole.rowOrNull(visits, c) : null;
-            for (int l = 0; row != null && l < out.length; l++) {
-                out[l] |= row[l] > 0;
-            }
-        }
-        return out;
     }
 }
