@@ -389,6 +389,9 @@ final class CostReplay {
         }
     }
 
+    /** The costs of a thread that never received one (shared, never written). */
+    private static final double[] NO_COSTS = new double[WaitType.COUNT];
+
     /** Team instances with some but not all threads arrived, keyed by (team, instance, fork or barrier). */
     private final Long2ObjectOpenHashMap<TeamInstance> teamPending = new Long2ObjectOpenHashMap<>();
 
@@ -444,9 +447,12 @@ final class CostReplay {
         int prev = previousTeamPoint(st, s);
         TimeMap w = t.waitMap(st, prev, s);
         TimeMap mine = t.pruned(st, prev, s, w);
-        double[] costs = new double[WaitType.COUNT];
-        for (int type = 0; type < WaitType.COUNT; type++) {
-            costs[type] = st.cost(type, s);
+        double[] costs = NO_COSTS;
+        if (st.hasCosts()) {
+            costs = new double[WaitType.COUNT];
+            for (int type = 0; type < WaitType.COUNT; type++) {
+                costs[type] = st.cost(type, s);
+            }
         }
         return new TeamArrival(st.location, s, m, clock.secondsSinceStart(st.intervals.enter(m)), mine, w.sum(), prev,
                 costs);

@@ -54,6 +54,9 @@ final class OmpBarrierDelay {
             if (type == WaitType.OMP_BARRIER) {
                 continue; // no PRE_DELAY_OMP_BARRIER handler in Scalasca's long-term barrier pattern
             }
+            if (type >= 0 && noCosts(team, type)) {
+                continue; // every scale 0: no delay and no cost to pass on
+            }
             double[] delay = new double[cpn];
             double delaySum = 0;
             double sumScale = 0;
@@ -83,5 +86,14 @@ final class OmpBarrierDelay {
             CostReplay.addCosts(last, type < 0 ? WaitType.OMP_BARRIER : type, latest.prevSp(), latest.sp(), sumScale);
         }
         replay.barrierPath(team, t);
+    }
+
+    private static boolean noCosts(CostReplay.TeamArrival[] team, int type) {
+        for (CostReplay.TeamArrival a : team) {
+            if (a.costs()[type] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -132,9 +132,13 @@ public final class RootCauses {
         });
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
+        TeamSyncPoints.Instances[] instances = new TeamSyncPoints.Instances[teams.size()];
+        for (int id = 0; id < instances.length; id++) {
+            instances[id] = TeamSyncPoints.Instances.of(teams.get(id));
+        }
         forEach(pool, threads, n, l -> {
             if (states[l] != null && teamOf[l] >= 0) {
-                TeamSyncPoints.register(states[l], teams.get(teamOf[l]), threadOf[l], clock);
+                TeamSyncPoints.register(states[l], teams.get(teamOf[l]), instances[teamOf[l]], threadOf[l], clock);
             }
             registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
                     roles[l], init, fin);

@@ -17,10 +17,39 @@ final class TeamSyncPoints {
     }
 
     /**
+     * What the threads of a team share: per parallel-region instance the earliest Enter, per barrier instance the
+     * latest Enter (ticks), formed once per team.
+     */
+    record Instances(long[] earliestParallelEnter, long[] latestBarrierEnter) {
+        static Instances of(LocationData[] team) {
+            int parallels = 0;
+            int barriers = 0;
+            for (LocationData d : team) {
+                parallels = Math.max(parallels, d.threads().parallels());
+                barriers = Math.max(barriers, d.threads().barriers());
+            }
+            long[] earliest = new long[parallels];
+            long[] latest = new long[barriers];
+            java.util.Arrays.fill(earliest, Long.MAX_VALUE);
+            java.util.Arrays.fill(latest, Long.MIN_VALUE);
+            for (LocationData d : team) {
+                ThreadRecords t = d.threads();
+                for (int k = 0; k < t.parallels(); k++) {
+                    earliest[k] = Math.min(earliest[k], t.parallelEnter(k));
+                }
+                for (int k = 0; k < t.barriers(); k++) {
+                    latest[k] = Math.max(latest[k], t.barrierEnter(k));
+                }
+            }
+            return new Instances(earliest, latest);
+        }
+    }
+
+    /**
      * Registers the OpenMP points of thread {@code thread} of {@code team} (master first) into its state, before
      * the MPI points and the freeze ({@link SyncPointDetection#register}).
      */
-    static void register(LocationState st, LocationData[] team, int thread, Clock clock) {
+    static void register(LocationState st, LocationData[] team, Instances shared, int thread, Clock clock) {
         ThreadRecords master = team[0].threads();
         ThreadRecords own = team[thread].threads();
         CallPathIntervals iv = st.intervals;
@@ -29,22 +58,14 @@ final class TeamSyncPoints {
             int k = iv.ref(m);
             if (kind == CallPathIntervals.OMP_FORK) {
                 long enter = own.parallelEnter(k);
-                long earliest = enter;
-                for (LocationData d : team) {
-                    if (k < d.threads().parallels()) {
-                        earliest = Math.min(earliest, d.threads().parallelEnter(k));
-                    }
-                }
+                long earliest = Math.min(enter, shared.earliestParallelEnter()[k]);
                 double total = k < master.forks()
                         ? Math.max(0.0, seconds(clock, enter) - seconds(clock, master.forkTime(k))) : 0.0;
                 double completion = Math.max(0.0, seconds(clock, enter) - seconds(clock, earliest));
                 st.sp.addTeam(m, 0, total, completion);
             } else if (kind == CallPathIntervals.OMP_BARRIER) {
                 long enter = own.barrierEnter(k);
-                long latest = enter;
-                for (LocationData d : team) {
-                    latest = Math.max(latest, d.threads().barrierEnter(k));
-                }
+                long latest = Math.max(enter, shared.latestBarrierEnter()[k]);
                 // Scalasca records the wait only where it is positive (no task execution without task records)
                 double wait = seconds(clock, latest) - seconds(clock, enter);
                 double total = seconds(clock, iv.leave(m)) - seconds(clock, iv.enter(m));
