@@ -70,7 +70,7 @@ public final class CriticalPathSection implements HtmlSection {
                 + "<div class=\"explorer cp-grid\">\n"
                 + "<div class=\"pane\"><div class=\"pane-head\">Call tree on the critical path</div>"
                 + "<div class=\"tree\" id=\"critical-path-tree\"></div></div>\n"
-                + "<div class=\"pane\"><div class=\"pane-head\">Per rank</div>"
+                + "<div class=\"pane\"><div class=\"pane-head\">Per " + word + "</div>"
                 + "<div class=\"path-title\" id=\"critical-path-name\"></div>"
                 + "<div class=\"stats\" id=\"critical-path-stats\"></div>"
                 + "<div class=\"chart\" id=\"critical-path-chart\"></div></div>\n</div>");

@@ -65,11 +65,13 @@ public final class WaitCauseSection implements HtmlSection {
                 + "<span class=\"info\" title=\"Delay costs are summed per wait-state kind: Scalasca links the "
                 + "waiting of a kind to the delays that caused it as a whole, not each wait to its own delay.\">"
                 + "i</span></div><div class=\"rc-table\" id=\"causes-causes\"></div></div>\n"
-                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\"><span>Per rank: <i class=\"sw short\"></i>"
+                + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\"><span>Per "
+                + (PathLabels.threaded(cube) ? "location" : "rank") + ": <i class=\"sw short\"></i>"
                 + "delay caused (up) and <i class=\"sw wait\"></i>waiting (down)</span><span class=\"opt\" id=\"causes-chart-what\"></span></div>"
                 + "<div id=\"causes-chart\" class=\"chart\"></div></div>\n"
                 + "<p class=\"footnote\">Delay costs are attributed per wait-state kind (as in Scalasca): the "
-                + "right side explains the selected kind's waiting as a whole; click a row to see it per rank.</p>");
+                + "right side explains the selected kind's waiting as a whole; click a row to see it per "
+                + (PathLabels.threaded(cube) ? "location" : "rank") + ".</p>");
     }
 
     @Override

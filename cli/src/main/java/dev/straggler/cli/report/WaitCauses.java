@@ -86,6 +86,10 @@ final class WaitCauses {
             return null;
         }
         double scale = Math.abs(cube.total(wait));
+        int[] also = java.util.Arrays.stream(k.alsoWaiting).mapToInt(cube::metricIndex).filter(m -> m >= 0).toArray();
+        for (int m : also) {
+            scale += Math.abs(cube.total(m));
+        }
         int indirect = k.indirect == null ? -1 : cube.metricIndex(k.indirect);
         int propagating = k.propagating == null ? -1 : cube.metricIndex(k.propagating);
         int shortTerm = cube.metricIndex(k.shortTerm);
@@ -102,6 +106,16 @@ final class WaitCauses {
         double longSum = 0;
         for (int p = 0; p < cube.callPaths().size(); p++) {
             double[] w = cleanRow(cube, wait, p, scale);
+            for (int m : also) {
+                double[] x = cleanRow(cube, m, p, scale);
+                if (x != null) {
+                    if (w == null) {
+                        w = x;
+                    } else {
+                        add(w, x);
+                    }
+                }
+            }
             if (w != null) {
                 double sum = sum(w);
                 double ind = Math.min(sum, Shares.nonNegative(sum(cube, indirect, p), scale));

@@ -27,6 +27,41 @@ class WaitCauseSectionTest {
         throw new AssertionError("no wait state " + id);
     }
 
+    /**
+     * A hybrid run (shared omp-kernels trace): waiting at OpenMP barriers (explicit and implicit together) and idle
+     * threads are wait-state kinds of their own, each with the OpenMP delay costs that explain it, as the cube has
+     * them.
+     */
+    @Test
+    void openMpBarrierWaitingAndIdleThreadsAreKindsWithTheirDelays() throws IOException {
+        String shared = System.getProperty("straggler.shared");
+        org.junit.jupiter.api.Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        java.nio.file.Path anchor = java.nio.file.Path.of(shared, "traces", "hybrid", "omp-kernels-2x4",
+                "traces.otf2");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(anchor), anchor + " is absent");
+        dev.straggler.patterns.AnalysisResult r;
+        try (var source = dev.straggler.trace.Traces.open(anchor)) {
+            r = dev.straggler.patterns.Analysis.run(source,
+                    dev.straggler.patterns.AnalysisOptions.defaults().withRootCauses(true));
+        }
+        var cube = r.cube();
+        JsonNode kinds = data(HtmlReport.of(cube).render(), "causes").get("kinds");
+        JsonNode barrier = null;
+        JsonNode idle = null;
+        for (JsonNode k : kinds) {
+            barrier = k.get("id").asText().equals("omp_ibarrier_wait") ? k : barrier;
+            idle = k.get("id").asText().equals("omp_idle_threads") ? k : idle;
+        }
+        assertTrue(barrier != null && idle != null, kinds.toString());
+        assertEquals(cube.total("omp_ebarrier_wait") + cube.total("omp_ibarrier_wait"),
+                barrier.get("waiting").asDouble(), 1e-9);
+        assertEquals(cube.total("delay_ompbarrier"), barrier.get("shortTerm").asDouble(), 1e-9);
+        assertEquals(cube.total("delay_ompbarrier_longterm"), barrier.get("longTerm").asDouble(), 1e-9);
+        assertEquals(cube.total("omp_idle_threads"), idle.get("waiting").asDouble(), 1e-9);
+        assertEquals(cube.total("delay_ompidle") + cube.total("delay_ompidle_longterm"),
+                idle.get("shortTerm").asDouble() + idle.get("longTerm").asDouble(), 1e-9);
+    }
+
     /** A section's one-sentence answer as text, call paths in backquotes. */
     static String answer(JsonNode withAnswer) {
         StringBuilder b = new StringBuilder();
