@@ -23,18 +23,38 @@ import java.util.Set;
  * </ul>
  */
 public final class CauseMetrics {
-    /** Short-term delay costs, one per kind of wait state, in Scalasca's order. */
+    /**
+     * Short-term delay costs, one per kind of wait state, in Scalasca's order; with OpenMP threads also those of
+     * waiting at OpenMP barriers and of idle threads (absent from cubes of runs without OpenMP: zero there).
+     */
     public static final List<String> SHORT_TERM = List.of("delay_latesender", "delay_latereceiver", "delay_barrier",
-            "delay_n2n", "delay_12n", "delay_n21");
+            "delay_n2n", "delay_12n", "delay_n21", "delay_ompbarrier", "delay_ompidle");
     /** Long-term delay costs, position by position the kinds of {@link #SHORT_TERM}. */
     public static final List<String> LONG_TERM = List.of("delay_latesender_longterm", "delay_latereceiver_longterm",
-            "delay_barrier_longterm", "delay_n2n_longterm", "delay_12n_longterm", "delay_n21_longterm");
+            "delay_barrier_longterm", "delay_n2n_longterm", "delay_12n_longterm", "delay_n21_longterm",
+            "delay_ompbarrier_longterm", "delay_ompidle_longterm");
+    /** The first this many kinds of {@link #SHORT_TERM} are MPI wait states (the others OpenMP ones). */
+    public static final int MPI_KINDS = 6;
     /** What the delay of each kind of {@link #SHORT_TERM} causes, for labels. */
     public static final List<String> KINDS = List.of("Late Sender", "Late Receiver", "Wait at Barrier",
-            "Wait at N x N", "Late Broadcast", "Early Reduce");
-    /** The wait states delay costs explain, position by position the kinds of {@link #SHORT_TERM}. */
-    public static final List<String> EXPLAINED_WAITS = List.of("mpi_latesender", "mpi_latereceiver",
-            "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast", "mpi_earlyreduce");
+            "Wait at N x N", "Late Broadcast", "Early Reduce", "Wait at OpenMP barrier", "Idle threads");
+    /**
+     * The wait states delay costs explain, position by position the kinds of {@link #SHORT_TERM} (OpenMP barriers:
+     * the explicit and the implicit ones).
+     */
+    public static final List<List<String>> EXPLAINED_WAITS = List.of(List.of("mpi_latesender"),
+            List.of("mpi_latereceiver"), List.of("mpi_barrier_wait"), List.of("mpi_wait_nxn"),
+            List.of("mpi_latebroadcast"), List.of("mpi_earlyreduce"),
+            List.of("omp_ebarrier_wait", "omp_ibarrier_wait"), List.of("omp_idle_threads"));
+
+    /** The waiting that kind {@code kind}'s delays explain, summed over the cube (0 for metrics it lacks). */
+    public static double explainedWaiting(SeverityCube c, int kind) {
+        double w = 0;
+        for (String m : EXPLAINED_WAITS.get(kind)) {
+            w += c.total(m);
+        }
+        return w;
+    }
 
     private static final Set<String> PATH = Set.of("critical_path", "critical_path_imbalance");
 

@@ -96,7 +96,7 @@ public record DelayCauses(Change waiting, Change delay, int direction, double mo
             for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
                 add(c, op, CauseMetrics.SHORT_TERM.get(k), f, u, shortTerm[op], perPath);
                 add(c, op, CauseMetrics.LONG_TERM.get(k), f, u, longTerm[op], perPath);
-                waiting[op] += f * c.total(CauseMetrics.EXPLAINED_WAITS.get(k));
+                waiting[op] += f * CauseMetrics.explainedWaiting(c, k);
             }
         }
         double[] delay = new double[2];

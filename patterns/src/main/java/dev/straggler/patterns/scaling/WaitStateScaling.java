@@ -120,10 +120,13 @@ public final class WaitStateScaling {
         return new Result(rc, keys, denominators);
     }
 
-    /** Rows of delay costs: per kind of wait state and delaying call path, short-term plus long-term. */
+    /**
+     * Rows of delay costs: per kind of MPI wait state and delaying call path, short-term plus long-term. The shares
+     * are of MPI time, so the delays of OpenMP waiting and idle threads, which explain time outside MPI, stay out.
+     */
     private static void addDelays(SeverityCube c, int op, DimensionUnion u, Map<String, Key> keys,
                                   Map<String, Double> times) {
-        for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
+        for (int k = 0; k < CauseMetrics.MPI_KINDS; k++) {
             for (int cp = 0; cp < c.callPaths().size(); cp++) {
                 double v = CauseMetrics.delay(c, k, cp);
                 if (v != 0) {

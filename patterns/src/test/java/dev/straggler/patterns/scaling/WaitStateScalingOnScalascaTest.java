@@ -60,8 +60,9 @@ class WaitStateScalingOnScalascaTest {
                 sums.merge(r.keys().get(row.key()).metric(), row.series().get(i).time(), Double::sum);
             }
             Map<String, Double> totals = ScalascaMgSeries.totals(ScalascaMgSeries.RANKS[i]);
-            for (int k = 0; k < CauseMetrics.SHORT_TERM.size(); k++) {
-                double expected = totals.get(CauseMetrics.SHORT_TERM.get(k)) + totals.get(CauseMetrics.LONG_TERM.get(k));
+            for (int k = 0; k < CauseMetrics.MPI_KINDS; k++) {
+                double expected = totals.getOrDefault(CauseMetrics.SHORT_TERM.get(k), 0.0)
+                        + totals.getOrDefault(CauseMetrics.LONG_TERM.get(k), 0.0);
                 assertEquals(expected, sums.getOrDefault(CauseMetrics.aggregate(k), 0.0), 1e-5 * expected + 1e-12,
                         CauseMetrics.aggregate(k) + " at p=" + ScalascaMgSeries.RANKS[i]);
             }
