@@ -232,6 +232,11 @@ public final class CallPathIntervals implements java.io.Serializable {
         double dt = now - lastSeconds;
         lastStamp = t;
         lastSeconds = now;
+        addToOpen(node, dt);
+    }
+
+    /** Adds to a call path of the open interval, listing it first (a full map settles it as Scalasca's does). */
+    private void addToOpen(int node, double seconds) {
         if (node >= acc.length) {
             int cap = Math.max(node + 1, acc.length * 2);
             acc = Arrays.copyOf(acc, cap);
@@ -239,7 +244,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         }
         if (listedIn[node] != size + 1) {
             if (touchedCount == MAP_CAPACITY) {
-                bookIntoFullMap(node, dt);
+                bookIntoFullMap(node, seconds);
                 return;
             }
             listedIn[node] = size + 1;
@@ -248,7 +253,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             }
             touched[touchedCount++] = node;
         }
-        acc[node] += dt;
+        acc[node] += seconds;
     }
 
     /**
@@ -339,26 +344,9 @@ public final class CallPathIntervals implements java.io.Serializable {
      * Second pass only.
      */
     void adjust(int node, double seconds) {
-        if (node < 0) {
-            return;
+        if (node >= 0) {
+            addToOpen(node, seconds);
         }
-        if (node >= acc.length) {
-            int cap = Math.max(node + 1, acc.length * 2);
-            acc = Arrays.copyOf(acc, cap);
-            listedIn = Arrays.copyOf(listedIn, cap);
-        }
-        if (listedIn[node] != size + 1) {
-            if (touchedCount == MAP_CAPACITY) {
-                bookIntoFullMap(node, seconds);
-                return;
-            }
-            listedIn[node] = size + 1;
-            if (touchedCount == touched.length) {
-                touched = Arrays.copyOf(touched, touchedCount * 2);
-            }
-            touched[touchedCount++] = node;
-        }
-        acc[node] += seconds;
     }
 
     /**

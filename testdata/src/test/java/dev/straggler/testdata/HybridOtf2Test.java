@@ -113,18 +113,7 @@ class HybridOtf2Test {
 
     /** The same count from otf2-print's event listing (test skipped where otf2-print is not installed). */
     private static Map<String, Integer> threadRecordsPrinted(Path anchor) throws Exception {
-        Process proc;
-        try {
-            proc = new ProcessBuilder("otf2-print", anchor.toString()).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            Assumptions.abort("otf2-print is not installed");
-            throw e;
-        }
-        String out;
-        try (InputStream in = proc.getInputStream()) {
-            out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-        assertEquals(0, proc.waitFor(), out);
+        String out = otf2Print(anchor);
         Map<String, Integer> m = new TreeMap<>();
         for (String line : out.lines().toList()) {
             String[] f = line.trim().split("\\s+");

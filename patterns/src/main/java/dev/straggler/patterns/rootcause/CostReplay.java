@@ -473,16 +473,7 @@ final class CostReplay {
      * fork, and the path goes on from the master.
      */
     private void forkPath(TeamArrival[] team, IntervalTimes t) {
-        boolean on = false;
-        for (TeamArrival a : team) {
-            LocationState x = states[a.location()];
-            if (x.onCriticalPath) {
-                updatePath(x, a.sp(), t);
-                x.onCriticalPath = false;
-                on = true;
-            }
-        }
-        if (on) {
+        if (leavePath(team, t)) {
             LocationState master = states[team[0].location()];
             master.onCriticalPath = true;
             master.criticalPathEnd = team[0].mark();
@@ -495,16 +486,7 @@ final class CostReplay {
      * ties give two paths).
      */
     void barrierPath(TeamArrival[] team, IntervalTimes t) {
-        boolean on = false;
-        for (TeamArrival a : team) {
-            LocationState x = states[a.location()];
-            if (x.onCriticalPath) {
-                updatePath(x, a.sp(), t);
-                x.onCriticalPath = false;
-                on = true;
-            }
-        }
-        if (!on) {
+        if (!leavePath(team, t)) {
             return;
         }
         for (TeamArrival a : team) {
@@ -514,6 +496,20 @@ final class CostReplay {
                 x.criticalPathEnd = a.mark();
             }
         }
+    }
+
+    /** Every thread of the team on the critical path books its part up to its point and leaves it; true if any was. */
+    private boolean leavePath(TeamArrival[] team, IntervalTimes t) {
+        boolean on = false;
+        for (TeamArrival a : team) {
+            LocationState x = states[a.location()];
+            if (x.onCriticalPath) {
+                updatePath(x, a.sp(), t);
+                x.onCriticalPath = false;
+                on = true;
+            }
+        }
+        return on;
     }
 
     LocationState state(int location) {
