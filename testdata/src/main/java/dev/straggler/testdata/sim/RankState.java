@@ -21,13 +21,8 @@ final class RankState implements Ctx {
     private final long seed;
     long now;
 
-    // interpreter
-    private Node[] stack = new Node[32];
-    private int[] pos = new int[32];
-    private int sp;
-    int[] loopIter = new int[8];
-    private int[] loopCount = new int[8];
-    int loopDepth;
+    /** Where the rank is in its program (its team's threads read its loops, see {@link Team}). */
+    final Cursor cursor = new Cursor();
 
     // communicators by slot
     final int[] slotComm;
@@ -101,8 +96,7 @@ final class RankState implements Ctx {
         requests = new Request[program.requestSlots()];
         sendRequest = new Request(rank);
         recvRequest = new Request(rank);
-        stack[0] = program.root();
-        sp = 1;
+        cursor.reset(program.root());
     }
 
     // ---- Ctx
@@ -129,10 +123,11 @@ final class RankState implements Ctx {
 
     @Override
     public int iteration(int depth) {
-        if (depth < 0 || depth >= loopDepth) {
-            throw new IllegalArgumentException("rank " + rank + " is in " + loopDepth + " loops; no loop at depth " + depth);
+        if (depth < 0 || depth >= cursor.loopDepth()) {
+            throw new IllegalArgumentException("rank " + rank + " is in " + cursor.loopDepth() + " loops; no loop at depth "
+                    + depth);
         }
-        return loopIter[depth];
+        return cursor.iteration(depth);
     }
 
     @Override
@@ -152,52 +147,20 @@ final class RankState implements Ctx {
      * without executing; null when the program has ended.
      */
     Node.Mpi advance() {
-        while (sp > 0) {
-            int top = sp - 1;
-            Node n = stack[top];
+        Node n;
+        while ((n = cursor.next(this)) != null) {
             switch (n.kind) {
-                case Node.SEQ -> {
-                    Node.Seq s = (Node.Seq) n;
-                    int p = pos[top];
-                    if (p < s.children.length) {
-                        pos[top] = p + 1;
-                        push(s.children[p]);
-                    } else {
-                        sp--;
-                    }
-                }
-                case Node.LOOP -> {
-                    Node.Loop l = (Node.Loop) n;
-                    if (pos[top] == 0) {
-                        pos[top] = 1;
-                        if (loopDepth == loopIter.length) {
-                            loopIter = Arrays.copyOf(loopIter, loopDepth * 2);
-                            loopCount = Arrays.copyOf(loopCount, loopDepth * 2);
-                        }
-                        loopCount[loopDepth] = l.count.applyAsInt(this);
-                        loopIter[loopDepth] = 0;
-                        loopDepth++;
-                    } else {
-                        loopIter[loopDepth - 1]++;
-                    }
-                    if (loopIter[loopDepth - 1] < loopCount[loopDepth - 1]) {
-                        push(l.body);
-                    } else {
-                        loopDepth--;
-                        sp--;
-                    }
-                }
                 case Node.CALL -> {
                     Node.Call c = (Node.Call) n;
-                    if (pos[top] == 0) {
-                        pos[top] = 1;
+                    if (!cursor.started()) {
+                        cursor.start();
                         enter(now, c.region);
                         if (c.body != null) {
-                            push(c.body);
+                            cursor.push(c.body);
                         }
                     } else {
                         leave(now, c.region);
-                        sp--;
+                        cursor.pop();
                     }
                 }
                 case Node.COMPUTE -> {
@@ -205,26 +168,14 @@ final class RankState implements Ctx {
                     if (d > 0) {
                         now += d;
                     }
-                    sp--;
-                }
-                case Node.IF -> {
-                    Node.If f = (Node.If) n;
-                    if (pos[top] == 0) {
-                        pos[top] = 1;
-                        Node b = f.test.test(this) ? f.then : f.otherwise;
-                        if (b != null) {
-                            push(b);
-                        }
-                    } else {
-                        sp--;
-                    }
+                    cursor.pop();
                 }
                 case Node.MPI -> {
-                    sp--;
+                    cursor.pop();
                     return (Node.Mpi) n;
                 }
                 case Node.PARALLEL -> {
-                    sp--;
+                    cursor.pop();
                     now = team.run((Node.Parallel) n, now);
                 }
                 case Node.OMP_BARRIER, Node.CRITICAL -> throw new IllegalStateException("rank " + rank + ": an OpenMP "
@@ -234,16 +185,6 @@ final class RankState implements Ctx {
             }
         }
         return null;
-    }
-
-    private void push(Node n) {
-        if (sp == stack.length) {
-            stack = Arrays.copyOf(stack, sp * 2);
-            pos = Arrays.copyOf(pos, sp * 2);
-        }
-        stack[sp] = n;
-        pos[sp] = 0;
-        sp++;
     }
 
     /** The request in a user slot, created on first use; fails when the slot still holds an active request. */

@@ -3,7 +3,6 @@ package dev.straggler.testdata.sim;
 import dev.straggler.trace.EventKind;
 import dev.straggler.trace.Paradigm;
 
-import java.util.Arrays;
 
 /**
  * The OpenMP thread team of one rank: runs a parallel region, which holds no MPI call (MPI_THREAD_FUNNELED), from
@@ -129,8 +128,8 @@ final class Team {
         m.order = ++rank.lockOrder[c.lock];
         rank.threadEvent(m.thread, m.now, EventKind.THREAD_ACQUIRE_LOCK_CODE, c.lock, OPENMP, m.order);
         rank.threadEvent(m.thread, m.now, EventKind.ENTER_CODE, c.sblock, 0, 0);
-        m.pos[m.sp - 1] = 1;
-        m.push(c.body);
+        m.cursor.start();
+        m.cursor.push(c.body);
         if (m.run(true) != STOP_RELEASED) {
             throw new IllegalStateException("unexpected stop in a critical section");
         }
@@ -145,34 +144,17 @@ final class Team {
         int barrier;
         Node stopped;
         long order;
-        private Node[] stack = new Node[16];
-        int[] pos = new int[16];
-        int sp;
-        private int[] loopIter = new int[4];
-        private int[] loopCount = new int[4];
-        private int loopDepth;
+        final Cursor cursor = new Cursor();
 
         Member(int thread) {
             this.thread = thread;
         }
 
         void start(Node body, long t) {
-            sp = 0;
-            loopDepth = 0;
+            cursor.reset(body);
             now = t;
             state = RUNNING;
             barrier = -1;
-            push(body);
-        }
-
-        void push(Node n) {
-            if (sp == stack.length) {
-                stack = Arrays.copyOf(stack, sp * 2);
-                pos = Arrays.copyOf(pos, sp * 2);
-            }
-            stack[sp] = n;
-            pos[sp] = 0;
-            sp++;
         }
 
         /**
@@ -180,52 +162,20 @@ final class Team {
          * critical section ({@code inCritical}) up to the end of that section, which it records.
          */
         int run(boolean inCritical) {
-            while (sp > 0) {
-                int top = sp - 1;
-                Node n = stack[top];
+            Node n;
+            while ((n = cursor.next(this)) != null) {
                 switch (n.kind) {
-                    case Node.SEQ -> {
-                        Node.Seq s = (Node.Seq) n;
-                        int p = pos[top];
-                        if (p < s.children.length) {
-                            pos[top] = p + 1;
-                            push(s.children[p]);
-                        } else {
-                            sp--;
-                        }
-                    }
-                    case Node.LOOP -> {
-                        Node.Loop l = (Node.Loop) n;
-                        if (pos[top] == 0) {
-                            pos[top] = 1;
-                            if (loopDepth == loopIter.length) {
-                                loopIter = Arrays.copyOf(loopIter, loopDepth * 2);
-                                loopCount = Arrays.copyOf(loopCount, loopDepth * 2);
-                            }
-                            loopCount[loopDepth] = l.count.applyAsInt(this);
-                            loopIter[loopDepth] = 0;
-                            loopDepth++;
-                        } else {
-                            loopIter[loopDepth - 1]++;
-                        }
-                        if (loopIter[loopDepth - 1] < loopCount[loopDepth - 1]) {
-                            push(l.body);
-                        } else {
-                            loopDepth--;
-                            sp--;
-                        }
-                    }
                     case Node.CALL -> {
                         Node.Call c = (Node.Call) n;
-                        if (pos[top] == 0) {
-                            pos[top] = 1;
+                        if (!cursor.started()) {
+                            cursor.start();
                             rank.threadEvent(thread, now, EventKind.ENTER_CODE, c.region, 0, 0);
                             if (c.body != null) {
-                                push(c.body);
+                                cursor.push(c.body);
                             }
                         } else {
                             rank.threadEvent(thread, now, EventKind.LEAVE_CODE, c.region, 0, 0);
-                            sp--;
+                            cursor.pop();
                         }
                     }
                     case Node.COMPUTE -> {
@@ -233,31 +183,19 @@ final class Team {
                         if (d > 0) {
                             now += d;
                         }
-                        sp--;
-                    }
-                    case Node.IF -> {
-                        Node.If f = (Node.If) n;
-                        if (pos[top] == 0) {
-                            pos[top] = 1;
-                            Node b = f.test.test(this) ? f.then : f.otherwise;
-                            if (b != null) {
-                                push(b);
-                            }
-                        } else {
-                            sp--;
-                        }
+                        cursor.pop();
                     }
                     case Node.OMP_BARRIER -> {
                         if (inCritical) {
                             throw misplaced("a barrier inside a critical section");
                         }
-                        sp--;
+                        cursor.pop();
                         stopped = n;
                         return STOP_BARRIER;
                     }
                     case Node.CRITICAL -> {
                         Node.Critical c = (Node.Critical) n;
-                        if (pos[top] == 0) {
+                        if (!cursor.started()) {
                             if (inCritical) {
                                 throw misplaced("a critical section inside another");
                             }
@@ -268,7 +206,7 @@ final class Team {
                         rank.threadEvent(thread, now, EventKind.THREAD_RELEASE_LOCK_CODE, c.lock, OPENMP, order);
                         rank.threadEvent(thread, now, EventKind.LEAVE_CODE, c.region, 0, 0);
                         rank.lockRelease[c.lock] = now;
-                        sp--;
+                        cursor.pop();
                         return STOP_RELEASED;
                     }
                     case Node.MPI -> throw misplaced(((Node.Mpi) n).call.regionName()
@@ -312,16 +250,16 @@ final class Team {
         /** The loops around the region (the master's) first, then the thread's own loops inside it. */
         @Override
         public int iteration(int depth) {
-            int outer = rank.loopDepth;
+            int outer = rank.cursor.loopDepth();
             if (depth >= 0 && depth < outer) {
-                return rank.loopIter[depth];
+                return rank.cursor.iteration(depth);
             }
             int d = depth - outer;
-            if (d < 0 || d >= loopDepth) {
+            if (d < 0 || d >= cursor.loopDepth()) {
                 throw new IllegalArgumentException("rank " + rank.rank + " thread " + thread + " is in "
-                        + (outer + loopDepth) + " loops; no loop at depth " + depth);
+                        + (outer + cursor.loopDepth()) + " loops; no loop at depth " + depth);
             }
-            return loopIter[d];
+            return cursor.iteration(d);
         }
 
         @Override
