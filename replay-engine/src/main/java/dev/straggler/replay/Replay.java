@@ -56,6 +56,41 @@ public final class Replay {
     }
 
     /**
+     * The CPU threads of each process in rank order: its master location first, then the workers of its team
+     * ({@link #teamMasters}) in thread order; a process without workers is its master alone.
+     */
+    public List<LocationData[]> teams() {
+        java.util.Map<Integer, java.util.List<LocationData>> byMaster = new java.util.TreeMap<>();
+        for (int rank = 0; rank < locationOfRank.length; rank++) {
+            if (locationOfRank[rank] >= 0) {
+                byMaster.put(locationOfRank[rank], new java.util.ArrayList<>());
+            }
+        }
+        for (LocationData d : locations) {
+            int master = teamMaster[d.location()];
+            if (master >= 0) {
+                byMaster.get(master).add(d);
+            }
+        }
+        java.util.List<LocationData[]> out = new java.util.ArrayList<>();
+        for (int rank = 0; rank < locationOfRank.length; rank++) {
+            int m = locationOfRank[rank];
+            if (m < 0) {
+                continue;
+            }
+            java.util.List<LocationData> workers = byMaster.get(m);
+            workers.sort(java.util.Comparator.comparingInt(LocationData::thread));
+            LocationData[] team = new LocationData[workers.size() + 1];
+            team[0] = locations.get(m);
+            for (int i = 0; i < workers.size(); i++) {
+                team[i + 1] = workers.get(i);
+            }
+            out.add(team);
+        }
+        return out;
+    }
+
+    /**
      * Replays a trace on a pool of {@code options.threads()} threads.
      *
      * @throws IOException when a location cannot be read (the message names the trace and the location)

@@ -7,7 +7,6 @@ import dev.straggler.replay.Replay;
 import dev.straggler.replay.TeamManagement;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -65,8 +64,7 @@ public final class OpenMpAnalysis {
         }
         int[] locationOfRank = replay.definitions().masterLocationByRank();
         int[] teamMaster = Replay.teamMasters(replay.definitions(), locationOfRank);
-        for (List<LocationData> team : teams(replay, locationOfRank, teamMaster)) {
-            LocationData[] t = team.toArray(new LocationData[0]);
+        for (LocationData[] t : replay.teams()) {
             Severities[] out = new Severities[t.length];
             for (int i = 0; i < t.length; i++) {
                 out[i] = sev[t[i].location()];
@@ -88,24 +86,6 @@ public final class OpenMpAnalysis {
         // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report
         IdleThreads.addTo(cube, teamMaster);
         return new Result(true, problems);
-    }
-
-    /** The CPU threads of each process (its master and the workers of its team), master (thread 0) first. */
-    private static List<List<LocationData>> teams(Replay replay, int[] locationOfRank, int[] teamMaster) {
-        java.util.Map<Integer, List<LocationData>> byRank = new java.util.TreeMap<>();
-        for (LocationData d : replay.locations()) {
-            int rank = d.rank();
-            boolean master = rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == d.location();
-            if (master || teamMaster[d.location()] >= 0) {
-                byRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(d);
-            }
-        }
-        List<List<LocationData>> out = new ArrayList<>();
-        for (List<LocationData> t : byRank.values()) {
-            t.sort(Comparator.comparingInt(LocationData::thread));
-            out.add(t);
-        }
-        return out;
     }
 
     /** Why a team cannot be analysed as Scalasca 2.6 does it, or null. */

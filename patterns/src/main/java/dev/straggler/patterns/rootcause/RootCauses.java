@@ -192,22 +192,11 @@ public final class RootCauses {
      * every thread (Scalasca 2.6 analyses no other). A process without workers has no team.
      */
     private static List<LocationData[]> teams(Replay replay, boolean[] held, List<String> problems) {
-        int n = replay.locations().size();
-        java.util.Map<Integer, List<LocationData>> byMaster = new java.util.TreeMap<>();
-        for (int l = 0; l < n; l++) {
-            int master = replay.teamMasterOf(l);
-            if (master >= 0 && held[master]) {
-                byMaster.computeIfAbsent(master, m -> new ArrayList<>()).add(replay.location(l));
-            }
-        }
         List<LocationData[]> out = new ArrayList<>();
-        for (var e : byMaster.entrySet()) {
-            List<LocationData> team = new ArrayList<>();
-            team.add(replay.location(e.getKey()));
-            List<LocationData> workers = e.getValue();
-            workers.sort(java.util.Comparator.comparingInt(LocationData::thread));
-            team.addAll(workers);
-            LocationData[] t = team.toArray(new LocationData[0]);
+        for (LocationData[] t : replay.teams()) {
+            if (t.length < 2 || !held[t[0].location()]) {
+                continue;
+            }
             boolean ok = true;
             for (LocationData d : t) {
                 ok &= d.intervals() != null && d.threads().nestedParallelRegions() == 0;
