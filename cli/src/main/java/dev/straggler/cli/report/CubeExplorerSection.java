@@ -114,7 +114,7 @@ public final class CubeExplorerSection implements HtmlSection {
                 + "<label class=\"opt\"><input type=\"checkbox\" id=\"explorer-zero\"> show zero paths</label></div>"
                 + "<div class=\"tree\" id=\"explorer-calltree\"></div></div>\n"
                 + "</div>\n<div class=\"pane wide\"><div class=\"pane-head\">" + (collapsed ? "Whole run"
-                        : cube.locations().stream().anyMatch(l -> l.thread() != 0) ? "Per thread, by process" : "Per process")
+                        : cube.hasThreads() ? "Per thread, by process" : "Per process")
                 + "<span class=\"opt\"><label><input type=\"radio\" name=\"explorer-mode\" value=\"excl\" checked> exclusive</label>"
                 + "<label><input type=\"radio\" name=\"explorer-mode\" value=\"incl\"> inclusive</label>"
                 + "<button type=\"button\" id=\"explorer-all\">All call paths</button></span></div>"

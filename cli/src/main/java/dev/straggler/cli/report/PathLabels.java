@@ -120,7 +120,7 @@ final class PathLabels {
 
     /** True when some location is not a process's first thread: locations are then named rank.thread. */
     static boolean threaded(SeverityCube cube) {
-        return cube.locations().stream().anyMatch(l -> l.thread() != 0);
+        return cube.hasThreads();
     }
 
     static String location(SystemLocation l, boolean threaded) {

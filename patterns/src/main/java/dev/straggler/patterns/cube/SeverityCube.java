@@ -230,6 +230,11 @@ public class SeverityCube {
         return m < 0 ? 0 : total(m);
     }
 
+    /** True when some location is not its process's first thread: locations are then threads, named rank.thread. */
+    public boolean hasThreads() {
+        return locations().stream().anyMatch(l -> l.thread() != 0);
+    }
+
     /**
      * Per location, whether it visited an OpenMP parallel region (role PARALLEL, paradigm OpenMP): the threads of
      * an OpenMP team (a worker thread's regions all start with one), not the locations of other runtimes.

@@ -122,7 +122,7 @@ final class RootCauseSection {
      */
     private static void criticalPath(SeverityCube c, double cp, int width, boolean all, StringBuilder out) {
         // Scalasca's average divides by the locations: per thread where processes run threads
-        String per = threaded(c) ? "thread" : "process";
+        String per = c.hasThreads() ? "thread" : "process";
         String imbalanceName = MetricTree.standaloneName("critical_path_imbalance").toLowerCase(Locale.ROOT);
         double imbalance = clean(c.total(MetricTree.CRITICAL_PATH_IMBALANCE), cp);
         out.append(TextReport.wrap(imbalance > 0
@@ -193,16 +193,6 @@ final class RootCauseSection {
                 per, imbalanceName).replace(":  on", ": on");
     }
 
-    /** True when some location is not its process's master thread (locations are then threads). */
-    private static boolean threaded(SeverityCube c) {
-        for (var l : c.locations()) {
-            if (l.thread() != 0) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** A share in percent, clamped to [0, 100] so that rounding never shows an impossible number. */
     private static String share(double part, double whole) {
         if (!(whole > 0)) {
@@ -228,7 +218,7 @@ final class RootCauseSection {
             }
         }
         locs.sort(Comparator.comparingDouble((Integer l) -> -per[l]).thenComparingInt(l -> l));
-        boolean threads = threaded(c);
+        boolean threads = c.hasThreads();
         StringBuilder b = new StringBuilder(threads ? (locs.size() == 1 ? "thread (rank.thread) " : "threads "
                 + "(rank.thread) ") : locs.size() == 1 ? "rank " : "ranks ");
         for (int i = 0; i < Math.min(3, locs.size()); i++) {

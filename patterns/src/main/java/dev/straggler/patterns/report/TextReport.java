@@ -169,7 +169,7 @@ public final class TextReport {
                     + "time (%s s in all).", 100 * SIGNIFICANT, seconds(waiting)), width));
         }
         // with threads a location is named rank.thread (thread 0, the master, by its rank alone)
-        boolean threads = c.locations().stream().anyMatch(x -> x.thread() != 0);
+        boolean threads = c.hasThreads();
         for (int m : patterns) {
             double total = c.total(m);
             Metric mt = c.metrics().get(m);

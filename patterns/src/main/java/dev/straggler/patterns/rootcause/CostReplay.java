@@ -410,7 +410,7 @@ final class CostReplay {
             a = barrierArrival(st, m, s, t);
         } else {
             if (st.teamThread == 0) {
-                OmpIdleDelay.atFork(this, st, s, t);
+                OmpIdleDelay.atFork(st, s, t);
             }
             a = new TeamArrival(st.location, s, m, 0, null, 0, -1, null);
         }
@@ -524,7 +524,7 @@ final class CostReplay {
         IntervalTimes t = times.get();
         for (LocationState st : states) {
             if (st != null && st.teamId >= 0 && st.teamThread == 0) {
-                OmpIdleDelay.atEnd(this, st, t);
+                OmpIdleDelay.atEnd(st, t);
             }
         }
     }

@@ -16,12 +16,12 @@ final class OmpIdleDelay {
     }
 
     /** At the fork synchronisation point {@code s} of the master {@code st}. */
-    static void atFork(CostReplay replay, LocationState st, int s, IntervalTimes t) {
+    static void atFork(LocationState st, int s, IntervalTimes t) {
         book(st, CostReplay.previousTeamPoint(st, s), s, st.sp.mark(s), t);
     }
 
     /** For the serial part after the master's last OpenMP point (the backward replay's PREPARE). */
-    static void atEnd(CostReplay replay, LocationState st, IntervalTimes t) {
+    static void atEnd(LocationState st, IntervalTimes t) {
         book(st, CostReplay.previousTeamPoint(st, st.sp.size()), st.sp.size(), st.intervals.size(), t);
     }
 
