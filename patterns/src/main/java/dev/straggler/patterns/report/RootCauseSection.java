@@ -21,8 +21,9 @@ import java.util.Locale;
 final class RootCauseSection {
     /** Entries per list unless every one is asked for. */
     private static final int TOP = 5;
-    private static final int[] SHORT_TERM = {MetricTree.DELAY_LATESENDER, MetricTree.DELAY_LATERECEIVER,
-            MetricTree.DELAY_BARRIER, MetricTree.DELAY_N2N, MetricTree.DELAY_12N, MetricTree.DELAY_N21};
+    /** The short-term delay costs of every wait-state kind (OpenMP ones included): the rest of a delay propagated. */
+    private static final int[] SHORT_TERM = dev.straggler.patterns.algebra.CauseMetrics.SHORT_TERM.stream()
+            .mapToInt(MetricTree::indexOf).toArray();
 
     private RootCauseSection() {
     }

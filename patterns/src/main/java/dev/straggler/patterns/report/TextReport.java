@@ -106,7 +106,8 @@ public final class TextReport {
         double idle = idleMetric < 0 ? 0 : c.total(idleMetric);
         out.append('\n');
         int valueCol = width - 22;
-        out.append(pad("Metric (all ranks)", valueCol)).append(String.format("%12s %8s%n", "seconds", "% exec"));
+        String over = c.hasThreads() ? "Metric (all ranks and threads)" : "Metric (all ranks)";
+        out.append(pad(over, valueCol)).append(String.format("%12s %8s%n", "seconds", "% exec"));
         for (int m = 0; m < c.metrics().size(); m++) {
             Metric mt = c.metrics().get(m);
             if (!mt.unit().equals("sec") || m >= MetricTree.FIRST_ROOT_CAUSE) {

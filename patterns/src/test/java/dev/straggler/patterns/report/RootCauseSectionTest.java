@@ -32,6 +32,11 @@ class RootCauseSectionTest {
      * setup 0.2 s, MPI_Finalize 0.1 s. Critical imbalance impact: 0.3 s on MPI_Init, 0.2 s on work.
      */
     static SeverityCube cube() {
+        return cube(false);
+    }
+
+    /** {@link #cube()}, with {@code idleDelay}: 0.5 s of short-term idle-thread delay on rank 0's setup as well. */
+    static SeverityCube cube(boolean idleDelay) {
         String[] names = {"main", "MPI_Init", "work", "MPI_Recv", "io", "setup", "MPI_Finalize"};
         List<Region> regions = new ArrayList<>();
         List<CallPath> paths = new ArrayList<>();
@@ -67,6 +72,10 @@ class RootCauseSectionTest {
         row(c, MetricTree.CRITICAL_PATH_IMBALANCE, WORK, 0, 0, 1, 0);
         row(c, MetricTree.CRITICAL_IMBALANCE_IMPACT, INIT, 0, 0.3, 0, 0);
         row(c, MetricTree.CRITICAL_IMBALANCE_IMPACT, WORK, 0.2, 0, 0, 0);
+        if (idleDelay) {
+            row(c, MetricTree.DELAY_OMPIDLE, SETUP, 0.5, 0, 0, 0);
+            row(c, MetricTree.DELAY, SETUP, 0.5, 0, 0, 0);
+        }
         return c.freeze();
     }
 
@@ -93,6 +102,15 @@ class RootCauseSectionTest {
         String s = flat(section(false));
         assertTrue(s.contains("75.0% of all waiting (3.000000 s of 4.000000 s) is caused by delays on the processes "
                 + "waited for"), s);
+    }
+
+    /** A cause's short-term part counts the short-term delays of every kind, OpenMP idle threads included. */
+    @Test
+    void shortTermDelaysOfOpenMpKindsAreShortTerm() {
+        StringBuilder out = new StringBuilder();
+        RootCauseSection.render(cube(true), true, 100, true, out);
+        String s = flat(out.toString());
+        assertTrue(s.contains("main/setup on rank 0: 0.500000 s short-term, 0 s propagated"), s);
     }
 
     @Test
