@@ -27,11 +27,17 @@ final class Plan implements Serializable {
     final int blockSize;
     /** Whether the root-cause stage runs (the chunks then also give each member's collective roles). */
     final boolean rootCauses;
+    /**
+     * Whether the trace defines OpenMP regions: the root-cause stage then holds each process's threads in one task,
+     * as they meet at forks and barriers.
+     */
+    final boolean openMp;
     private transient Int2IntOpenHashMap[] memberIndex;
 
     Plan(String trace, boolean lenient, TraceDefinitions defs, int[] instances, List<int[]> localToGlobal,
-         int blockSize, boolean rootCauses) {
+         int blockSize, boolean rootCauses, boolean openMp) {
         this.blockSize = blockSize;
+        this.openMp = openMp;
         this.rootCauses = rootCauses;
         this.trace = trace;
         this.lenient = lenient;

@@ -7,6 +7,7 @@ import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.Replay;
+import dev.straggler.replay.ThreadRecords;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.Traces;
@@ -106,7 +107,14 @@ final class RootCauseStage {
     record Failure(String message) implements Out {
     }
 
-    /** The stage's result: severities per location (null where none), or why there are none. */
+    /** Why the threads of a process were not replayed together ({@link RootCauses#teamProblem}). */
+    record TeamProblem(int rank, String message) implements Out {
+    }
+
+    /**
+     * The stage's result: severities per location (null where none) with the processes whose threads it could not
+     * replay together, or why there are none.
+     */
     record Result(RootCauses.Result result, String problem) {
     }
 
@@ -192,7 +200,7 @@ final class RootCauseStage {
                 localTimes[sl.location()] = sl.localTimes();
             }
             RootCauses.impact(severities, localTimes, cnodeIds.length);
-            return new Result(new RootCauses.Result(severities), null);
+            return new Result(new RootCauses.Result(severities, s.teamProblems()), null);
         } finally {
             s.release();
         }
@@ -203,7 +211,7 @@ final class RootCauseStage {
      * order): its severities before the critical-path impact and its call-path times; or why there are none.
      * {@link Slices#release} frees what the stage keeps.
      */
-    record Slices(JavaRDD<Slice> booked, String problem, JavaRDD<Out> kept) {
+    record Slices(JavaRDD<Slice> booked, String problem, List<String> teamProblems, JavaRDD<Out> kept) {
         void release() {
             kept.unpersist(false);
         }
@@ -219,8 +227,12 @@ final class RootCauseStage {
         int n = plan.locations;
         // 2. and 3.: the barrier stage takes each location with what it needs to find its synchronisation points; the
         // flags for the partners then go between its tasks directly, before the backward replay (a Spark stage of
-        // their own would read every location's records once more and keep them a second time)
-        LocationPartitioner gang = new LocationPartitioner(n, Math.min(byLocation.numPartitions(), Math.max(1, slots)));
+        // their own would read every location's records once more and keep them a second time); an OpenMP team's
+        // threads are held by one task, as they meet at every fork and barrier
+        int tasks = Math.min(byLocation.numPartitions(), Math.max(1, slots));
+        org.apache.spark.Partitioner gang = plan.openMp
+                ? ProcessPartitioner.of(TaskDefinitions.of(plan.trace, plan.lenient), tasks)
+                : new LocationPartitioner(n, tasks);
         JavaPairRDD<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
                 Iterable<ChunkResult.RoleBlock>>> ready = locations.cogroup(inputs, facts, roles, byLocation);
         if (!gang.equals(byLocation)) {
@@ -238,11 +250,16 @@ final class RootCauseStage {
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         boolean handedOver = false;
         try {
-            List<Out> failures = out.filter(o -> o instanceof Failure).collect();
-            if (!failures.isEmpty()) {
-                handedOver = true;
-                return new Slices(null, ((Failure) failures.get(0)).message(), out);
+            List<Out> notes = out.filter(o -> o instanceof Failure || o instanceof TeamProblem).collect();
+            for (Out o : notes) {
+                if (o instanceof Failure f) {
+                    handedOver = true;
+                    return new Slices(null, f.message(), List.of(), out);
+                }
             }
+            // in rank order, as on one machine
+            List<String> teamProblems = notes.stream().map(o -> (TeamProblem) o)
+                    .sorted(java.util.Comparator.comparingInt(TeamProblem::rank)).map(TeamProblem::message).toList();
             // 4. indirect waiting booked at its records, in the single-machine order
             JavaPairRDD<Integer, Slice> slices = out.mapPartitionsToPair(it -> {
                 List<Tuple2<Integer, Slice>> s = new ArrayList<>();
@@ -272,7 +289,7 @@ final class RootCauseStage {
                 return s.iterator();
             }, true);
             handedOver = true;
-            return new Slices(booked, null, out);
+            return new Slices(booked, null, teamProblems, out);
         } finally {
             if (!handedOver) {
                 out.unpersist(false);
@@ -395,7 +412,7 @@ final class RootCauseStage {
                     Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>>
             implements Serializable {
         private final Broadcast<Plan> shared;
-        private final LocationPartitioner gang;
+        private final org.apache.spark.Partitioner gang;
         private final InitFinalize.Reference init;
         private final InitFinalize.Reference fin;
         private final int[] cnodeIds;
@@ -406,7 +423,7 @@ final class RootCauseStage {
         private final LongAccumulator handed;
         private final Timings timings;
 
-        ReplayTask(Broadcast<Plan> shared, LocationPartitioner gang, InitFinalize.Reference init,
+        ReplayTask(Broadcast<Plan> shared, org.apache.spark.Partitioner gang, InitFinalize.Reference init,
                    InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest,
                    LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed, Timings timings) {
             this.timings = timings;
@@ -443,7 +460,7 @@ final class RootCauseStage {
     private static Iterator<Out> replay(
             Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
                     Iterable<ChunkResult.RoleBlock>>>> it,
-            Plan plan, LocationPartitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
+            Plan plan, org.apache.spark.Partitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
             int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
             LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
         long t0 = System.nanoTime();
@@ -477,6 +494,8 @@ final class RootCauseStage {
             }
         }
         held.sort(java.util.Comparator.comparingInt(h -> h.data().location()));
+        List<Out> out = new ArrayList<>();
+        Int2ObjectOpenHashMap<RootCauses.Team> teamOf = teams(held, plan, out);
         Int2ObjectOpenHashMap<PartnerFacts> factsOf = new Int2ObjectOpenHashMap<>();
         for (Held h : held) {
             factsOf.put(h.data().location(), h.facts());
@@ -521,14 +540,19 @@ final class RootCauseStage {
                     Held h = held.get(i);
                     LocationData d = h.data();
                     d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
+                    RootCauses.Team team = teamOf.get(d.location());
+                    // a worker's parallel regions hang under its master's forks, in this pass as in the first
+                    ThreadRecords master = team != null && team.members()[0] != d ? team.members()[0].threads()
+                            : null;
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
-                            h.facts(), h.roles(), init, fin,
+                            h.facts(), h.roles(), init, fin, team,
                             // the first pass's marks say where each one is: only the call stack is replayed again
                             (l, marks) -> Replay.intervalTimes(source, defs, regions, d, marks,
-                                    local -> cnodeIds[d.globalCallPath(local)]));
+                                    local -> cnodeIds[d.globalCallPath(local)], master));
                     held.set(i, null); // the partition keeps what it needs of the location
                     heldLocations.add(d.location());
                 }
+                teamOf.clear();
             }
             long t2 = System.nanoTime();
             timings.prepare.add((t2 - t1) / 1_000_000);
@@ -583,7 +607,6 @@ final class RootCauseStage {
                 mesh.close();
             }
         }
-        List<Out> out = new ArrayList<>();
         if (blocked > 0) {
             // every task knows; the first reports it (tasks hold location ranges in order, so the first blocked
             // locations described come first)
@@ -601,6 +624,51 @@ final class RootCauseStage {
                     partition.completionPaths(l)));
         }
         return out.iterator();
+    }
+
+    /**
+     * The OpenMP teams among a task's held locations (the task holds whole processes, {@link ProcessPartitioner}):
+     * each process's master with its workers in thread order, as {@link Replay#teams} forms them on one machine. A
+     * process whose threads cannot be replayed together ({@link RootCauses#teamProblem}) adds its problem to
+     * {@code out}, and its workers leave {@code held}: its root causes cover its master thread, as on one machine.
+     * Returns each team member's team.
+     */
+    private static Int2ObjectOpenHashMap<RootCauses.Team> teams(List<Held> held, Plan plan, List<Out> out) {
+        Int2ObjectOpenHashMap<RootCauses.Team> teamOf = new Int2ObjectOpenHashMap<>();
+        if (!plan.openMp) {
+            return teamOf;
+        }
+        int[] teamMaster = Replay.teamMasters(TaskDefinitions.of(plan.trace, plan.lenient), plan.locationOfRank);
+        Int2ObjectOpenHashMap<List<LocationData>> workers = new Int2ObjectOpenHashMap<>();
+        for (Held h : held) {
+            int m = teamMaster[h.data().location()];
+            if (m >= 0) {
+                workers.computeIfAbsent(m, k -> new ArrayList<>()).add(h.data());
+            }
+        }
+        for (Held h : held) {
+            List<LocationData> w = workers.get(h.data().location());
+            if (w == null) {
+                continue;
+            }
+            w.sort(java.util.Comparator.comparingInt(LocationData::thread));
+            LocationData[] team = new LocationData[w.size() + 1];
+            team[0] = h.data();
+            for (int i = 0; i < w.size(); i++) {
+                team[i + 1] = w.get(i);
+            }
+            String problem = RootCauses.teamProblem(team);
+            if (problem != null) {
+                out.add(new TeamProblem(h.data().rank(), problem));
+                continue;
+            }
+            RootCauses.Team t = new RootCauses.Team(h.data().rank(), team);
+            for (LocationData d : team) {
+                teamOf.put(d.location(), t);
+            }
+        }
+        held.removeIf(h -> teamMaster[h.data().location()] >= 0 && !teamOf.containsKey(h.data().location()));
+        return teamOf;
     }
 
     /**

@@ -70,7 +70,7 @@ import java.util.Map;
  * </ol>
  * On a trace with OpenMP regions each location is read after its process's master, whose OpenMP records it is
  * shipped, and the OpenMP level follows the patterns, each process's threads taken together ({@link OpenMpStage});
- * the root causes of such a trace are left to the single-machine engine ({@link #OPENMP_ROOT_CAUSES}).
+ * the root-cause stage then holds each process's threads in one task ({@link ProcessPartitioner}).
  * With root causes asked for, the delay costs, their propagation and the critical path follow as
  * {@link RootCauseStage} describes. With a cube file to write and nothing else that reads every value
  * ({@link #runWritingCube}), the severities stay on the executors, which write the cube's rows
@@ -123,13 +123,6 @@ public final class SparkAnalysis {
         return runDetailed(spark, trace, lenient, options, partitions, blockSize, cube);
     }
 
-    /**
-     * Why a trace with OpenMP threads has no root causes on this engine (the root-cause warning and the report's
-     * root-cause section complete it: "root causes not computed: ..."). Their OpenMP delays and the critical path
-     * through threads are computed by the single-machine engine alone.
-     */
-    static final String OPENMP_ROOT_CAUSES = "on traces with OpenMP threads they are computed by --engine local only";
-
     /** True when the trace defines OpenMP regions: its threads then get the OpenMP level ({@link OpenMpStage}). */
     static boolean hasOpenMp(TraceDefinitions defs) {
         return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
@@ -154,8 +147,8 @@ public final class SparkAnalysis {
         RegionTable regions = RegionTable.of(defs);
         int n = defs.locations().size();
         // by default three partitions per core; with root causes one per core, since the backward replay runs all of its
-        // tasks at once and more location partitions would be regrouped for it (a trace with OpenMP threads has none)
-        int defaultParts = (options.rootCauses() && !hasOpenMp(defs) ? 1 : 3) * jsc.defaultParallelism();
+        // tasks at once and more location partitions would be regrouped for it
+        int defaultParts = (options.rootCauses() ? 1 : 3) * jsc.defaultParallelism();
         int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : defaultParts));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
@@ -180,7 +173,7 @@ public final class SparkAnalysis {
         boolean openMp = hasOpenMp(defs);
         options.progress().update("read", 0, n);
         // the root-cause stage needs each location's marks; it does not run on a trace with OpenMP threads
-        boolean intervals = options.rootCauses() && !openMp;
+        boolean intervals = options.rootCauses();
         // 1. read: location ranges as tasks, the records kept partitioned by location
         Read reading = read(jsc, path, lenient, intervals, defs, byLocation, openMp, read, skips);
         JavaPairRDD<Integer, LocationData> locations = reading.locations();
@@ -205,11 +198,10 @@ public final class SparkAnalysis {
         CallTree.Merged merged = CallTree.mergeTrees(trees);
         CollectiveCounts collectives = CollectiveCounts.form(defs, facts);
         boolean rootCausesAsked = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
-        // with OpenMP threads the root causes are left to the single-machine engine, and the result says why
-        boolean rootCauses = rootCausesAsked && !openMp;
-        String rootCauseProblem = rootCausesAsked && openMp ? OPENMP_ROOT_CAUSES : null;
+        boolean rootCauses = rootCausesAsked;
+        String rootCauseProblem = null;
         Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
-                rootCauses);
+                rootCauses, openMp);
         Broadcast<Plan> shared = jsc.broadcast(plan);
         long[] timeMasks = WaitStates.timeMasks(regions);
         OpenMpStage.Teams teamPlan = null;
@@ -326,8 +318,13 @@ public final class SparkAnalysis {
             teamResults.unpersist(false);
         }
         if (rootCauses) {
-            rootCauseProblem = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init,
-                    fin, merged.tree(), regions, cube, options, n);
+            RootCauseStage.Result r = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation,
+                    init, fin, merged.tree(), regions, options, n, false).result();
+            if (r.result() != null) {
+                RootCauseMetrics.addTo(cube, r.result());
+                omp = withProblems(omp, r.result().problems());
+            }
+            rootCauseProblem = r.problem();
         }
         analysedLocations.unpersist(false);
         ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
@@ -362,6 +359,7 @@ public final class SparkAnalysis {
                 slices = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin,
                         tree, regions, options, n, true).slices();
                 rootCauseProblem = slices.problem();
+                omp = withProblems(omp, slices.teamProblems());
             }
             if (rootCauseProblem != null) {
                 // the file carries why, as the single-machine engine's does (Analysis.complete)
@@ -419,22 +417,14 @@ public final class SparkAnalysis {
     private record RootCauseRun(RootCauseStage.Result result, RootCauseStage.Slices slices) {
     }
 
-    /**
-     * The root-cause stage ({@link RootCauseStage}) on the analysed locations; its severities are booked into the
-     * cube. Returns why there are none (an impossible communication order), or null.
-     */
-    private static String rootCauses(SparkSession spark, JavaSparkContext jsc,
-                                     JavaPairRDD<Integer, LocationData> locations, JavaRDD<Analysed> analysedLocations,
-                                     JavaRDD<ChunkResult> chunks, Broadcast<Plan> shared,
-                                     LocationPartitioner byLocation, InitFinalize.Reference init,
-                                     InitFinalize.Reference fin, CallTree tree, RegionTable regions,
-                                     SeverityCube cube, AnalysisOptions options, int n) {
-        RootCauseStage.Result r = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation,
-                init, fin, tree, regions, options, n, false).result();
-        if (r.result() != null) {
-            RootCauseMetrics.addTo(cube, r.result());
+    /** The OpenMP level's problems followed by the root-cause stage's, as the single-machine engine lists them. */
+    private static OpenMpAnalysis.Result withProblems(OpenMpAnalysis.Result omp, List<String> rootCauseProblems) {
+        if (rootCauseProblems.isEmpty()) {
+            return omp;
         }
-        return r.problem();
+        List<String> all = new ArrayList<>(omp.problems());
+        all.addAll(rootCauseProblems);
+        return new OpenMpAnalysis.Result(omp.hasOpenMp(), all);
     }
 
     /**
@@ -777,7 +767,9 @@ public final class SparkAnalysis {
             }
         }
         // the root-cause stage covers each rank's master location (as on one machine)
-        boolean stage = plan.rootCauses && plan.master(d.rank(), d.location()) && d.intervals() != null;
+        // the root-cause stage covers each rank's master location (as on one machine), and the threads of its team,
+        // which were read with marks when they joined it
+        boolean stage = plan.rootCauses && d.intervals() != null;
         LocationOutcome o = WaitStates.analyse(defsOf(plan), d, partners, timeMasks, coll, init, fin, top, stage);
         ThreadRecords threads = teams != null && teams.groupOf()[d.location()] >= 0 ? d.threads() : null;
         if (!stage) {

@@ -189,23 +189,24 @@ class SparkCommandTest {
     void aHybridTracesReportJsonCubeCsvAndHtmlEqualTheLocalEngines() throws IOException {
         LocalSpark.get();
         Path trace = hybrid("bt-mz.S-2x2");
-        Run local = run("analyze", trace.toString(), "--quiet", "--no-root-causes", "--json",
+        Run local = run("analyze", trace.toString(), "--quiet", "--json",
                 dir.resolve("hl.json").toString(), "--cube", dir.resolve("hl.cubex").toString(), "--csv",
                 dir.resolve("hl.csv").toString(), "--html", dir.resolve("hl.html").toString());
-        Run spark = run("analyze", trace.toString(), "--quiet", "--no-root-causes", "--engine", "spark",
+        Run spark = run("analyze", trace.toString(), "--quiet", "--engine", "spark",
                 "--partitions", "3", "--json", dir.resolve("hs.json").toString(), "--cube",
                 dir.resolve("hs.cubex").toString(), "--csv", dir.resolve("hs.csv").toString(), "--html",
                 dir.resolve("hs.html").toString());
         assertEquals(0, local.code(), local.err());
         assertEquals(0, spark.code(), spark.err());
-        assertTrue(local.out().contains("OpenMP"), local.out());
+        // root causes by default, the OpenMP delays among them
+        assertTrue(local.out().contains("at OpenMP barriers"), local.out());
         assertEquals(local.out().replace("hl.", "hs."), spark.out());
         assertArrayEquals(Files.readAllBytes(dir.resolve("hl.json")), Files.readAllBytes(dir.resolve("hs.json")));
         assertEquals(tarMembers(dir.resolve("hl.cubex")), tarMembers(dir.resolve("hs.cubex")));
         assertArrayEquals(Files.readAllBytes(dir.resolve("hl.csv")), Files.readAllBytes(dir.resolve("hs.csv")));
         assertArrayEquals(Files.readAllBytes(dir.resolve("hl.html")), Files.readAllBytes(dir.resolve("hs.html")));
         // the cube alone: written by the workers, the same file and report
-        Run alone = run("analyze", trace.toString(), "--no-root-causes", "--engine", "spark", "--partitions", "2",
+        Run alone = run("analyze", trace.toString(), "--engine", "spark", "--partitions", "2",
                 "--cube", dir.resolve("ha.cubex").toString());
         assertEquals(0, alone.code(), alone.err());
         assertTrue(alone.err().contains("ha.cubex is written by the spark workers"), alone.err());
@@ -216,23 +217,19 @@ class SparkCommandTest {
     }
 
     @Test
-    void aSubmissionOfAHybridTraceSaysInOneLineThatItsRootCausesAreLeftToTheLocalEngine() throws IOException {
+    void aSubmissionOfAHybridTraceComputesItsRootCausesAsTheLocalEngineDoes() throws IOException {
         LocalSpark.get();
         Path trace = hybrid("omp-kernels-2x4");
+        Run local = run("analyze", trace.toString(), "--quiet", "--json", dir.resolve("subl.json").toString());
         // as spark-submit runs it: root causes asked for by default
         Run r = run(SubmitMain.commandLine(new String[] {trace.toString(), "--quiet", "--partitions", "2", "--json",
                 dir.resolve("sub.json").toString()}));
         assertEquals(0, r.code(), r.err());
-        java.util.List<String> lines = r.err().lines().filter(l -> l.contains("root causes not computed")
-                || l.contains("--engine local")).toList();
-        assertEquals(java.util.List.of("straggler: warning: root causes not computed: on traces with OpenMP threads"
-                + " they are computed by --engine local only"), lines, r.err());
-        String json = Files.readString(dir.resolve("sub.json"));
-        // the JSON says so as for any root causes that could not be computed: the flag, and why among the warnings
-        assertTrue(json.matches("(?s).*\"rootCauses\"\\s*:\\s*false.*"), "rootCauses false");
-        assertTrue(json.contains("\"root causes not computed: on traces with OpenMP threads they are computed by"
-                + " --engine local only\""), "the warning says why");
-        assertTrue(r.out().contains("Root causes (why the waiting happens) could not be computed"), r.out());
+        assertFalse(r.err().contains("root causes not computed"), r.err());
+        assertTrue(Files.readString(dir.resolve("sub.json")).matches("(?s).*\"rootCauses\"\\s*:\\s*true.*"),
+                "rootCauses true");
+        assertArrayEquals(Files.readAllBytes(dir.resolve("subl.json")), Files.readAllBytes(dir.resolve("sub.json")));
+        assertEquals(local.out().replace("subl.", "sub."), r.out());
     }
 
     @Test

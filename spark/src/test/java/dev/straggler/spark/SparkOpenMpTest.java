@@ -97,22 +97,16 @@ class SparkOpenMpTest {
     }
 
     @Test
-    void rootCausesOfAHybridTraceAreLeftToTheSingleMachineEngineWithTheWaitStatesKept() throws IOException {
-        Path trace = hybridTraces().stream().filter(p -> p.toString().contains("omp-kernels")).findFirst()
-                .orElseThrow();
-        AnalysisResult waitStates = SparkAnalysisTest.local(trace, WITHOUT);
-        for (int partitions : new int[] {1, 2}) {
-            AnalysisResult spark = SparkAnalysisTest.spark(trace, partitions, WITH);
-            assertSameValues(waitStates.cube(), spark.cube());
-            assertTrue(spark.cube().total("mpi_latesender") > 0 && spark.cube().total("omp_ibarrier_wait") > 0);
-            assertEquals(0, spark.cube().total("delay"));
-            assertFalse(Analysis.rootCausesAnalysed(spark.cube()));
-            assertEquals("on traces with OpenMP threads they are computed by --engine local only",
-                    Analysis.rootCausesProblem(spark.cube()));
-            assertTrue(spark.warnings().contains("root causes not computed: on traces with OpenMP threads they are"
-                    + " computed by --engine local only"), spark.warnings().toString());
-            assertTrue(TextReport.render(spark, 100, false).replaceAll("\\s+", " ").contains("could not be computed:"
-                    + " on traces with OpenMP threads they are computed by --engine local only."));
+    void rootCausesOfAHybridTraceAreTheSingleMachineOnesForAnySpreadOverTasks() throws IOException {
+        // 1: one task holds both processes; 2 and 3: the processes' threads on different tasks, which hand over MPI
+        // costs while each team meets within its task
+        for (Path trace : hybridTraces()) {
+            AnalysisResult local = SparkAnalysisTest.local(trace, WITH);
+            assertTrue(local.cube().total("delay_ompbarrier") > 0 && local.cube().total("critical_path") > 0,
+                    trace + " exercises the OpenMP delays and the critical path through threads");
+            for (int partitions : new int[] {1, 2, 3}) {
+                Results.assertSame(local, SparkAnalysisTest.spark(trace, partitions, WITH));
+            }
         }
     }
 
@@ -120,18 +114,8 @@ class SparkOpenMpTest {
     void theCubeWrittenByTheExecutorsOfAHybridTraceIsTheSingleMachineOne() throws IOException {
         for (Path trace : hybridTraces()) {
             StreamedCubeTest.assertSameCube(dir, trace, WITHOUT, 3);
+            StreamedCubeTest.assertSameCube(dir, trace, WITH, 3);
         }
-    }
-
-    @Test
-    void theCubeWrittenByTheExecutorsSaysWhyItHasNoRootCauses() throws IOException {
-        Path trace = hybridTraces().get(0);
-        Path out = dir.resolve("hybrid-with-root-causes.cubex");
-        AnalysisResult r = SparkAnalysis.runWritingCube(LocalSpark.get(), trace, false, WITH, 2, out).result();
-        assertEquals(SparkAnalysis.OPENMP_ROOT_CAUSES, Analysis.rootCausesProblem(r.cube()));
-        String anchor = new String(java.util.HexFormat.of().parseHex(SparkCommandTest.tarMembers(out)
-                .get("anchor.xml")), java.nio.charset.StandardCharsets.UTF_8);
-        assertTrue(anchor.contains(SparkAnalysis.OPENMP_ROOT_CAUSES), "the file says why");
     }
 
     /**
@@ -223,6 +207,82 @@ class SparkOpenMpTest {
                 local.warnings().toString());
         for (int partitions : new int[] {1, 3}) {
             assertEquals(local.warnings(), SparkAnalysisTest.spark(uneven(), partitions, WITHOUT).warnings());
+        }
+    }
+
+    /**
+     * Two processes of two threads meeting at an MPI barrier after a parallel region; rank 1's worker passes an
+     * explicit barrier its master does not, so rank 1's threads cannot be replayed together.
+     */
+    private static final String VARYING_TEAM = """
+            straggler-text 1
+            clock resolution=1000000 offset=0 length=100
+            region 0 main paradigm=USER role=FUNCTION
+            region 1 par paradigm=OPENMP role=PARALLEL
+            region 2 work paradigm=USER role=FUNCTION
+            region 3 ibar paradigm=OPENMP role=IMPLICIT_BARRIER
+            region 4 MPI_Barrier paradigm=MPI role=BARRIER file=MPI
+            region 5 ebar paradigm=OPENMP role=BARRIER
+            location 0 rank=0 thread=0
+            location 1 rank=1 thread=0
+            location 2 rank=0 thread=1
+            location 3 rank=1 thread=1
+            comm 0 MPI_COMM_WORLD members=0,1
+            0 0 ENTER main
+            0 10 THREAD_FORK model=openmp threads=2
+            0 10 ENTER par
+            0 10 ENTER work
+            0 50 LEAVE work
+            0 50 ENTER ibar
+            0 90 LEAVE ibar
+            0 90 LEAVE par
+            0 90 THREAD_JOIN model=openmp
+            0 90 ENTER MPI_Barrier
+            0 90 MPI_COLLECTIVE_BEGIN
+            0 100 MPI_COLLECTIVE_END op=BARRIER comm=0 sent=0 received=0
+            0 100 LEAVE MPI_Barrier
+            0 100 LEAVE main
+            1 0 ENTER main
+            1 10 THREAD_FORK model=openmp threads=2
+            1 10 ENTER par
+            1 10 ENTER work
+            1 30 LEAVE work
+            1 30 ENTER ibar
+            1 90 LEAVE ibar
+            1 90 LEAVE par
+            1 90 THREAD_JOIN model=openmp
+            1 95 ENTER MPI_Barrier
+            1 95 MPI_COLLECTIVE_BEGIN
+            1 100 MPI_COLLECTIVE_END op=BARRIER comm=0 sent=0 received=0
+            1 100 LEAVE MPI_Barrier
+            1 100 LEAVE main
+            2 10 ENTER par
+            2 10 ENTER work
+            2 90 LEAVE work
+            2 90 ENTER ibar
+            2 90 LEAVE ibar
+            2 90 LEAVE par
+            3 10 ENTER par
+            3 10 ENTER ebar
+            3 20 LEAVE ebar
+            3 20 ENTER work
+            3 40 LEAVE work
+            3 40 ENTER ibar
+            3 90 LEAVE ibar
+            3 90 LEAVE par
+            """;
+
+    @Test
+    void aProcessWhoseThreadsCannotBeReplayedTogetherIsSaidAndLeftToItsMasterAsOnOneMachine() throws IOException {
+        Path trace = dir.resolve("varying-team.txt");
+        Files.writeString(trace, VARYING_TEAM);
+        AnalysisResult local = SparkAnalysisTest.local(trace, WITH);
+        assertTrue(Analysis.rootCausesAnalysed(local.cube()));
+        assertTrue(local.warnings().stream().anyMatch(w -> w.contains("rank 1: its threads do not meet")),
+                local.warnings().toString());
+        assertTrue(local.cube().total("delay_ompbarrier") > 0, "rank 0's team is replayed");
+        for (int partitions : new int[] {1, 2}) {
+            Results.assertSame(local, SparkAnalysisTest.spark(trace, partitions, WITH));
         }
     }
 

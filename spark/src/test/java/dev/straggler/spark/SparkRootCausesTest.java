@@ -41,13 +41,6 @@ class SparkRootCausesTest {
     Stream<DynamicTest> everySharedTraceGivesTheSingleMachineRootCauses() throws IOException {
         return SparkAnalysisTest.sharedTraces().stream().map(t -> DynamicTest.dynamicTest(
                 t.getParent().getFileName().toString(), () -> {
-                    if (SparkAnalysisTest.hasOpenMp(t)) {
-                        // the wait states and the OpenMP level as on one machine, the root causes left to it
-                        AnalysisResult actual = spark(t, 2);
-                        SparkOpenMpTest.assertSameValues(SparkAnalysisTest.local(t).cube(), actual.cube());
-                        assertEquals(SparkAnalysis.OPENMP_ROOT_CAUSES, Analysis.rootCausesProblem(actual.cube()));
-                        return;
-                    }
                     AnalysisResult expected = local(t);
                     AnalysisResult actual = spark(t, 2);
                     Results.assertSame(expected, actual);
@@ -61,14 +54,6 @@ class SparkRootCausesTest {
         return Scenarios.all().stream().filter(s -> !s.scalingFamily()).map(s -> DynamicTest.dynamicTest(s.name(),
                 () -> {
                     Path store = SparkAnalysisTest.generate(dir, s, Math.max(6, s.minRanks()));
-                    if (SparkAnalysisTest.hasOpenMp(store)) {
-                        // a hybrid scenario: the wait states and the OpenMP level as on one machine, the root causes
-                        // left to it (docs/spark.md)
-                        AnalysisResult actual = spark(store, 2);
-                        SparkOpenMpTest.assertSameValues(SparkAnalysisTest.local(store).cube(), actual.cube());
-                        assertEquals(SparkAnalysis.OPENMP_ROOT_CAUSES, Analysis.rootCausesProblem(actual.cube()));
-                        return;
-                    }
                     Results.assertSame(local(store), spark(store, 2));
                 }));
     }

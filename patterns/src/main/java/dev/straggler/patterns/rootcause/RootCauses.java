@@ -95,15 +95,12 @@ public final class RootCauses {
         // the OpenMP teams whose threads take part (docs/openmp.md §6): every thread of the process, master first
         List<String> problems = new ArrayList<>();
         List<LocationData[]> teams = teams(replay, held, problems);
-        int[] teamOf = new int[n];
-        int[] threadOf = new int[n];
-        java.util.Arrays.fill(teamOf, -1);
+        Team[] teamOf = new Team[n];
         for (int id = 0; id < teams.size(); id++) {
-            LocationData[] team = teams.get(id);
-            for (int i = 0; i < team.length; i++) {
-                held[team[i].location()] = true;
-                teamOf[team[i].location()] = id;
-                threadOf[team[i].location()] = i;
+            Team team = new Team(id, teams.get(id));
+            for (LocationData d : team.members) {
+                held[d.location()] = true;
+                teamOf[d.location()] = team;
             }
         }
         // Each step below writes only rows of its own location, or partner rows that exactly one record names, so
@@ -113,10 +110,8 @@ public final class RootCauses {
             if (held[l]) {
                 LocationData d = replay.location(l);
                 states[l] = new LocationState(d);
-                if (teamOf[l] >= 0) {
-                    states[l].teamId = teamOf[l];
-                    states[l].teamThread = threadOf[l];
-                    states[l].teamSize = teams.get(teamOf[l]).length;
+                if (teamOf[l] != null) {
+                    teamOf[l].join(states[l]);
                 }
                 partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
                 roles[l] = new CollectiveRoles(d.collectives().size());
@@ -132,13 +127,9 @@ public final class RootCauses {
         });
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
-        TeamSyncPoints.Instances[] instances = new TeamSyncPoints.Instances[teams.size()];
-        for (int id = 0; id < instances.length; id++) {
-            instances[id] = TeamSyncPoints.Instances.of(teams.get(id));
-        }
         forEach(pool, threads, n, l -> {
-            if (states[l] != null && teamOf[l] >= 0) {
-                TeamSyncPoints.register(states[l], teams.get(teamOf[l]), instances[teamOf[l]], threadOf[l], clock);
+            if (states[l] != null && teamOf[l] != null) {
+                teamOf[l].register(states[l], clock);
             }
             registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
                     roles[l], init, fin);
@@ -187,9 +178,8 @@ public final class RootCauses {
     }
 
     /**
-     * The OpenMP teams of held master locations whose threads can be replayed together: every CPU thread of the
-     * process, master first, each with marks, no nested parallel regions, and the same fork and barrier instances on
-     * every thread (Scalasca 2.6 analyses no other). A process without workers has no team.
+     * The OpenMP teams of held master locations whose threads can be replayed together ({@link #teamProblem}); each
+     * other process with workers gets a problem saying that its root causes cover its master thread only.
      */
     private static List<LocationData[]> teams(Replay replay, boolean[] held, List<String> problems) {
         List<LocationData[]> out = new ArrayList<>();
@@ -197,19 +187,76 @@ public final class RootCauses {
             if (t.length < 2 || !held[t[0].location()]) {
                 continue;
             }
-            boolean ok = true;
-            for (LocationData d : t) {
-                ok &= d.intervals() != null && d.threads().nestedParallelRegions() == 0;
-            }
-            if (ok && TeamSyncPoints.consistent(t)) {
+            String problem = teamProblem(t);
+            if (problem == null) {
                 out.add(t);
             } else {
-                problems.add("rank " + t[0].rank() + ": its threads do not meet at the same parallel regions and"
-                        + " barriers (nested or varying teams): its OpenMP delay costs and the critical path through"
-                        + " its threads are not computed, its root causes cover its master thread only");
+                problems.add(problem);
             }
         }
         return out;
+    }
+
+    /**
+     * Null when the threads of a process (master first, then its workers in thread order) can be replayed together:
+     * each with marks, no nested parallel regions, and the same fork and barrier instances on every thread (Scalasca
+     * 2.6 analyses no other); else the sentence the result carries about that process.
+     */
+    public static String teamProblem(LocationData[] team) {
+        boolean ok = true;
+        for (LocationData d : team) {
+            ok &= d.intervals() != null && d.threads().nestedParallelRegions() == 0;
+        }
+        if (ok && TeamSyncPoints.consistent(team)) {
+            return null;
+        }
+        return "rank " + team[0].rank() + ": its threads do not meet at the same parallel regions and"
+                + " barriers (nested or varying teams): its OpenMP delay costs and the critical path through"
+                + " its threads are not computed, its root causes cover its master thread only";
+    }
+
+    /**
+     * The threads of one process replayed together by the stage ({@link #teamProblem} found nothing): its
+     * synchronisation points at forks and barriers are met by all of them (docs/openmp.md §6). {@code id} tells
+     * teams apart within one replay.
+     */
+    public static final class Team {
+        private final int id;
+        private final LocationData[] members;
+        private final TeamSyncPoints.Instances instances;
+
+        public Team(int id, LocationData[] members) {
+            this.id = id;
+            this.members = members.clone();
+            this.instances = TeamSyncPoints.Instances.of(members);
+        }
+
+        /** The team's threads, master first. */
+        public LocationData[] members() {
+            return members.clone();
+        }
+
+        private int threadOf(int location) {
+            for (int i = 0; i < members.length; i++) {
+                if (members[i].location() == location) {
+                    return i;
+                }
+            }
+            throw new IllegalArgumentException("location " + location + " is not in the team of rank "
+                    + members[0].rank());
+        }
+
+        /** Marks a thread's state as this team's. */
+        void join(LocationState st) {
+            st.teamId = id;
+            st.teamThread = threadOf(st.location);
+            st.teamSize = members.length;
+        }
+
+        /** The thread's team synchronisation points, before its other ones ({@link SyncPointDetection}). */
+        void register(LocationState st, Clock clock) {
+            TeamSyncPoints.register(st, members, instances, st.teamThread, clock);
+        }
     }
 
     /**
@@ -409,6 +456,8 @@ public final class RootCauses {
         private final IntUnaryOperator taskOf;
         private final int self;
         private final int finalizeLatest;
+        /** Set once a team is held: the team rendezvous needs the clock ({@link CostReplay#clock}). */
+        private Clock teamClock;
         private CostReplay replay;
         /** Per task: what this step hands it. */
         private final List<List<Object>> outbox = new ArrayList<>();
@@ -442,11 +491,20 @@ public final class RootCauses {
             }
         }
 
-        /** Adds a held location with what the exchanges brought it; reads its interval times through {@code reader}. */
+        /**
+         * Adds a held location with what the exchanges brought it; reads its interval times through {@code reader}.
+         * A thread of an OpenMP team ({@code team}, else null) is held with every other thread of its team: they
+         * meet at forks and barriers.
+         */
         public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
                         PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
-                        InitFinalize.Reference fin, IntervalReader reader) throws IOException {
+                        InitFinalize.Reference fin, Team team, IntervalReader reader) throws IOException {
             LocationState st = new LocationState(d);
+            if (team != null) {
+                team.join(st);
+                team.register(st, clock);
+                teamClock = clock;
+            }
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init,
                     fin);
             st.times = reader.read(d.location(), st.syncMarks());
@@ -465,6 +523,7 @@ public final class RootCauses {
                 replay = new CostReplay(states, partners, roles, memberLocations, globalRanks, cnodeIds, regionOfPath,
                         this);
                 replay.finalizeLatest = finalizeLatest;
+                replay.clock = teamClock;
                 replay.start();
             }
             replay.drain();
