@@ -2,6 +2,8 @@ package dev.straggler.trace.otf2;
 
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.EventKind;
+import dev.straggler.trace.Paradigm;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,6 +13,10 @@ import java.nio.file.Path;
  * Encodes one location's events into a chunked OTF2 event file as they arrive (reference §6.2, §6.6): a TIMESTAMP
  * record whenever the time changes and at the start of every chunk, then the record, with a length field except
  * for the singleton records. Not thread-safe; {@link Otf2Writer} serialises calls per location.
+ *
+ * <p>It also notes what {@link Otf2Writer#finish} needs to add Score-P's records around OpenMP teams: the team size
+ * each OpenMP THREAD_FORK requests, and whether a PROGRAM_BEGIN was written. {@link #copy} and {@link #team} let
+ * {@link ThreadTeams} rewrite a finished file with the team records inserted.
  */
 final class EventEncoder {
     final Path file;
@@ -18,6 +24,9 @@ final class EventEncoder {
     private final RecordBuffer body;
     private long lastTime = Long.MIN_VALUE;
     private boolean closed;
+    /** Requested team size of every OpenMP THREAD_FORK, in order. */
+    private final IntArrayList ompForks = new IntArrayList();
+    private boolean programBegin;
 
     EventEncoder(Path file, Otf2WriterOptions o) {
         this.file = file;
@@ -31,6 +40,15 @@ final class EventEncoder {
 
     long events() {
         return w.events();
+    }
+
+    /** The team size each OpenMP THREAD_FORK written so far requests, in order. */
+    int[] ompForks() {
+        return ompForks.toIntArray();
+    }
+
+    boolean wroteProgramBegin() {
+        return programBegin;
     }
 
     void write(EventBatch b) throws IOException {
@@ -91,6 +109,7 @@ final class EventEncoder {
             }
             case EventKind.PROGRAM_BEGIN_CODE -> {
                 type = Otf2Format.EVT_PROGRAM_BEGIN;
+                programBegin = true;
                 body.u32c(GlobalDefinitionsWriter.PROGRAM_NAME_STRING);
                 body.u32c(0);
             }
@@ -106,6 +125,9 @@ final class EventEncoder {
                 type = Otf2Format.EVT_THREAD_FORK;
                 body.u8(comm);
                 body.u32c(ref);
+                if (comm == Paradigm.OPENMP.code()) {
+                    ompForks.add(ref);
+                }
             }
             case EventKind.THREAD_JOIN_CODE -> {
                 type = Otf2Format.EVT_THREAD_JOIN;
@@ -120,7 +142,40 @@ final class EventEncoder {
             }
             default -> throw new IllegalArgumentException("unknown event kind " + kind);
         }
+        emit(t, type, noLength);
+    }
+
+    /** A THREAD_TEAM_BEGIN or THREAD_TEAM_END record naming the team's communicator (OTF2 3.0, record 55/56). */
+    void team(long t, boolean begin, int comm) throws IOException {
+        body.reset();
+        body.u32c(comm);
+        emit(t, begin ? Otf2Format.EVT_THREAD_TEAM_BEGIN : Otf2Format.EVT_THREAD_TEAM_END, false);
+    }
+
+    /** Writes {@code body} as one event record of {@code type} at time {@code t}. */
+    private void emit(long t, int type, boolean noLength) throws IOException {
         int size = noLength ? 1 + body.pos : RecordBuffer.recordSize(body.pos);
+        RecordBuffer c = stamp(t, size);
+        if (noLength) {
+            c.u8(type);
+            c.bytes(body.buf, 0, body.pos);
+        } else {
+            c.record(type, body);
+        }
+        w.countEvent();
+    }
+
+    /**
+     * Copies one event record as another file of the same byte order holds it, {@code b[from, to)} from its type
+     * byte to its end.
+     */
+    void copy(long t, byte[] b, int from, int to) throws IOException {
+        stamp(t, to - from).bytes(b, from, to - from);
+        w.countEvent();
+    }
+
+    /** Makes room for a record of {@code size} bytes and writes a TIMESTAMP before it where one is due. */
+    private RecordBuffer stamp(long t, int size) throws IOException {
         // room for a timestamp either way: a new chunk must start with one (reference §6.2)
         boolean stamp = w.reserve(size + 9) || t != lastTime;
         RecordBuffer c = w.chunk;
@@ -129,13 +184,7 @@ final class EventEncoder {
             c.u64Fixed(t);
             lastTime = t;
         }
-        if (noLength) {
-            c.u8(type);
-            c.bytes(body.buf, 0, body.pos);
-        } else {
-            c.record(type, body);
-        }
-        w.countEvent();
+        return c;
     }
 
     void close() throws IOException {

@@ -20,7 +20,9 @@ import java.util.function.IntConsumer;
  * Writes the global definition file of an archive from Straggler's definitions (field layouts of reference §6.7).
  * Model ids become OTF2 ids: region {@code i}, communicator {@code c}, location group {@code r} for rank
  * {@code r}; group 0 lists each rank's master thread in rank order (the MPI {@code COMM_LOCATIONS} group, which
- * makes location groups MPI ranks), and group {@code c + 1} communicator {@code c}'s global ranks.
+ * makes location groups MPI ranks), and one group per communicator lists its global ranks. OpenMP thread
+ * teams ({@link ThreadTeams}) follow: the OpenMP paradigm's communicator name template, the OpenMP
+ * {@code COMM_LOCATIONS} group, one {@code COMM_GROUP} and one communicator per team.
  */
 final class GlobalDefinitionsWriter {
     /** String 1 is reserved for the program name that PROGRAM_BEGIN records refer to. */
@@ -33,9 +35,13 @@ final class GlobalDefinitionsWriter {
      * Writes {@code file}: ClockProperties, every string, the system tree, one location group per rank, the
      * locations (with their event counts), the regions, and the groups and communicators.
      *
+     * @param programName the name PROGRAM_BEGIN records give (string 1)
+     * @param added       regions to define after the trace's own, with the ids that follow theirs
+     * @param teams       the OpenMP thread teams to define
      * @return the number of definition records written (the anchor file states it)
      */
-    static long write(Path file, TraceDefinitions d, long[] events, Otf2WriterOptions options) throws IOException {
+    static long write(Path file, TraceDefinitions d, long[] events, Otf2WriterOptions options, String programName,
+                      List<Region> added, ThreadTeams teams) throws IOException {
         Strings strings = new Strings();
         RecordBuffer body = new RecordBuffer(256, options.byteOrder());
         List<byte[]> records = new ArrayList<>();
@@ -56,15 +62,23 @@ final class GlobalDefinitionsWriter {
                 || !d.communicators().isEmpty()) {
             body.u8(Otf2Format.PARADIGM_MPI);
             body.u32c(strings.id("MPI"));
-            body.u8(0); // OTF2_PARADIGM_CLASS_PROCESS
+            body.u8(Otf2Format.PARADIGM_CLASS_PROCESS);
             add.accept(Otf2Format.DEF_PARADIGM);
         }
-        if (d.regions().stream().anyMatch(r -> r.paradigm() == Paradigm.OPENMP)) {
+        if (d.regions().stream().anyMatch(r -> r.paradigm() == Paradigm.OPENMP) || !teams.isEmpty()) {
             // as Score-P defines it for OPARI2 instrumentation
             body.u8(Paradigm.OPENMP.code());
             body.u32c(strings.id("OpenMP"));
-            body.u8(1); // OTF2_PARADIGM_CLASS_THREAD_FORK_JOIN
+            body.u8(Otf2Format.PARADIGM_CLASS_THREAD_FORK_JOIN);
             add.accept(Otf2Format.DEF_PARADIGM);
+            if (!teams.isEmpty()) {
+                // Score-P 8.4 names thread teams through this template instead of naming each communicator
+                body.u8(Paradigm.OPENMP.code());
+                body.u8(Otf2Format.PARADIGM_PROPERTY_COMM_NAME_TEMPLATE);
+                body.u8(Otf2Format.TYPE_STRING);
+                body.u32c(strings.id("Thread team ${id}"));
+                add.accept(Otf2Format.DEF_PARADIGM_PROPERTY);
+            }
         }
 
         // system tree: each process's path as the trace states it (machine Linux > node vm, ...); without one, a
@@ -117,7 +131,9 @@ final class GlobalDefinitionsWriter {
             body.u32c(l.rank());
             add.accept(Otf2Format.DEF_LOCATION);
         }
-        for (Region r : d.regions()) {
+        List<Region> regions = new ArrayList<>(d.regions());
+        regions.addAll(added);
+        for (Region r : regions) {
             body.u32c(r.id());
             body.u32c(strings.id(r.name()));
             body.u32c(0);
@@ -131,8 +147,11 @@ final class GlobalDefinitionsWriter {
             body.u32c(0);
             add.accept(Otf2Format.DEF_REGION);
         }
+        // group ids are dense, in the order written (otf2-print warns about gaps)
+        int groups = -1;
+        int[] groupOf = new int[d.communicators().size()];
         if (!d.communicators().isEmpty()) {
-            // group 0: each rank's master thread, in rank order; group c + 1: communicator c's global ranks
+            // group 0: each rank's master thread, in rank order; then one group per communicator, its global ranks
             int[] master = d.masterLocationByRank();
             body.u32c(0);
             body.u32c(0);
@@ -153,8 +172,13 @@ final class GlobalDefinitionsWriter {
             body.u8(Otf2Format.PARADIGM_MPI);
             body.u32c(0);
             add.accept(Otf2Format.DEF_GROUP);
+            groups = 0;
             for (Communicator c : d.communicators()) {
-                body.u32c(c.id() + 1);
+                if (teams.modelTeams.get(c.id())) {
+                    continue;
+                }
+                groupOf[c.id()] = ++groups;
+                body.u32c(groupOf[c.id()]);
                 body.u32c(0);
                 body.u8(0);
                 body.u32c(c.size());
@@ -167,10 +191,51 @@ final class GlobalDefinitionsWriter {
                 add.accept(Otf2Format.DEF_GROUP);
             }
             for (Communicator c : d.communicators()) {
+                if (teams.modelTeams.get(c.id())) {
+                    continue;
+                }
                 body.u32c(c.id());
                 body.u32c(strings.id(c.name()));
-                body.u32c(c.id() + 1);
+                body.u32c(groupOf[c.id()]);
                 body.u32c(c.parent() < 0 ? Otf2Format.UNDEFINED_U32 : c.parent());
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_COMM);
+            }
+        }
+        if (!teams.isEmpty()) {
+            // the OpenMP COMM_LOCATIONS group, then per team a COMM_GROUP of indices into it and a communicator
+            int group = groups + 1;
+            body.u32c(group);
+            body.u32c(strings.id("OpenMP"));
+            body.u8(0);
+            body.u32c(teams.openMpLocations.length);
+            for (int l : teams.openMpLocations) {
+                body.u64c(d.location(l).id());
+            }
+            body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
+            body.u8(Paradigm.OPENMP.code());
+            body.u32c(0);
+            add.accept(Otf2Format.DEF_GROUP);
+            for (int i = 0; i < teams.teams.size(); i++) {
+                ThreadTeams.Team t = teams.teams.get(i);
+                body.u32c(group + 1 + i);
+                body.u32c(0);
+                body.u8(0);
+                body.u32c(t.locations().length);
+                for (int l : t.locations()) {
+                    body.u64c(teams.memberIndex(l));
+                }
+                body.u8(Otf2Format.GROUP_COMM_GROUP);
+                body.u8(Paradigm.OPENMP.code());
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_GROUP);
+            }
+            for (int i = 0; i < teams.teams.size(); i++) {
+                ThreadTeams.Team t = teams.teams.get(i);
+                body.u32c(t.comm());
+                body.u32c(strings.id(t.name()));
+                body.u32c(group + 1 + i);
+                body.u32c(Otf2Format.UNDEFINED_U32);
                 body.u32c(0);
                 add.accept(Otf2Format.DEF_COMM);
             }
@@ -184,7 +249,7 @@ final class GlobalDefinitionsWriter {
             // string 1 is the program name even when another string has the same text (OTF2 allows that)
             body.reset();
             body.u32c(PROGRAM_NAME_STRING);
-            body.string(d.experiment().application());
+            body.string(programName);
             count += put(w, Otf2Format.DEF_STRING, body.buf, body.pos);
             for (Map.Entry<String, Integer> s : strings.ids.entrySet()) {
                 body.reset();

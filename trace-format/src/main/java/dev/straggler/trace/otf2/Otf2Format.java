@@ -49,6 +49,8 @@ public final class Otf2Format {
     public static final int EVT_METRIC = 31;
     public static final int EVT_THREAD_FORK = 53;
     public static final int EVT_THREAD_JOIN = 54;
+    public static final int EVT_THREAD_TEAM_BEGIN = 55;
+    public static final int EVT_THREAD_TEAM_END = 56;
     public static final int EVT_THREAD_ACQUIRE_LOCK = 57;
     public static final int EVT_THREAD_RELEASE_LOCK = 58;
     public static final int EVT_PROGRAM_BEGIN = 83;
@@ -60,6 +62,7 @@ public final class Otf2Format {
     public static final int DEF_CLOCK_OFFSET = 6;
     public static final int DEF_CLOCK_PROPERTIES = 5;
     public static final int DEF_PARADIGM = 6;
+    public static final int DEF_PARADIGM_PROPERTY = 7;
     public static final int DEF_STRING = 10;
     public static final int DEF_ATTRIBUTE = 11;
     public static final int DEF_SYSTEM_TREE_NODE = 12;
@@ -76,6 +79,10 @@ public final class Otf2Format {
 
     // Enumerations (include/otf2/OTF2_Definitions.h, OTF2_GeneralDefinitions.h).
     public static final int PARADIGM_MPI = 4;
+    public static final int PARADIGM_CLASS_PROCESS = 0;
+    public static final int PARADIGM_CLASS_THREAD_FORK_JOIN = 1;
+    public static final int PARADIGM_PROPERTY_COMM_NAME_TEMPLATE = 0;
+    public static final int TYPE_STRING = 11;
     public static final int LOCATION_GROUP_PROCESS = 1;
     public static final int GROUP_LOCATIONS = 1;
     public static final int GROUP_COMM_LOCATIONS = 4;

@@ -2,6 +2,8 @@ package dev.straggler.trace.otf2;
 
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.Location;
+import dev.straggler.trace.Region;
+import dev.straggler.trace.RegionRole;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceWriter;
 
@@ -21,11 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link Location#id()}. Ranks resolve as Score-P lays them out: an MPI {@code COMM_LOCATIONS} group lists each
  * rank's master thread in rank order and every communicator is a {@code COMM_GROUP} of global ranks. Timestamps
  * are written as they are (already corrected), so no clock offsets are written. PROGRAM_BEGIN records name the
- * experiment's application.
+ * program region, defined as Score-P defines it ({@link ProgramRegion}), and OpenMP thread teams get Score-P's
+ * definitions and THREAD_TEAM_BEGIN/END records around every parallel region ({@link ThreadTeams}), which the model
+ * does not carry but Scalasca's reader needs.
  *
  * <p>Events arrive before definitions ({@link TraceWriter}), so a location's events go to a temporary file that
- * {@link #finish} renames once the location's OTF2 id is known. {@link #append} may be called concurrently for
- * different locations.
+ * {@link #finish} renames once the location's OTF2 id is known (copying the threads of OpenMP teams, with the team
+ * records added). {@link #append} may be called concurrently for different locations.
  */
 public final class Otf2Writer implements TraceWriter {
     private final Path anchorFile;
@@ -86,6 +90,17 @@ public final class Otf2Writer implements TraceWriter {
                         + d.locations().size() + " locations are defined");
             }
         }
+        int[][] forks = new int[d.locations().size()][];
+        boolean programBegin = false;
+        for (Map.Entry<Integer, EventEncoder> e : encoders.entrySet()) {
+            forks[e.getKey()] = e.getValue().ompForks();
+            programBegin |= e.getValue().wroteProgramBegin();
+        }
+        ThreadTeams teams = ThreadTeams.of(d, forks);
+        boolean[] parallel = new boolean[d.regions().size()];
+        for (Region r : d.regions()) {
+            parallel[r.id()] = r.role() == RegionRole.PARALLEL;
+        }
         long[] events = new long[d.locations().size()];
         for (Location l : d.locations()) {
             EventEncoder e = encoders.get(l.index());
@@ -94,6 +109,18 @@ public final class Otf2Writer implements TraceWriter {
                 e = new EventEncoder(evt, options);
             }
             e.close();
+            if (!e.file.equals(evt) && teams.hasTeams(l)) {
+                // the team records go in by a second pass: which regions are parallel regions and which locations
+                // are a rank's threads is known only now
+                EventEncoder withTeams = new EventEncoder(evt, options);
+                try {
+                    teams.copy(l, e.file, options.chunkSizeEvents(), parallel, withTeams);
+                } finally {
+                    withTeams.close();
+                }
+                Files.delete(e.file);
+                e = withTeams;
+            }
             events[l.index()] = e.events();
             if (!e.file.equals(evt)) {
                 Files.move(e.file, evt, StandardCopyOption.REPLACE_EXISTING);
@@ -103,8 +130,9 @@ public final class Otf2Writer implements TraceWriter {
             new ChunkWriter(locationDir.resolve(Long.toUnsignedString(l.id()) + ".def"),
                     (int) options.chunkSizeDefinitions(), options.byteOrder()).close();
         }
+        ProgramRegion program = ProgramRegion.of(d, programBegin);
         long definitions = GlobalDefinitionsWriter.write(anchorFile.resolveSibling(archiveName() + ".def"), d, events,
-                options);
+                options, program.name(), program.added(), teams);
         writeAnchor(d, definitions);
     }
 
