@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Usage: {@code bin/bench SparkBenchmark [--events 100000000] [--ranks 16] [--master local[2]] [--partitions 0]
  * [--local true] [--root-causes both|true|false] [--cube true] [--omp-threads T] [--dir DIR]}. With
  * {@code --omp-threads} above 1 the ranks run their computation in OpenMP parallel regions of T threads, as
- * {@link AnalyzeBenchmark}'s do (a hybrid trace; the Spark engine leaves its root causes to the single machine). With
+ * {@link AnalyzeBenchmark}'s do (a hybrid trace). With
  * {@code --cube true} each Spark
  * analysis is followed by writing its CUBE4 file on the driver from the whole cube, and then by the same analysis
  * writing the file from the executors ({@link SparkAnalysis#runWritingCube}), whose time, the driver's part of it and

@@ -373,27 +373,37 @@ final class CostReplay {
     /**
      * One thread's arrival at a team instance (a fork or a barrier), taken when it arrives; it is parked, and
      * nothing changes it, until the whole team has arrived. For a barrier: the thread's Enter of the barrier (s), its
-     * pruned time map since its previous OpenMP point and the waiting in between, and its long-term costs here.
+     * pruned time map since its previous OpenMP point and the waiting in between. Its long-term costs at the point
+     * are read at the evaluation ({@link LocationState#cost}): costs are added only strictly between two points of a
+     * location, and this thread's next such range lies before this point.
      */
-    record TeamArrival(int location, int sp, int mark, double enter, TimeMap times, double propWait, int prevSp,
-                       double[] costs) {
+    record TeamArrival(int location, int sp, int mark, double enter, TimeMap times, double propWait, int prevSp) {
     }
 
-    /** The threads arrived at a team instance so far. */
+    /**
+     * The threads arrived at a team instance so far. Each thread writes its own slot before counting itself in; the
+     * thread that counts last reads them all after its count, so it sees every slot (the count is atomic).
+     */
     private static final class TeamInstance {
         final TeamArrival[] byThread;
-        int count;
+        final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
 
         TeamInstance(int size) {
             byThread = new TeamArrival[size];
         }
     }
 
-    /** The costs of a thread that never received one (shared, never written). */
-    private static final double[] NO_COSTS = new double[WaitType.COUNT];
+    /**
+     * Per team, its fork and barrier instances being met, indexed by instance number: the threads of a team meet
+     * there without a lock shared by all teams (a barrier every few events makes this the replay's busiest meeting
+     * point); a slot is emptied when its instance is evaluated.
+     */
+    private record TeamSlots(java.util.concurrent.atomic.AtomicReferenceArray<TeamInstance> forks,
+                             java.util.concurrent.atomic.AtomicReferenceArray<TeamInstance> barriers) {
+    }
 
-    /** Team instances with some but not all threads arrived, keyed by (team, instance, fork or barrier). */
-    private final Long2ObjectOpenHashMap<TeamInstance> teamPending = new Long2ObjectOpenHashMap<>();
+    /** Per team id, its instances being met ({@link #prepareTeams}). */
+    private TeamSlots[] teamSlots = new TeamSlots[0];
 
     /**
      * Backward replay at an OpenMP point of a team thread: the master's idle-thread delay at a fork, then the
@@ -412,22 +422,22 @@ final class CostReplay {
             if (st.teamThread == 0) {
                 OmpIdleDelay.atFork(st, s, t);
             }
-            a = new TeamArrival(st.location, s, m, 0, null, 0, -1, null);
+            a = new TeamArrival(st.location, s, m, 0, null, 0, -1);
         }
-        long key = ((long) st.teamId << 33) | ((long) st.intervals.ref(m) << 1) | (barrier ? 1 : 0);
-        TeamInstance inst;
-        synchronized (teamPending) {
-            inst = teamPending.get(key);
-            if (inst == null) {
-                inst = new TeamInstance(st.teamSize);
-                teamPending.put(key, inst);
-            }
-            inst.byThread[st.teamThread] = a;
-            if (++inst.count < st.teamSize) {
-                return false;
-            }
-            teamPending.remove(key);
+        TeamSlots slots = teamSlots[st.teamId];
+        java.util.concurrent.atomic.AtomicReferenceArray<TeamInstance> open = barrier ? slots.barriers()
+                : slots.forks();
+        int k = st.intervals.ref(m);
+        TeamInstance inst = open.get(k);
+        if (inst == null) {
+            TeamInstance fresh = new TeamInstance(st.teamSize);
+            inst = open.compareAndSet(k, null, fresh) ? fresh : open.get(k);
         }
+        inst.byThread[st.teamThread] = a;
+        if (inst.count.incrementAndGet() < st.teamSize) {
+            return false;
+        }
+        open.set(k, null);
         TeamArrival[] team = inst.byThread;
         if (barrier) {
             OmpBarrierDelay.evaluate(this, team, t);
@@ -447,15 +457,7 @@ final class CostReplay {
         int prev = previousTeamPoint(st, s);
         TimeMap w = t.waitMap(st, prev, s);
         TimeMap mine = t.pruned(st, prev, s, w);
-        double[] costs = NO_COSTS;
-        if (st.hasCosts()) {
-            costs = new double[WaitType.COUNT];
-            for (int type = 0; type < WaitType.COUNT; type++) {
-                costs[type] = st.cost(type, s);
-            }
-        }
-        return new TeamArrival(st.location, s, m, clock.secondsSinceStart(st.intervals.enter(m)), mine, w.sum(), prev,
-                costs);
+        return new TeamArrival(st.location, s, m, clock.secondsSinceStart(st.intervals.enter(m)), mine, w.sum(), prev);
     }
 
     /** Scalasca's {@code findPreviousOmpSynchpoint}: the last OpenMP point before {@code s}, -1 when none. */
@@ -520,6 +522,26 @@ final class CostReplay {
     private void prepareTeams() {
         if (clock == null) {
             return;
+        }
+        // each team's instance counts: the most any of its threads has (TeamSyncPoints.Instances)
+        int teams = 0;
+        for (LocationState st : states) {
+            if (st != null) {
+                teams = Math.max(teams, st.teamId + 1);
+            }
+        }
+        int[] forks = new int[teams];
+        int[] barriers = new int[teams];
+        for (LocationState st : states) {
+            if (st != null && st.teamId >= 0) {
+                forks[st.teamId] = Math.max(forks[st.teamId], st.loc.threads().parallels());
+                barriers[st.teamId] = Math.max(barriers[st.teamId], st.loc.threads().barriers());
+            }
+        }
+        teamSlots = new TeamSlots[teams];
+        for (int id = 0; id < teams; id++) {
+            teamSlots[id] = new TeamSlots(new java.util.concurrent.atomic.AtomicReferenceArray<>(forks[id]),
+                    new java.util.concurrent.atomic.AtomicReferenceArray<>(barriers[id]));
         }
         IntervalTimes t = times.get();
         for (LocationState st : states) {
@@ -1240,10 +1262,17 @@ final class CostReplay {
     private final class PoolScheduler implements Scheduler {
         private final ExecutorService pool;
         private final int threads;
+        /** Released locations any worker may take; guarded by this. */
         private final IntArrayFIFOQueue runnable = new IntArrayFIFOQueue();
-        /** Workers advancing a location, workers waiting for one; guarded by this. */
+        /**
+         * Per worker, the locations it released itself (the threads of a team that meet at a barrier every few
+         * events): taken by the same worker without the shared lock, handed to the shared queue when another worker
+         * waits for work. A worker holding some counts as running, so the end of the replay is still seen.
+         */
+        private final ThreadLocal<IntArrayFIFOQueue> own = new ThreadLocal<>();
+        /** Workers advancing a location, workers waiting for one; guarded by this ({@code idle} also read without). */
         private int running;
-        private int idle;
+        private volatile int idle;
         private boolean done;
         private Throwable failure;
 
@@ -1253,10 +1282,17 @@ final class CostReplay {
         }
 
         @Override
-        public synchronized void release(int location) {
-            runnable.enqueue(location);
-            if (idle > 0) {
-                notify();
+        public void release(int location) {
+            IntArrayFIFOQueue mine = own.get();
+            if (mine != null) {
+                mine.enqueue(location);
+                return;
+            }
+            synchronized (this) {
+                runnable.enqueue(location);
+                if (idle > 0) {
+                    notify();
+                }
             }
         }
 
@@ -1295,52 +1331,78 @@ final class CostReplay {
         }
 
         private void work() {
-            while (true) {
-                int l;
-                synchronized (this) {
-                    while (runnable.isEmpty() && !done) {
-                        if (running == 0) {
-                            // nothing queued and nobody who could queue anything: the replay is over
-                            done = true;
-                            notifyAll();
-                            break;
-                        }
-                        idle++;
-                        try {
-                            wait();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            done = true;
-                            notifyAll();
-                        } finally {
-                            idle--;
-                        }
-                    }
-                    if (done) {
-                        return;
-                    }
-                    l = runnable.dequeueInt();
-                    running++;
-                }
-                try {
-                    advance(states[l]);
-                } catch (Throwable t) {
+            IntArrayFIFOQueue mine = new IntArrayFIFOQueue();
+            own.set(mine);
+            try {
+                while (true) {
+                    int l;
                     synchronized (this) {
-                        if (failure == null) {
-                            failure = t;
+                        while (runnable.isEmpty() && !done) {
+                            if (running == 0) {
+                                // nothing queued and nobody who could queue anything: the replay is over
+                                done = true;
+                                notifyAll();
+                                break;
+                            }
+                            idle++;
+                            try {
+                                wait();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                done = true;
+                                notifyAll();
+                            } finally {
+                                idle--;
+                            }
                         }
-                        done = true;
-                        notifyAll();
+                        if (done) {
+                            return;
+                        }
+                        l = runnable.dequeueInt();
+                        running++;
                     }
-                } finally {
-                    synchronized (this) {
-                        running--;
-                        if (running == 0 && runnable.isEmpty()) {
+                    try {
+                        while (true) {
+                            advance(states[l]);
+                            if (mine.isEmpty()) {
+                                break;
+                            }
+                            if (idle > 0 && mine.size() > 1) {
+                                share(mine);
+                            }
+                            l = mine.dequeueInt();
+                        }
+                    } catch (Throwable t) {
+                        mine.clear();
+                        synchronized (this) {
+                            if (failure == null) {
+                                failure = t;
+                            }
                             done = true;
                             notifyAll();
                         }
+                    } finally {
+                        synchronized (this) {
+                            running--;
+                            if (running == 0 && runnable.isEmpty()) {
+                                done = true;
+                                notifyAll();
+                            }
+                        }
                     }
                 }
+            } finally {
+                own.remove();
+            }
+        }
+
+        /** Hands half of a worker's own locations to the shared queue, for the workers waiting. */
+        private void share(IntArrayFIFOQueue mine) {
+            synchronized (this) {
+                for (int k = mine.size() / 2; k > 0; k--) {
+                    runnable.enqueue(mine.dequeueLastInt());
+                }
+                notifyAll();
             }
         }
     }

@@ -91,20 +91,12 @@ final class LocationState {
         return c == null ? 0 : c[s];
     }
 
-    /** True once some long-term cost arrived here (most worker threads never get one). */
-    boolean hasCosts() {
-        return anyCost;
-    }
-
-    private boolean anyCost;
-
     /** The costs of one wait-state type, per synchronisation point, for adding to. */
     double[] costRow(int type) {
         double[] c = cost[type];
         if (c == null) {
             c = new double[sp.size()];
             cost[type] = c;
-            anyCost = true;
         }
         return c;
     }

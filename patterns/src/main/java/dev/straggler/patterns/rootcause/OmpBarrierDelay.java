@@ -19,6 +19,27 @@ final class OmpBarrierDelay {
     private OmpBarrierDelay() {
     }
 
+    /** Per analysis thread, the arrays one evaluation works in (a barrier every few events: no allocation each). */
+    private static final class Scratch {
+        double[] diff = new double[64];
+        double[] diffSum = new double[8];
+        double[] delay = new double[16];
+
+        void ensure(int threads, int paths) {
+            if (diff.length < threads * paths) {
+                diff = new double[Math.max(threads * paths, 2 * diff.length)];
+            }
+            if (diffSum.length < threads) {
+                diffSum = new double[threads];
+            }
+            if (delay.length < paths) {
+                delay = new double[Math.max(paths, 2 * delay.length)];
+            }
+        }
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
     /** Evaluates a barrier instance once every thread of the team has arrived (master first in {@code team}). */
     static void evaluate(CostReplay replay, CostReplay.TeamArrival[] team, IntervalTimes t) {
         CostReplay.TeamArrival latest = team[0];
@@ -32,21 +53,26 @@ final class OmpBarrierDelay {
         int[] paths = latestMap.paths();
         int cpn = paths.length;
         double propWait = latest.propWait();
-        // per thread: the positive part of the last thread's times minus its own (CalculateDiff), in path order
-        double[][] diff = new double[team.length][];
-        double[] diffSum = new double[team.length];
+        // per thread: the positive part of the last thread's times minus its own (CalculateDiff), in path order;
+        // thread j's part is diff[j·cpn, (j+1)·cpn)
+        Scratch scratch = SCRATCH.get();
+        scratch.ensure(team.length, cpn);
+        double[] diff = scratch.diff;
+        double[] diffSum = scratch.diffSum;
+        double[] latestSeconds = latestMap.seconds();
         for (int j = 0; j < team.length; j++) {
             TimeMap mine = team[j].times();
-            double[] d = new double[cpn];
+            int base = j * cpn;
             double sum = 0;
             for (int i = 0; i < cpn; i++) {
-                double x = latestMap.seconds()[i] - mine.get(paths[i]);
+                double x = latestSeconds[i] - mine.get(paths[i]);
                 if (x > 0.0) {
-                    d[i] = x;
+                    diff[base + i] = x;
                     sum += x;
+                } else {
+                    diff[base + i] = 0.0;
                 }
             }
-            diff[j] = d;
             diffSum[j] = sum;
         }
         // input -1: each thread's own waiting (short-term); input type: its long-term costs of that type
@@ -54,23 +80,26 @@ final class OmpBarrierDelay {
             if (type == WaitType.OMP_BARRIER) {
                 continue; // no PRE_DELAY_OMP_BARRIER handler in Scalasca's long-term barrier pattern
             }
-            if (type >= 0 && noCosts(team, type)) {
+            if (type >= 0 && noCosts(replay, team, type)) {
                 continue; // every scale 0: no delay and no cost to pass on
             }
-            double[] delay = new double[cpn];
+            double[] delay = scratch.delay;
+            java.util.Arrays.fill(delay, 0, cpn, 0.0);
             double delaySum = 0;
             double sumScale = 0;
             for (int j = 0; j < team.length; j++) {
                 CostReplay.TeamArrival a = team[j];
-                double in = type < 0 ? latest.enter() - a.enter() : a.costs()[type];
+                double in = type < 0 ? latest.enter() - a.enter() : replay.state(a.location()).cost(type, a.sp());
                 double scale = 0.0;
                 if (diffSum[j] + propWait > 0) {
                     scale = in / (diffSum[j] + propWait);
                 }
+                int base = j * cpn;
                 for (int i = 0; i < cpn; i++) {
-                    if (diff[j][i] > 0.0) {
-                        delay[i] += scale * diff[j][i];
-                        delaySum += scale * diff[j][i];
+                    double d = diff[base + i];
+                    if (d > 0.0) {
+                        delay[i] += scale * d;
+                        delaySum += scale * d;
                     }
                 }
                 sumScale += scale;
@@ -88,9 +117,9 @@ final class OmpBarrierDelay {
         replay.barrierPath(team, t);
     }
 
-    private static boolean noCosts(CostReplay.TeamArrival[] team, int type) {
+    private static boolean noCosts(CostReplay replay, CostReplay.TeamArrival[] team, int type) {
         for (CostReplay.TeamArrival a : team) {
-            if (a.costs()[type] != 0) {
+            if (replay.state(a.location()).cost(type, a.sp()) != 0) {
                 return false;
             }
         }
