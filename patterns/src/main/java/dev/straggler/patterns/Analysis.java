@@ -38,6 +38,9 @@ import java.util.concurrent.ExecutorService;
 public final class Analysis {
     /** The warning given for a trace without MPI; time and visits are still computed. */
     public static final String NO_MPI_WARNING = "trace has no MPI events: only time and visits are analysed";
+    /** As {@link #NO_MPI_WARNING} for a trace whose MPI records are all on threads other than their rank's master. */
+    public static final String NO_MASTER_MPI_WARNING = "no MPI event on a rank's master thread: MPI called from other"
+            + " threads is not analysed, only time, visits and the OpenMP level are";
     /**
      * Cube attribute saying the root-cause stage ran (value {@link #ROOT_CAUSES_ANALYSED}); absent when it was not
      * asked for, so that zero delay costs are not read as "no causes".
@@ -308,7 +311,11 @@ public final class Analysis {
                                          InitFinalize.Reference fin) {
         List<String> w = new ArrayList<>();
         if (!s.hasMpi()) {
-            w.add(NO_MPI_WARNING);
+            // MPI only on threads other than the masters is skipped (and counted among the anomalies): the trace
+            // has MPI, its analysis has none
+            boolean offMaster = s.anomalies().containsKey(
+                    Anomaly.MPI_OFF_MASTER_THREAD.description());
+            w.add(offMaster ? NO_MASTER_MPI_WARNING : NO_MPI_WARNING);
             return addAnomalies(w, s);
         }
         if (s.unmatchedSends() > 0) {
