@@ -101,6 +101,48 @@ class FilterCommandTest {
         }
     }
 
+    /**
+     * A Score-P hybrid archive written again as OTF2 (a filter that drops nothing) is analysed exactly as the
+     * original: every metric, call path (by region names) and location of the severity cube, root causes included.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"omp-kernels-2x4", "bt-mz.S-2x2"})
+    void rewrittenScorePHybridArchiveIsAnalysedAsTheOriginal(String name) throws Exception {
+        String shared = System.getProperty("straggler.shared");
+        Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        Path real = Path.of(shared, "traces", "hybrid", name);
+        Assumptions.assumeTrue(Files.isDirectory(real), real + " is absent");
+        Path filter = tmp.resolve("nothing.filter");
+        Files.writeString(filter, "SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE no_such_region\nSCOREP_REGION_NAMES_END\n");
+        Path out = tmp.resolve(name).resolve("traces.otf2");
+        CliTest.Run r = run("filter", real.toString(), "--filter", filter.toString(), "-o", out.toString(), "-q");
+        assertEquals(0, r.code(), r.out() + r.err());
+        Map<String, Double> original = cells(real, tmp.resolve("original.cubex"));
+        Map<String, Double> rewritten = cells(out, tmp.resolve("rewritten.cubex"));
+        assertTrue(original.keySet().stream().anyMatch(k -> k.startsWith("omp_")), original.keySet().toString());
+        assertEquals(original, rewritten);
+    }
+
+    /** The nonzero cells of {@code straggler analyze --cube}: "metric | call path | location" to value. */
+    private static Map<String, Double> cells(Path trace, Path cube) throws Exception {
+        CliTest.Run r = run("analyze", trace.toString(), "--root-causes", "--cube", cube.toString(), "-q");
+        assertEquals(0, r.code(), r.out() + r.err());
+        var c = dev.straggler.patterns.cubex.CubexReader.read(cube);
+        Map<String, Double> out = new java.util.TreeMap<>();
+        for (int m = 0; m < c.metrics().size(); m++) {
+            for (int p = 0; p < c.callPaths().size(); p++) {
+                for (int l = 0; l < c.locations().size(); l++) {
+                    double v = c.get(m, p, l);
+                    if (v != 0) {
+                        out.put(c.metrics().get(m).uniqueName() + " | " + String.join("/", c.pathNames(p)) + " | "
+                                + c.locations().get(l), v);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     @Test
     void aFileThatIsNoFilterIsRefusedByName() throws Exception {
         Path bogus = tmp.resolve("bogus.txt");

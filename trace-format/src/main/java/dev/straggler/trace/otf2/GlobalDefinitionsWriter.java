@@ -20,7 +20,9 @@ import java.util.function.IntConsumer;
  * Writes the global definition file of an archive from Straggler's definitions (field layouts of reference §6.7).
  * Model ids become OTF2 ids: region {@code i}, communicator {@code c}, location group {@code r} for rank
  * {@code r}; group 0 lists each rank's master thread in rank order (the MPI {@code COMM_LOCATIONS} group, which
- * makes location groups MPI ranks), and one group per communicator lists its global ranks. OpenMP thread
+ * makes location groups MPI ranks), and one group per communicator lists its global ranks, except that a
+ * communicator over threads ({@link ThreadComms}, Score-P's "Process x Threads CPU Locations") is written on the
+ * measurement system's paradigm, as Score-P writes it. OpenMP thread
  * teams ({@link ThreadTeams}) follow: the OpenMP paradigm's communicator name template, the OpenMP
  * {@code COMM_LOCATIONS} group, one {@code COMM_GROUP} and one communicator per team.
  */
@@ -151,7 +153,8 @@ final class GlobalDefinitionsWriter {
         int groups = -1;
         int[] groupOf = new int[d.communicators().size()];
         if (!d.communicators().isEmpty()) {
-            // group 0: each rank's master thread, in rank order; then one group per communicator, its global ranks
+            // group 0: each rank's master thread, in rank order; then the groups of communicators over threads;
+            // then one group per MPI communicator, its global ranks
             int[] master = d.masterLocationByRank();
             body.u32c(0);
             body.u32c(0);
@@ -173,8 +176,42 @@ final class GlobalDefinitionsWriter {
             body.u32c(0);
             add.accept(Otf2Format.DEF_GROUP);
             groups = 0;
+            ThreadComms threadComms = ThreadComms.of(d, ranks, teams.modelTeams);
+            if (threadComms.locations.length > 0) {
+                // Score-P's layout: the measurement system's COMM_LOCATIONS group, then per communicator a
+                // COMM_GROUP of indices into it, both before the MPI groups
+                body.u32c(++groups);
+                body.u32c(strings.id(ThreadComms.LOCATIONS_NAME));
+                body.u8(0);
+                body.u32c(threadComms.locations.length);
+                for (int l : threadComms.locations) {
+                    body.u64c(d.location(l).id());
+                }
+                body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
+                body.u8(Paradigm.MEASUREMENT_SYSTEM.code());
+                body.u32c(0);
+                add.accept(Otf2Format.DEF_GROUP);
+                for (Communicator c : d.communicators()) {
+                    int[] m = threadComms.members[c.id()];
+                    if (m == null) {
+                        continue;
+                    }
+                    groupOf[c.id()] = ++groups;
+                    body.u32c(groupOf[c.id()]);
+                    body.u32c(strings.id(ThreadComms.GROUP_NAME));
+                    body.u8(0);
+                    body.u32c(m.length);
+                    for (int i : m) {
+                        body.u64c(i);
+                    }
+                    body.u8(Otf2Format.GROUP_COMM_GROUP);
+                    body.u8(Paradigm.MEASUREMENT_SYSTEM.code());
+                    body.u32c(0);
+                    add.accept(Otf2Format.DEF_GROUP);
+                }
+            }
             for (Communicator c : d.communicators()) {
-                if (teams.modelTeams.get(c.id())) {
+                if (teams.modelTeams.get(c.id()) || threadComms.members[c.id()] != null) {
                     continue;
                 }
                 groupOf[c.id()] = ++groups;
@@ -268,6 +305,100 @@ final class GlobalDefinitionsWriter {
         w.reserve(RecordBuffer.recordSize(n));
         w.chunk.record(type, b, n);
         return 1;
+    }
+
+    /**
+     * Communicators over threads that are neither MPI communicators nor thread teams: a model communicator that
+     * lists some rank more than once and is no team. Score-P defines one, "Process x Threads CPU Locations", over
+     * every CPU thread of every process (shared hybrid traces, Score-P 8.4): a {@code COMM_GROUP} of paradigm
+     * MEASUREMENT_SYSTEM named {@value #GROUP_NAME}, listing indices into that paradigm's {@code COMM_LOCATIONS}
+     * group named {@value #LOCATIONS_NAME}. The reader turns each location back into its rank, so the model
+     * communicator comes back unchanged. Written as an MPI group instead, it would list a rank's master thread
+     * several times, an MPI communicator larger than the world, and Scalasca 2.6's reader refuses the archive
+     * ("Experiment requires at least 2 MPI ranks").
+     *
+     * <p>The {@code k}-th time a communicator lists rank {@code r} stands for {@code r}'s {@code k}-th location,
+     * CPU threads first by thread number (so the master, then OpenMP thread 1, ...), then its other locations.
+     * A communicator listing a rank more often than it has locations stays an MPI communicator, as before.
+     */
+    static final class ThreadComms {
+        static final String LOCATIONS_NAME = "PROCESSXTHREADS_GROUP_LOCATIONS";
+        static final String GROUP_NAME = "PROCESSXTHREADS_GROUP";
+
+        /** Location indices of the COMM_LOCATIONS group: the locations any such communicator lists, by rank. */
+        final int[] locations;
+        /** Per model communicator, its members as indices into {@link #locations}; null when it is not one. */
+        final int[][] members;
+
+        private ThreadComms(int[] locations, int[][] members) {
+            this.locations = locations;
+            this.members = members;
+        }
+
+        static ThreadComms of(TraceDefinitions d, int ranks, java.util.BitSet teams) {
+            List<List<Location>> byRank = new ArrayList<>();
+            for (int r = 0; r < ranks; r++) {
+                byRank.add(new ArrayList<>());
+            }
+            for (Location l : d.locations()) {
+                if (l.rank() >= 0 && l.rank() < ranks) {
+                    byRank.get(l.rank()).add(l);
+                }
+            }
+            for (List<Location> ls : byRank) {
+                ls.sort(java.util.Comparator
+                        .comparingInt((Location l) -> l.type() == dev.straggler.trace.LocationType.CPU_THREAD ? 0 : 1)
+                        .thenComparingInt(Location::thread).thenComparingInt(Location::index));
+            }
+            int[][] chosen = new int[d.communicators().size()][];
+            boolean[] used = new boolean[d.locations().size()];
+            boolean any = false;
+            for (Communicator c : d.communicators()) {
+                if (teams.get(c.id())) {
+                    continue;
+                }
+                int[] seen = new int[ranks];
+                boolean repeats = false;
+                boolean fits = true;
+                int[] locs = new int[c.size()];
+                for (int i = 0; i < c.size() && fits; i++) {
+                    int r = c.members()[i];
+                    fits = r < ranks && seen[r] < byRank.get(r).size();
+                    if (fits) {
+                        repeats |= seen[r] > 0;
+                        locs[i] = byRank.get(r).get(seen[r]++).index();
+                    }
+                }
+                if (repeats && fits) {
+                    chosen[c.id()] = locs;
+                    for (int l : locs) {
+                        used[l] = true;
+                    }
+                    any = true;
+                }
+            }
+            if (!any) {
+                return new ThreadComms(new int[0], chosen);
+            }
+            int[] position = new int[d.locations().size()];
+            List<Integer> locations = new ArrayList<>();
+            for (List<Location> ls : byRank) {
+                for (Location l : ls) {
+                    if (used[l.index()]) {
+                        position[l.index()] = locations.size();
+                        locations.add(l.index());
+                    }
+                }
+            }
+            for (int[] locs : chosen) {
+                if (locs != null) {
+                    for (int i = 0; i < locs.length; i++) {
+                        locs[i] = position[locs[i]];
+                    }
+                }
+            }
+            return new ThreadComms(locations.stream().mapToInt(Integer::intValue).toArray(), chosen);
+        }
     }
 
     /** String ids in order of first use; 0 is the empty string, 1 (written apart) the program name. */

@@ -36,10 +36,12 @@ import java.util.Map;
  *       {@code j}-th fork of its master whose team includes position {@code p} (PEARL matches the k-th
  *       THREAD_TEAM_BEGIN of every thread with the k-th fork); it gets the same pair of records around its ENTER
  *       and LEAVE. A region beyond those forks, or nested in another, gets none.</li>
- *   <li>A model communicator that lists one rank {@code n >= 2} times can only be such a team (an MPI communicator
- *       never lists a rank twice): it is what the reader makes of a team this writer or Score-P wrote. It becomes
- *       that team's definition, keeping its id and name, so writing a read-back archive again defines every team
- *       once.</li>
+ *   <li>A model communicator that lists one rank {@code n >= 2} times and nothing else is such a team (an MPI
+ *       communicator never lists a rank twice): it is what the reader makes of a team this writer or Score-P wrote.
+ *       It becomes that team's definition, keeping its id and name, so writing a read-back archive again defines
+ *       every team once. Unnamed communicators are taken first: of a single rank, Score-P's named "Process x
+ *       Threads CPU Locations" communicator has the same members ({@link GlobalDefinitionsWriter} writes it back
+ *       as Score-P does).</li>
  * </ul>
  */
 final class ThreadTeams {
@@ -128,12 +130,16 @@ final class ThreadTeams {
         for (int[] shape : shapes) {
             int rank = shape[0];
             int size = shape[1];
+            // unnamed ones first: Score-P's teams are unnamed, while its "Process x Threads CPU Locations"
+            // communicator of a single rank also lists that rank once per thread
             Communicator same = null;
-            for (Communicator c : d.communicators()) {
-                if (!modelTeams.get(c.id()) && size >= 2 && c.size() == size
-                        && Arrays.stream(c.members()).allMatch(m -> m == rank)) {
-                    same = c;
-                    break;
+            for (int pass = 0; pass < 2 && same == null; pass++) {
+                for (Communicator c : d.communicators()) {
+                    if (!modelTeams.get(c.id()) && size >= 2 && c.size() == size && c.name().isEmpty() == (pass == 0)
+                            && Arrays.stream(c.members()).allMatch(m -> m == rank)) {
+                        same = c;
+                        break;
+                    }
                 }
             }
             int[] locs = threads.get(rank).subList(0, size).stream().mapToInt(Location::index).toArray();

@@ -175,6 +175,80 @@ class Otf2WriterTest {
         assertTrue(printed.toString().lines().noneMatch(l -> l.contains("out of order")), printed.toString());
     }
 
+    /**
+     * Score-P's "Process x Threads CPU Locations" communicator (every CPU thread of every process) is written back
+     * as Score-P wrote it: a COMM_GROUP of paradigm MEASUREMENT_SYSTEM over that paradigm's COMM_LOCATIONS group,
+     * not an MPI group listing each rank's master thread once per thread, which Scalasca 2.6's reader refuses.
+     * otf2-print prints the same group and communicator lines as for the original (string ids aside), python3-otf2
+     * gives the same group, and Straggler reads back the same communicators.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"omp-kernels-2x4", "bt-mz.S-2x2"})
+    void rewrittenScorePHybridArchiveKeepsTheProcessByThreadsCommunicatorOnTheMeasurementSystem(String trace)
+            throws IOException {
+        Path real = SharedTraces.dir("hybrid/" + trace).resolve("traces.otf2");
+        Path out = tmp.resolve(trace).resolve("traces.otf2");
+        rewriteArchive(real, out);
+        List<String> want = processByThreads(real);
+        assertEquals(3, want.size(), want.toString());
+        assertTrue(want.get(0).contains("Type: COMM_LOCATIONS, Paradigm: MEASUREMENT_SYSTEM"), want.toString());
+        assertEquals(want, processByThreads(out));
+
+        String script = "import sys, otf2\n"
+                + "with otf2.reader.open(sys.argv[1]) as t:\n"
+                + "    for c in t.definitions.comms:\n"
+                + "        g = c.group\n"
+                + "        print(c.name, g.name, g.group_type, g.paradigm, [m._ref for m in g.members])\n";
+        StringBuilder a = new StringBuilder();
+        int rc = Otf2Fixtures.run(a, "/usr/bin/python3", "-c", script, real.toString());
+        Assumptions.assumeTrue(rc == 0 || !a.toString().contains("No module named"), "python3-otf2 missing");
+        assertEquals(0, rc, a.toString());
+        StringBuilder b = new StringBuilder();
+        assertEquals(0, Otf2Fixtures.run(b, "/usr/bin/python3", "-c", script, out.toString()), b.toString());
+        String first = a.toString().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("Process x Threads CPU Locations PROCESSXTHREADS_GROUP GroupType.COMM_GROUP "
+                + "Paradigm.MEASUREMENT_SYSTEM"), first);
+        assertEquals(first, b.toString().lines().findFirst().orElseThrow());
+
+        try (Otf2Archive x = Otf2Archive.open(real); Otf2Archive y = Otf2Archive.open(out)) {
+            assertEquals(x.definitions().communicators(), y.definitions().communicators());
+        }
+    }
+
+    /** Copies a real archive through the writer. */
+    private static void rewriteArchive(Path in, Path out) throws IOException {
+        try (Otf2Archive a = Otf2Archive.open(in); Otf2Writer w = new Otf2Writer(out)) {
+            EventBatch b = new EventBatch();
+            for (int l = 0; l < a.definitions().locations().size(); l++) {
+                try (LocationReader r = a.openLocation(l)) {
+                    while (r.next(b)) {
+                        w.append(l, b);
+                    }
+                }
+            }
+            w.finish(a.definitions());
+        }
+    }
+
+    /**
+     * otf2-print's lines for the communicator named "Process x Threads CPU Locations", its group and the
+     * COMM_LOCATIONS group of that group's paradigm, without the ids of the strings they name.
+     */
+    private static List<String> processByThreads(Path anchor) throws IOException {
+        StringBuilder text = new StringBuilder();
+        assertEquals(0, Otf2Fixtures.run(text, "otf2-print", "-G", anchor.toString()), text.toString());
+        List<String> lines = text.toString().lines().map(l -> l.replaceAll("\\s+", " ").strip()).toList();
+        String comm = lines.stream().filter(l -> l.startsWith("COMM ")
+                && l.contains("Name: \"Process x Threads CPU Locations\"")).findFirst().orElseThrow();
+        String group = comm.replaceAll(".*Group: \"[^\"]*\" <(\\d+)>.*", "$1");
+        String groupLine = lines.stream().filter(l -> l.startsWith("GROUP " + group + " ")).findFirst().orElseThrow();
+        String paradigm = groupLine.replaceAll(".*Paradigm: ([^,]*),.*", "$1");
+        String locations = lines.stream().filter(l -> l.startsWith("GROUP ") && l.contains("Type: COMM_LOCATIONS")
+                && l.contains("Paradigm: " + paradigm + ",")).findFirst().orElseThrow();
+        return java.util.stream.Stream.of(locations, groupLine, comm)
+                .map(l -> l.replaceAll("Name: (\"[^\"]*\") <\\d+>", "Name: $1")).toList();
+    }
+
     @Test
     void severalChunksArePaddedToTheChunkSize() throws IOException {
         Path out = rewrite("records", ByteOrder.LITTLE_ENDIAN);
