@@ -41,7 +41,7 @@ public final class RootCauseMemory {
     }
 
     /**
-     * @param marks   the marks of all locations
+     * @param marks   the marks of all locations: MPI records, and on threads OpenMP forks and barriers
      * @param maxHeap the heap's limit in bytes
      * @param used    bytes of heap in use now
      * @return why the stage would not fit, or null when it fits
@@ -52,8 +52,8 @@ public final class RootCauseMemory {
         if (needed <= free) {
             return null;
         }
-        return String.format(Locale.ROOT, "they need about %s more memory for %,d communication marks (about %d bytes "
-                + "each), but only %s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
+        return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
+                + "barriers of threads; about %d bytes each), but only %s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
                 + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK, gib(free),
                 gib(maxHeap), (long) Math.ceil((used + needed) * 1.1 / (1L << 30)) + "g");
     }

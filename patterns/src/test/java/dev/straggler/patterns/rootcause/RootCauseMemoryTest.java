@@ -19,7 +19,7 @@ class RootCauseMemoryTest {
     void aStageThatDoesNotFitSaysHowMuchItNeedsAndWhatToDo() {
         // 10^8 marks need about 9.3 GiB; 2 GiB are free
         String why = RootCauseMemory.shortfall(100_000_000L, 16 * GIB, 14 * GIB);
-        assertTrue(why.startsWith("they need about 9.3 GiB more memory for 100,000,000 communication marks"), why);
+        assertTrue(why.startsWith("they need about 9.3 GiB more memory for 100,000,000 marks (MPI records, and OpenMP forks"), why);
         assertTrue(why.contains("only 2.0 GiB of the 16.0 GiB heap are free"), why);
         assertTrue(why.contains("STRAGGLER_HEAP=26g") && why.endsWith("or analyse with --no-root-causes"), why);
     }
