@@ -427,6 +427,9 @@ public final class RootCauses {
     public static void emitFlags(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
                                  PartnerFacts partners, CollectiveRoles roles, InitFinalize.Reference init,
                                  InitFinalize.Reference fin, PartnerFacts.FlagSink sink) {
+        if (d.sends().size() == 0 && d.receives().size() == 0) {
+            return; // flags go to point-to-point partners only (a worker thread, a rank with collectives alone)
+        }
         LocationState st = new LocationState(d);
         SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
         PartnerFacts.emitFlags(st, partners, sink);
