@@ -16,7 +16,9 @@ public enum Anomaly {
     MPI_OFF_MASTER_THREAD("MPI communication record on a location that is not its rank's master thread (skipped)"),
     PARALLEL_WITHOUT_FORK("parallel region on a worker thread with no matching fork of its master (placed at the"
             + " top of the call tree)"),
-    LOCK_OUTSIDE_REGION("lock acquisition outside any region (not analysed for contention)");
+    LOCK_OUTSIDE_REGION("lock acquisition outside any region (not analysed for contention)"),
+    NON_OPENMP_LOCK("lock acquisition of another threading model than OpenMP, e.g. a Pthread mutex (not analysed"
+            + " for contention)");
 
     private final String description;
 

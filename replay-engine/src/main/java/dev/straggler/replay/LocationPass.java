@@ -3,6 +3,7 @@ package dev.straggler.replay;
 import dev.straggler.trace.Communicator;
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.EventKind;
+import dev.straggler.trace.Paradigm;
 import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap;
 import it.unimi.dsi.fastutil.longs.Long2LongOpenHashMap;
@@ -348,6 +349,14 @@ public final class LocationPass {
     }
 
     private void lock(EventBatch b, int i, boolean acquire) {
+        // the record's threading model (OTF2 paradigm): only OpenMP locks belong to the OpenMP level (docs/openmp.md);
+        // a Pthread mutex's records would otherwise make it believe the trace has OpenMP threads
+        if (Paradigm.of(b.comm[i]) != Paradigm.OPENMP) {
+            if (acquire) {
+                anomalies[Anomaly.NON_OPENMP_LOCK.ordinal()]++;
+            }
+            return;
+        }
         if (!acquire) {
             threads.release(b.ref[i], b.aux[i], b.time[i]);
         } else if (depth == 0) {

@@ -24,6 +24,9 @@ final class RootCauseSection {
     /** The short-term delay costs of every wait-state kind (OpenMP ones included): the rest of a delay propagated. */
     private static final int[] SHORT_TERM = dev.straggler.patterns.algebra.CauseMetrics.SHORT_TERM.stream()
             .mapToInt(MetricTree::indexOf).toArray();
+    /** The short-term delay costs of the MPI wait-state kinds alone. */
+    private static final int[] MPI_SHORT_TERM = java.util.Arrays.copyOf(SHORT_TERM,
+            dev.straggler.patterns.algebra.CauseMetrics.MPI_KINDS);
 
     private RootCauseSection() {
     }
@@ -52,7 +55,12 @@ final class RootCauseSection {
             }
             return;
         }
-        double delay = c.total(MetricTree.DELAY);
+        // with threads the delays also explain waiting at OpenMP barriers and idle threads (not lock contention):
+        // the sentence names exactly what its denominator holds. Threads that are not OpenMP's (Pthreads) get OpenMP
+        // delay costs from Scalasca's rules too, but no OpenMP waiting or idle threads to explain: their delays are
+        // left out of the sentence and the list, which then speak of MPI waiting and its delays alone.
+        boolean openMp = dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(c);
+        double delay = explainingDelay(c, openMp, -1);
         double cp = c.total(MetricTree.CRITICAL_PATH);
         if (delay <= 0 && cp <= 0) {
             return;
@@ -61,9 +69,6 @@ final class RootCauseSection {
                 + c.total(MetricTree.MPI_BARRIER_WAIT) + c.total(MetricTree.MPI_WAIT_NXN)
                 + c.total(MetricTree.MPI_LATEBROADCAST) + c.total(MetricTree.MPI_EARLYREDUCE);
         out.append('\n').append("Root causes\n");
-        // with threads the delays also explain waiting at OpenMP barriers and idle threads (not lock contention):
-        // the sentence names exactly what its denominator holds
-        boolean openMp = dev.straggler.patterns.openmp.OpenMpAnalysis.spentTimeInOpenMp(c);
         if (openMp) {
             waiting += c.total(MetricTree.OMP_EBARRIER_WAIT) + c.total(MetricTree.OMP_IBARRIER_WAIT)
                     + c.total(MetricTree.OMP_IDLE_THREADS);
@@ -76,27 +81,30 @@ final class RootCauseSection {
                     TextReport.seconds(waiting), waitedFor), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
-                if (c.sumOverLocations(MetricTree.DELAY, p) > 0) {
+                if (explainingDelay(c, openMp, p) > 0) {
                     causes.add(p);
                 }
             }
-            causes.sort(Comparator.comparingDouble((Integer p) -> -c.sumOverLocations(MetricTree.DELAY, p))
+            causes.sort(Comparator.comparingDouble((Integer p) -> -explainingDelay(c, openMp, p))
                     .thenComparingInt(p -> p));
             int shown = all ? causes.size() : Math.min(TOP, causes.size());
             for (int p : causes.subList(0, shown)) {
-                double d = c.sumOverLocations(MetricTree.DELAY, p);
+                double d = explainingDelay(c, openMp, p);
                 double shortTerm = 0;
-                for (int m : SHORT_TERM) {
+                for (int m : openMp ? SHORT_TERM : MPI_SHORT_TERM) {
                     shortTerm += c.sumOverLocations(m, p);
                 }
                 String head = String.format(Locale.ROOT, "  %6s %10s s  ", share(d, waiting), TextReport.seconds(d));
                 out.append(head).append(TextReport.path(c, p)).append('\n');
                 out.append(TextReport.wrap(String.format(Locale.ROOT, "%" + head.length() + "s%s: %s s short-term, %s s "
-                        + "propagated", "", "on " + ranks(c, p), TextReport.seconds(shortTerm),
+                        + "propagated", "", "on " + ranks(c, p, openMp), TextReport.seconds(shortTerm),
                         TextReport.seconds(clean(Math.max(0, d - shortTerm), d))), width));
             }
             if (shown < causes.size()) {
-                double rest = TextReport.sum(c, MetricTree.DELAY, causes.subList(shown, causes.size()));
+                double rest = 0;
+                for (int p : causes.subList(shown, causes.size())) {
+                    rest += explainingDelay(c, openMp, p);
+                }
                 out.append(TextReport.wrap(TextReport.hidden(causes.size() - shown, "call path", rest,
                         share(rest, waiting) + " of " + allWaiting), width));
             }
@@ -113,6 +121,20 @@ final class RootCauseSection {
         if (cp > 0) {
             criticalPath(c, cp, width, all, out);
         }
+    }
+
+    /**
+     * The delay costs that explain the waiting the sentence counts, of call path {@code path} (-1: all): every delay
+     * where the run has OpenMP, else the delays of MPI wait states alone (the OpenMP ones, which Scalasca's rules
+     * give threads of other models too, explain no waiting counted here).
+     */
+    private static double explainingDelay(SeverityCube c, boolean openMp, int path) {
+        double all = path < 0 ? c.total(MetricTree.DELAY) : c.sumOverLocations(MetricTree.DELAY, path);
+        if (openMp) {
+            return all;
+        }
+        double omp = path < 0 ? c.total(MetricTree.DELAY_OMP) : c.sumOverLocations(MetricTree.DELAY_OMP, path);
+        return clean(Math.max(0, all - omp), all);
     }
 
     /**
@@ -208,12 +230,15 @@ final class RootCauseSection {
         return Math.abs(v) < 1e-9 * whole ? 0 : v;
     }
 
-    /** The ranks holding most of a call path's delay: "rank 9", "ranks 5, 6, 7 +4". */
-    private static String ranks(SeverityCube c, int path) {
+    /**
+     * The ranks holding most of a call path's delay that explains the waiting counted ({@link #explainingDelay}):
+     * "rank 9", "ranks 5, 6, 7 +4".
+     */
+    private static String ranks(SeverityCube c, int path, boolean openMp) {
         double[] per = new double[c.locations().size()];
         List<Integer> locs = new ArrayList<>();
         for (int l = 0; l < per.length; l++) {
-            per[l] = c.get(MetricTree.DELAY, path, l);
+            per[l] = c.get(MetricTree.DELAY, path, l) - (openMp ? 0 : c.get(MetricTree.DELAY_OMP, path, l));
             if (per[l] > 0) {
                 locs.add(l);
             }
