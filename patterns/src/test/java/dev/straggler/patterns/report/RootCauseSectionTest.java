@@ -35,7 +35,10 @@ class RootCauseSectionTest {
         return cube(false);
     }
 
-    /** {@link #cube()}, with {@code idleDelay}: 0.5 s of short-term idle-thread delay on rank 0's setup as well. */
+    /**
+     * {@link #cube()}, with {@code idleDelay}: a run with OpenMP (0.1 s of OpenMP management on rank 0's setup) whose
+     * threads idle 0.5 s, caused by 0.5 s of short-term idle-thread delay on rank 0's setup.
+     */
     static SeverityCube cube(boolean idleDelay) {
         String[] names = {"main", "MPI_Init", "work", "MPI_Recv", "io", "setup", "MPI_Finalize"};
         List<Region> regions = new ArrayList<>();
@@ -73,7 +76,12 @@ class RootCauseSectionTest {
         row(c, MetricTree.CRITICAL_IMBALANCE_IMPACT, INIT, 0, 0.3, 0, 0);
         row(c, MetricTree.CRITICAL_IMBALANCE_IMPACT, WORK, 0.2, 0, 0, 0);
         if (idleDelay) {
+            row(c, MetricTree.OMP_MANAGEMENT, SETUP, 0.1, 0, 0, 0);
+            row(c, MetricTree.OMP_TIME, SETUP, 0.1, 0, 0, 0);
+            row(c, MetricTree.OMP_IDLE_THREADS, SETUP, 0, 0.5, 0, 0);
             row(c, MetricTree.DELAY_OMPIDLE, SETUP, 0.5, 0, 0, 0);
+            row(c, MetricTree.DELAY_OMPIDLE_AGGREGATE, SETUP, 0.5, 0, 0, 0);
+            row(c, MetricTree.DELAY_OMP, SETUP, 0.5, 0, 0, 0);
             row(c, MetricTree.DELAY, SETUP, 0.5, 0, 0, 0);
         }
         return c.freeze();
