@@ -58,8 +58,8 @@ import java.util.Map;
  * ({@link CubexWriter.Layout#inclusive}).
  *
  * <p>The driver keeps per (metric, call path) its sum over locations, per (metric, location) its sum over call
- * paths, and the rows of {@code delay} (the terminal report names the ranks holding a call path's delay): what the
- * terminal report reads ({@link SummaryCube}).
+ * paths, and the rows of {@code delay} and {@code delay_mpi} (the terminal report names the ranks holding a call
+ * path's delay): what the terminal report reads ({@link SummaryCube}).
  */
 final class StreamedCube {
     private StreamedCube() {
@@ -173,10 +173,19 @@ final class StreamedCube {
     /**
      * What the driver keeps: per metric and call path the sum over locations; per metric and location the sum over
      * call paths (null for a metric without a value anywhere), and over the call paths of the default focus (only for
-     * the metrics of the POP line, null for the others); per call path with a delay, the row of {@code delay}.
+     * the metrics of the POP line, null for the others); per call path with a delay, the rows of {@code delay} and
+     * {@code delay_mpi} ({@link #delayKey}).
      */
     record Summary(double[][] sums, double[][] perLocation, double[][] perLocationInFocus,
                    Map<Integer, double[]> delayRows, boolean[] ranInParallelRegion) {
+    }
+
+    /**
+     * The key of a row the driver keeps in {@link Summary#delayRows}: of {@code delay} or of {@code delay_mpi} (the
+     * report names the ranks holding a call path's delay, of MPI wait states alone where the run has no OpenMP).
+     */
+    static int delayKey(int metric, int path, int paths) {
+        return (metric == MetricTree.DELAY ? 0 : paths) + path;
     }
 
     /**
@@ -649,7 +658,7 @@ final class StreamedCube {
                     written.get(i.metric()).add(shape.layout().inclusivePosition()[i.path()]);
                 }
                 if (i.delay() != null) {
-                    delay.put(i.path(), i.delay());
+                    delay.put(delayKey(i.metric(), i.path(), paths), i.delay());
                 }
             }
             CubexWriter.write(shapeCube, shape.layout(), integer, new CubexWriter.RowSource() {
@@ -804,7 +813,8 @@ final class StreamedCube {
                     CubexWriter.encodeRow(row[1], sh.layout().locationOrder(), integer[m], buf);
                     file.write(buf.array());
                 }
-                out.add(new RowInfo(m, p, sum, nonZero, m == MetricTree.DELAY ? row[0] : null));
+                out.add(new RowInfo(m, p, sum, nonZero,
+                        m == MetricTree.DELAY || m == MetricTree.DELAY_MPI ? row[0] : null));
             }
             if (file != null) {
                 file.close();

@@ -8,8 +8,8 @@ import dev.straggler.patterns.cube.SeverityCube;
  * call tree, locations and attributes of the run, and the sums the report takes from a cube, each formed where the
  * rows were by the same additions in the same order as {@link SeverityCube} makes them — per (metric, call path)
  * its sum over locations ({@link #sumOverLocations}, and through it {@link #total}), per (metric, location) its
- * sum over call paths ({@link #perLocation}) — and the rows of {@code delay} (the report names the ranks holding a
- * call path's delay). Any other value is not here: asking for one throws instead of answering zero.
+ * sum over call paths ({@link #perLocation}) — and the rows of {@code delay} and {@code delay_mpi} (the report names
+ * the ranks holding a call path's delay). Any other value is not here: asking for one throws instead of answering zero.
  *
  * <p>The report's POP line covers the default focus (the run without MPI_Init/MPI_Finalize), for which the focus
  * makes a copy without the call paths outside it ({@link #mutableCopy}); this cube answers that copy's sums too,
@@ -71,8 +71,8 @@ final class SummaryCube extends SeverityCube {
 
     @Override
     public double get(int metric, int callPath, int location) {
-        if (metric == MetricTree.DELAY && !focused) {
-            double[] row = summary.delayRows().get(callPath);
+        if ((metric == MetricTree.DELAY || metric == MetricTree.DELAY_MPI) && !focused) {
+            double[] row = summary.delayRows().get(StreamedCube.delayKey(metric, callPath, callPaths().size()));
             return row == null ? 0 : row[location];
         }
         throw absent("value of " + metrics().get(metric).uniqueName());

@@ -129,12 +129,13 @@ final class RootCauseSection {
      * give threads of other models too, explain no waiting counted here).
      */
     private static double explainingDelay(SeverityCube c, boolean openMp, int path) {
-        double all = path < 0 ? c.total(MetricTree.DELAY) : c.sumOverLocations(MetricTree.DELAY, path);
-        if (openMp) {
-            return all;
-        }
-        double omp = path < 0 ? c.total(MetricTree.DELAY_OMP) : c.sumOverLocations(MetricTree.DELAY_OMP, path);
-        return clean(Math.max(0, all - omp), all);
+        int m = explaining(openMp);
+        return path < 0 ? c.total(m) : c.sumOverLocations(m, path);
+    }
+
+    /** The delay metric that explains the waiting counted: all delay costs, or those of MPI wait states. */
+    private static int explaining(boolean openMp) {
+        return openMp ? MetricTree.DELAY : MetricTree.DELAY_MPI;
     }
 
     /**
@@ -238,7 +239,7 @@ final class RootCauseSection {
         double[] per = new double[c.locations().size()];
         List<Integer> locs = new ArrayList<>();
         for (int l = 0; l < per.length; l++) {
-            per[l] = c.get(MetricTree.DELAY, path, l) - (openMp ? 0 : c.get(MetricTree.DELAY_OMP, path, l));
+            per[l] = c.get(explaining(openMp), path, l);
             if (per[l] > 0) {
                 locs.add(l);
             }

@@ -62,6 +62,7 @@ class RootCauseSectionTest {
         row(c, MetricTree.MPI_LATESENDER, RECV, 0, 1, 1, 2);
         // the analysis books the aggregates of the remapping too (delay = its delay_* parts)
         row(c, MetricTree.DELAY_LATESENDER, WORK, 0, 0, 3, 0);
+        row(c, MetricTree.DELAY_MPI, WORK, 0, 0, 3, 0);
         row(c, MetricTree.DELAY, WORK, 0, 0, 3, 0);
         row(c, MetricTree.TIME, IO, 0.4, 0.4, 0.4, 0.4);
         row(c, MetricTree.TIME, SETUP, 0.2, 0.2, 0.2, 0.2);
