@@ -81,7 +81,8 @@ final class RootCauseSection {
                     TextReport.seconds(waiting), waitedFor), width));
             List<Integer> causes = new ArrayList<>();
             for (int p = 0; p < c.callPaths().size(); p++) {
-                if (explainingDelay(c, openMp, p) > 0) {
+                // a rounding residue of the delay arithmetic (1e-17 s beside milliseconds) is no cause to list
+                if (clean(explainingDelay(c, openMp, p), delay) > 0) {
                     causes.add(p);
                 }
             }
