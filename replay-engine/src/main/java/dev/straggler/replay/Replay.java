@@ -60,30 +60,40 @@ public final class Replay {
      * ({@link #teamMasters}) in thread order; a process without workers is its master alone.
      */
     public List<LocationData[]> teams() {
-        java.util.Map<Integer, java.util.List<LocationData>> byMaster = new java.util.TreeMap<>();
-        for (int rank = 0; rank < locationOfRank.length; rank++) {
-            if (locationOfRank[rank] >= 0) {
-                byMaster.put(locationOfRank[rank], new java.util.ArrayList<>());
-            }
-        }
-        for (LocationData d : locations) {
+        return teams(locations, teamMaster, locationOfRank);
+    }
+
+    /**
+     * As {@link #teams()} among some locations ({@code held}, e.g. those one task of a distributed engine holds):
+     * each process whose master is among them, with its workers among them in thread order.
+     *
+     * @param teamMaster per location of the trace its team's master ({@link #teamMasters}), -1 for none
+     */
+    public static List<LocationData[]> teams(java.util.Collection<LocationData> held, int[] teamMaster,
+                                             int[] locationOfRank) {
+        java.util.Map<Integer, LocationData> masters = new java.util.HashMap<>();
+        java.util.Map<Integer, java.util.List<LocationData>> byMaster = new java.util.HashMap<>();
+        for (LocationData d : held) {
             int master = teamMaster[d.location()];
             if (master >= 0) {
-                byMaster.get(master).add(d);
+                byMaster.computeIfAbsent(master, k -> new java.util.ArrayList<>()).add(d);
+            } else {
+                masters.put(d.location(), d);
             }
         }
         java.util.List<LocationData[]> out = new java.util.ArrayList<>();
-        for (int rank = 0; rank < locationOfRank.length; rank++) {
-            int m = locationOfRank[rank];
-            if (m < 0) {
+        for (int m : locationOfRank) {
+            LocationData master = m < 0 ? null : masters.get(m);
+            if (master == null) {
                 continue;
             }
-            java.util.List<LocationData> workers = byMaster.get(m);
-            workers.sort(java.util.Comparator.comparingInt(LocationData::thread));
+            java.util.List<LocationData> workers = byMaster.getOrDefault(m, java.util.List.of());
             LocationData[] team = new LocationData[workers.size() + 1];
-            team[0] = locations.get(m);
-            for (int i = 0; i < workers.size(); i++) {
-                team[i + 1] = workers.get(i);
+            team[0] = master;
+            int i = 1;
+            for (LocationData w : workers.stream().sorted(java.util.Comparator.comparingInt(LocationData::thread))
+                    .toList()) {
+                team[i++] = w;
             }
             out.add(team);
         }

@@ -107,7 +107,7 @@ final class RootCauseStage {
     record Failure(String message) implements Out {
     }
 
-    /** Why the threads of a process were not replayed together ({@link RootCauses#teamProblem}). */
+    /** Why the threads of a process were not replayed together ({@link RootCauses#replayable}). */
     record TeamProblem(int rank, String message) implements Out {
     }
 
@@ -629,7 +629,7 @@ final class RootCauseStage {
     /**
      * The OpenMP teams among a task's held locations (the task holds whole processes, {@link ProcessPartitioner}):
      * each process's master with its workers in thread order, as {@link Replay#teams} forms them on one machine. A
-     * process whose threads cannot be replayed together ({@link RootCauses#teamProblem}) adds its problem to
+     * process whose threads cannot be replayed together ({@link RootCauses#replayable}) adds its problem to
      * {@code out}, and its workers leave {@code held}: its root causes cover its master thread, as on one machine.
      * Returns each team member's team.
      */
@@ -639,30 +639,9 @@ final class RootCauseStage {
             return teamOf;
         }
         int[] teamMaster = Replay.teamMasters(TaskDefinitions.of(plan.trace, plan.lenient), plan.locationOfRank);
-        Int2ObjectOpenHashMap<List<LocationData>> workers = new Int2ObjectOpenHashMap<>();
-        for (Held h : held) {
-            int m = teamMaster[h.data().location()];
-            if (m >= 0) {
-                workers.computeIfAbsent(m, k -> new ArrayList<>()).add(h.data());
-            }
-        }
-        for (Held h : held) {
-            List<LocationData> w = workers.get(h.data().location());
-            if (w == null) {
-                continue;
-            }
-            w.sort(java.util.Comparator.comparingInt(LocationData::thread));
-            LocationData[] team = new LocationData[w.size() + 1];
-            team[0] = h.data();
-            for (int i = 0; i < w.size(); i++) {
-                team[i + 1] = w.get(i);
-            }
-            String problem = RootCauses.teamProblem(team);
-            if (problem != null) {
-                out.add(new TeamProblem(h.data().rank(), problem));
-                continue;
-            }
-            RootCauses.Team t = new RootCauses.Team(h.data().rank(), team);
+        for (LocationData[] team : RootCauses.replayable(Replay.teams(held.stream().map(Held::data).toList(),
+                teamMaster, plan.locationOfRank), (problem, rank) -> out.add(new TeamProblem(rank, problem)))) {
+            RootCauses.Team t = new RootCauses.Team(team[0].rank(), team);
             for (LocationData d : team) {
                 teamOf.put(d.location(), t);
             }

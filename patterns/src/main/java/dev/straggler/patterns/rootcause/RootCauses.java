@@ -177,21 +177,29 @@ public final class RootCauses {
         return new Result(out, problems);
     }
 
-    /**
-     * The OpenMP teams of held master locations whose threads can be replayed together ({@link #teamProblem}); each
-     * other process with workers gets a problem saying that its root causes cover its master thread only.
-     */
+    /** The OpenMP teams of held master locations whose threads can be replayed together ({@link #replayable}). */
     private static List<LocationData[]> teams(Replay replay, boolean[] held, List<String> problems) {
+        return replayable(replay.teams().stream().filter(t -> held[t[0].location()]).toList(),
+                (problem, rank) -> problems.add(problem));
+    }
+
+    /**
+     * Of the threads of some processes ({@link Replay#teams}: master first), the teams the stage replays together:
+     * those with workers whose threads meet at the same instances ({@link #teamProblem}). Each other process with
+     * workers gets its problem, with its rank: its root causes cover its master thread only.
+     */
+    public static List<LocationData[]> replayable(List<LocationData[]> processes,
+                                                  java.util.function.ObjIntConsumer<String> problems) {
         List<LocationData[]> out = new ArrayList<>();
-        for (LocationData[] t : replay.teams()) {
-            if (t.length < 2 || !held[t[0].location()]) {
+        for (LocationData[] t : processes) {
+            if (t.length < 2) {
                 continue;
             }
             String problem = teamProblem(t);
             if (problem == null) {
                 out.add(t);
             } else {
-                problems.add(problem);
+                problems.accept(problem, t[0].rank());
             }
         }
         return out;
@@ -202,7 +210,7 @@ public final class RootCauses {
      * each with marks, no nested parallel regions, and the same fork and barrier instances on every thread (Scalasca
      * 2.6 analyses no other); else the sentence the result carries about that process.
      */
-    public static String teamProblem(LocationData[] team) {
+    private static String teamProblem(LocationData[] team) {
         boolean ok = true;
         for (LocationData d : team) {
             ok &= d.intervals() != null && d.threads().nestedParallelRegions() == 0;
@@ -216,7 +224,7 @@ public final class RootCauses {
     }
 
     /**
-     * The threads of one process replayed together by the stage ({@link #teamProblem} found nothing): its
+     * The threads of one process replayed together by the stage ({@link #replayable}): its
      * synchronisation points at forks and barriers are met by all of them (docs/openmp.md §6). {@code id} tells
      * teams apart within one replay.
      */
