@@ -542,8 +542,7 @@ final class RootCauseStage {
                     d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
                     RootCauses.Team team = teamOf.get(d.location());
                     // a worker's parallel regions hang under its master's forks, in this pass as in the first
-                    ThreadRecords master = team != null && team.members()[0] != d ? team.members()[0].threads()
-                            : null;
+                    ThreadRecords master = team != null && team.master() != d ? team.master().threads() : null;
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
                             h.facts(), h.roles(), init, fin, team,
                             // the first pass's marks say where each one is: only the call stack is replayed again

@@ -239,9 +239,9 @@ public final class RootCauses {
             this.instances = TeamSyncPoints.Instances.of(members);
         }
 
-        /** The team's threads, master first. */
-        public LocationData[] members() {
-            return members.clone();
+        /** The team's master thread, whose forks its workers' parallel regions hang under. */
+        public LocationData master() {
+            return members[0];
         }
 
         private int threadOf(int location) {
