@@ -156,10 +156,7 @@ final class GlobalDefinitionsWriter {
             // group 0: each rank's master thread, in rank order; then the groups of communicators over threads;
             // then one group per MPI communicator, its global ranks
             int[] master = d.masterLocationByRank();
-            body.u32c(0);
-            body.u32c(0);
-            body.u8(0);
-            body.u32c(ranks);
+            long[] masters = new long[ranks];
             for (int r = 0; r < ranks; r++) {
                 final int rank = r;
                 int loc = r < master.length ? master[r] : -1;
@@ -169,45 +166,25 @@ final class GlobalDefinitionsWriter {
                             .findFirst().orElseThrow(() -> new IllegalArgumentException("rank " + rank
                                     + " has no location"));
                 }
-                body.u64c(d.location(loc).id());
+                masters[r] = d.location(loc).id();
             }
-            body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
-            body.u8(Otf2Format.PARADIGM_MPI);
-            body.u32c(0);
-            add.accept(Otf2Format.DEF_GROUP);
+            group(body, add, 0, 0, masters, Otf2Format.GROUP_COMM_LOCATIONS, Otf2Format.PARADIGM_MPI);
             groups = 0;
             ThreadComms threadComms = ThreadComms.of(d, ranks, teams.modelTeams);
             if (threadComms.locations.length > 0) {
                 // Score-P's layout: the measurement system's COMM_LOCATIONS group, then per communicator a
                 // COMM_GROUP of indices into it, both before the MPI groups
-                body.u32c(++groups);
-                body.u32c(strings.id(ThreadComms.LOCATIONS_NAME));
-                body.u8(0);
-                body.u32c(threadComms.locations.length);
-                for (int l : threadComms.locations) {
-                    body.u64c(d.location(l).id());
-                }
-                body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
-                body.u8(Paradigm.MEASUREMENT_SYSTEM.code());
-                body.u32c(0);
-                add.accept(Otf2Format.DEF_GROUP);
+                group(body, add, ++groups, strings.id(ThreadComms.LOCATIONS_NAME), ids(d, threadComms.locations),
+                        Otf2Format.GROUP_COMM_LOCATIONS, Paradigm.MEASUREMENT_SYSTEM.code());
                 for (Communicator c : d.communicators()) {
                     int[] m = threadComms.members[c.id()];
                     if (m == null) {
                         continue;
                     }
                     groupOf[c.id()] = ++groups;
-                    body.u32c(groupOf[c.id()]);
-                    body.u32c(strings.id(ThreadComms.GROUP_NAME));
-                    body.u8(0);
-                    body.u32c(m.length);
-                    for (int i : m) {
-                        body.u64c(i);
-                    }
-                    body.u8(Otf2Format.GROUP_COMM_GROUP);
-                    body.u8(Paradigm.MEASUREMENT_SYSTEM.code());
-                    body.u32c(0);
-                    add.accept(Otf2Format.DEF_GROUP);
+                    group(body, add, groupOf[c.id()], strings.id(ThreadComms.GROUP_NAME),
+                            java.util.Arrays.stream(m).asLongStream().toArray(), Otf2Format.GROUP_COMM_GROUP,
+                            Paradigm.MEASUREMENT_SYSTEM.code());
                 }
             }
             for (Communicator c : d.communicators()) {
@@ -215,17 +192,8 @@ final class GlobalDefinitionsWriter {
                     continue;
                 }
                 groupOf[c.id()] = ++groups;
-                body.u32c(groupOf[c.id()]);
-                body.u32c(0);
-                body.u8(0);
-                body.u32c(c.size());
-                for (int m : c.members()) {
-                    body.u64c(m);
-                }
-                body.u8(Otf2Format.GROUP_COMM_GROUP);
-                body.u8(Otf2Format.PARADIGM_MPI);
-                body.u32c(0);
-                add.accept(Otf2Format.DEF_GROUP);
+                group(body, add, groupOf[c.id()], 0, java.util.Arrays.stream(c.members()).asLongStream().toArray(),
+                        Otf2Format.GROUP_COMM_GROUP, Otf2Format.PARADIGM_MPI);
             }
             for (Communicator c : d.communicators()) {
                 if (teams.modelTeams.get(c.id())) {
@@ -242,30 +210,15 @@ final class GlobalDefinitionsWriter {
         if (!teams.isEmpty()) {
             // the OpenMP COMM_LOCATIONS group, then per team a COMM_GROUP of indices into it and a communicator
             int group = groups + 1;
-            body.u32c(group);
-            body.u32c(strings.id("OpenMP"));
-            body.u8(0);
-            body.u32c(teams.openMpLocations.length);
-            for (int l : teams.openMpLocations) {
-                body.u64c(d.location(l).id());
-            }
-            body.u8(Otf2Format.GROUP_COMM_LOCATIONS);
-            body.u8(Paradigm.OPENMP.code());
-            body.u32c(0);
-            add.accept(Otf2Format.DEF_GROUP);
+            group(body, add, group, strings.id("OpenMP"), ids(d, teams.openMpLocations),
+                    Otf2Format.GROUP_COMM_LOCATIONS, Paradigm.OPENMP.code());
             for (int i = 0; i < teams.teams.size(); i++) {
-                ThreadTeams.Team t = teams.teams.get(i);
-                body.u32c(group + 1 + i);
-                body.u32c(0);
-                body.u8(0);
-                body.u32c(t.locations().length);
-                for (int l : t.locations()) {
-                    body.u64c(teams.memberIndex(l));
+                int[] members = teams.teams.get(i).locations();
+                long[] index = new long[members.length];
+                for (int k = 0; k < members.length; k++) {
+                    index[k] = teams.memberIndex(members[k]);
                 }
-                body.u8(Otf2Format.GROUP_COMM_GROUP);
-                body.u8(Paradigm.OPENMP.code());
-                body.u32c(0);
-                add.accept(Otf2Format.DEF_GROUP);
+                group(body, add, group + 1 + i, 0, index, Otf2Format.GROUP_COMM_GROUP, Paradigm.OPENMP.code());
             }
             for (int i = 0; i < teams.teams.size(); i++) {
                 ThreadTeams.Team t = teams.teams.get(i);
@@ -305,6 +258,34 @@ final class GlobalDefinitionsWriter {
         w.reserve(RecordBuffer.recordSize(n));
         w.chunk.record(type, b, n);
         return 1;
+    }
+
+    /**
+     * One GROUP record: its id, name and members in OTF2's first layout (with the group type of that layout left
+     * undefined), then the type, paradigm and flags (none) that later versions append.
+     */
+    private static void group(RecordBuffer body, IntConsumer add, int id, int name, long[] members, int type,
+                              int paradigm) {
+        body.u32c(id);
+        body.u32c(name);
+        body.u8(0);
+        body.u32c(members.length);
+        for (long m : members) {
+            body.u64c(m);
+        }
+        body.u8(type);
+        body.u8(paradigm);
+        body.u32c(0);
+        add.accept(Otf2Format.DEF_GROUP);
+    }
+
+    /** The OTF2 location ids of some locations (by index). */
+    private static long[] ids(TraceDefinitions d, int[] locations) {
+        long[] out = new long[locations.length];
+        for (int i = 0; i < locations.length; i++) {
+            out[i] = d.location(locations[i]).id();
+        }
+        return out;
     }
 
     /**
