@@ -9,7 +9,7 @@ python class (Enter, MpiSend, ...). Fields, for the records Straggler's model ca
   the request id; request-only records: the request id; MpiCollectiveEnd: operation code, communicator id, root,
   bytes sent, bytes received; MeasurementOnOff: mode code; BufferFlush: stop time; ProgramEnd: exit status;
   ThreadFork: paradigm code, requested threads; ThreadJoin: paradigm code; ThreadAcquireLock/ThreadReleaseLock:
-  paradigm code, lock id, acquisition order.
+  paradigm code, lock id, acquisition order; ThreadBegin: thread contingent communicator id, sequence count.
 Other records print their name and time only.
 """
 import sys
@@ -47,6 +47,8 @@ def fields(e):
         return [e.model.value]
     if n in ("ThreadAcquireLock", "ThreadReleaseLock"):
         return [e.model.value, e.lock_id, e.acquisition_order]
+    if n == "ThreadBegin":
+        return [ref(e.thread_contingent), e.sequence_count]
     return []
 
 

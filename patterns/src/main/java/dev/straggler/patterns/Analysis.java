@@ -285,6 +285,18 @@ public final class Analysis {
                 }
             }
         }
+        boolean pthreads = false;
+        for (int i = 0; i < tree.size() && !pthreads; i++) {
+            pthreads = regions.region(tree.region(i)).paradigm() == dev.straggler.trace.Paradigm.PTHREAD;
+        }
+        if (!pthreads) {
+            // the remapping's includesPthread: a call path of a Pthread region, else no POSIX threads metrics
+            for (int m = 0; m < MetricTree.COUNT; m++) {
+                if (MetricTree.ALL.get(m).uniqueName().startsWith("pthread_")) {
+                    cube.omit(m);
+                }
+            }
+        }
         int[] ids = new int[tree.size()];
         for (int i = 0; i < ids.length; i++) {
             ids[i] = tree.creationId(i);

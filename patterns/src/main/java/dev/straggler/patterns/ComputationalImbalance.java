@@ -34,7 +34,7 @@ public final class ComputationalImbalance {
         int comp = cube.metricIndex("comp");
         int visits = cube.metricIndex("visits");
         int imbalance = cube.metricIndex("imbalance");
-        if (comp < 0 || visits < 0 || imbalance < 0) {
+        if (comp < 0 || visits < 0 || imbalance < 0 || PthreadApi.remapperSkipsThreadMetrics(cube)) {
             return;
         }
         Metrics into = Metrics.of(cube);

@@ -8,8 +8,9 @@ import java.util.List;
 
 /**
  * The metrics an analysis produces: Scalasca's remapped metric hierarchy (reference §1.2, {@code scout.spec.in})
- * restricted to MPI, with Scalasca's unique names, display names and nesting. Indices are the positions in
- * {@link #ALL}, in depth-first order; a metric's value includes its children (Cube's convention).
+ * for MPI, OpenMP and POSIX threads, with Scalasca's unique names, display names and nesting. Indices are the
+ * positions in {@link #ALL}, in depth-first order; a metric's value includes its children (Cube's convention).
+ * The OpenMP and the POSIX threads metrics are left out of a run without them, as Scalasca's remapping leaves them.
  *
  * <p>The tree is the whole MPI part of Scalasca's, so that our Cube files pair with Scalasca's metric by metric
  * (same unique names, display names and ids). One-sided (RMA) records are not replayed: the one-sided wait states,
@@ -166,6 +167,23 @@ public final class MetricTree {
             "Time in OpenMP taskwait directives.");
     public static final int OMP_FLUSH = time("omp_flush", "Flush", "omp_time",
             "Time in OpenMP flush directives.");
+    public static final int PTHREAD_TIME = time("pthread_time", "POSIX threads", "execution",
+            "Time in the POSIX threads API: thread management and synchronization (docs/openmp.md §8).");
+    public static final int PTHREAD_MANAGEMENT = time("pthread_management", "Management", "pthread_time",
+            "Time in pthread_create, pthread_join, pthread_exit, pthread_cancel and pthread_detach.");
+    public static final int PTHREAD_SYNCHRONIZATION = time("pthread_synchronization", "Synchronization", "pthread_time",
+            "Time in the POSIX threads mutex and condition-variable calls.");
+    public static final int PTHREAD_LOCK_API = time("pthread_lock_api", "Mutex", "pthread_synchronization",
+            "Time in pthread_mutex_init, _destroy, _lock, _trylock and _unlock.");
+    public static final int PTHREAD_LOCK_CONTENTION_MUTEX_LOCK = time("pthread_lock_contention_mutex_lock",
+            "Lock Contention", "pthread_lock_api",
+            "Time a thread waits in pthread_mutex_lock or _trylock for a mutex another thread still holds.");
+    public static final int PTHREAD_CONDITIONAL = time("pthread_conditional", "Condition", "pthread_synchronization",
+            "Time in pthread_cond_init, _destroy, _signal, _broadcast, _wait and _timedwait.");
+    public static final int PTHREAD_LOCK_CONTENTION_CONDITIONAL = time("pthread_lock_contention_conditional",
+            "Lock Contention", "pthread_conditional",
+            "Time a thread woken in pthread_cond_wait or _timedwait waits to take back the mutex another thread"
+                    + " still holds.");
     public static final int OVERHEAD = time("overhead", "Overhead", "time",
             "Time the measurement system spent, e.g. flushing trace buffers.");
     public static final int OMP_IDLE_THREADS = time("omp_idle_threads", "Idle threads", "time",
@@ -437,6 +455,14 @@ public final class MetricTree {
             case "omp_ordered" -> "OpenMP ordered";
             case "omp_taskwait" -> "OpenMP task wait";
             case "omp_flush" -> "OpenMP flush";
+            // the POSIX threads categories share "Management", "Synchronization", "Lock Contention" likewise
+            case "pthread_time" -> "POSIX threads";
+            case "pthread_management" -> "Pthread management";
+            case "pthread_synchronization" -> "Pthread synchronization";
+            case "pthread_lock_api" -> "Pthread mutex";
+            case "pthread_lock_contention_mutex_lock" -> "Pthread mutex contention";
+            case "pthread_conditional" -> "Pthread condition";
+            case "pthread_lock_contention_conditional" -> "Pthread condition contention";
             // the OpenMP delay costs share "Short-term", "Long-term", "Wait at Barrier" with MPI's
             case "delay_omp" -> "OpenMP delay costs";
             case "delay_ompbarrier_aggregate" -> "OpenMP barrier delay costs";

@@ -8,22 +8,22 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Time in regions of other parallel runtimes (Pthreads, CUDA, OpenCL, OpenACC). As in Scalasca's metric
- * tree, this time belongs to Execution but neither to Computation nor to MPI, and no wait state, delay or
- * critical-path metric covers it: the analyses are of MPI. Reports say so, with the amount, rather than leave the
- * tree's children silently short of their parent.
+ * Time in regions of other parallel runtimes (CUDA, OpenCL, OpenACC). As in Scalasca's metric tree, this time
+ * belongs to Execution but neither to Computation nor to MPI, and no wait state, delay or critical-path metric covers
+ * it. Reports say so, with the amount, rather than leave the tree's children silently short of their parent. POSIX
+ * threads are not among them: their API calls have their own metrics ({@code pthread_time}, {@link PthreadApi}).
  */
 public final class OtherParadigms {
     private OtherParadigms() {
     }
 
     /**
-     * Pthreads, OpenACC, OpenCL, CUDA: time outside Computation and MPI. OpenMP is not among them: its regions are
-     * classified as Scalasca's remapping does (omp_time and its children, the rest computation; docs/openmp.md).
+     * OpenACC, OpenCL, CUDA: time outside Computation and MPI. OpenMP and Pthreads are not among them: their regions
+     * are classified as Scalasca's remapping does (omp_time, pthread_time and their children, the rest computation;
+     * docs/openmp.md).
      */
     public static boolean isOtherRuntime(Paradigm p) {
-        return p == Paradigm.PTHREAD || p == Paradigm.OPENACC || p == Paradigm.OPENCL
-                || p == Paradigm.CUDA;
+        return p == Paradigm.OPENACC || p == Paradigm.OPENCL || p == Paradigm.CUDA;
     }
 
     /** Seconds per paradigm (largest first), summed over call paths and locations; empty when there is none. */

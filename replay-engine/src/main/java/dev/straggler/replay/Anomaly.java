@@ -17,8 +17,8 @@ public enum Anomaly {
     PARALLEL_WITHOUT_FORK("parallel region on a worker thread with no matching fork of its master (placed at the"
             + " top of the call tree)"),
     LOCK_OUTSIDE_REGION("lock acquisition outside any region (not analysed for contention)"),
-    NON_OPENMP_LOCK("lock acquisition of another threading model than OpenMP, e.g. a Pthread mutex (not analysed"
-            + " for contention)");
+    OTHER_MODEL_LOCK("lock acquisition of a threading model other than OpenMP and POSIX threads (not analysed for"
+            + " contention)");
 
     private final String description;
 

@@ -98,6 +98,9 @@ final class IntervalPass {
         nextPosition = marks.size() > 0 ? marks.positionStep(0) : Long.MAX_VALUE;
     }
 
+    /** The program/THREADS node after a THREAD_BEGIN (-1: the root), as in the first pass. */
+    private int threadRoot = -1;
+
     void accept(EventBatch b) {
         final long[] time = b.time;
         final byte[] kind = b.kind;
@@ -131,6 +134,12 @@ final class IntervalPass {
                 }
                 case EventKind.PROGRAM_BEGIN_CODE -> enter(t, regions.programRegion());
                 case EventKind.PROGRAM_END_CODE -> leave(t, regions.programRegion());
+                case EventKind.THREAD_BEGIN_CODE -> {
+                    // as the first pass: a created thread's outermost regions hang under program/THREADS
+                    if (regions.threadsRegion() >= 0 && depth == 0) {
+                        threadRoot = node(node(-1, regions.programRegion()), regions.threadsRegion());
+                    }
+                }
                 case EventKind.BUFFER_FLUSH_CODE -> {
                     long stop = b.aux[i];
                     enter(t, regions.flushRegion());
@@ -208,7 +217,7 @@ final class IntervalPass {
     private void enter(long t, int region) {
         int parent = depth == 0 ? -1 : stackNode[depth - 1];
         out.enter(t, parent);
-        int lookupParent = parent;
+        int lookupParent = depth == 0 ? threadRoot : parent;
         if (regions.construct(region) == RegionTable.PARALLEL && parallelDepth < 0) {
             parallelDepth = depth;
             parallelInstance = parallels++;

@@ -42,6 +42,9 @@ public final class LocationPass {
     private final CollectiveTable collectives = new CollectiveTable();
     /** The OpenMP constructs of this location (forks, joins, parallel regions, barriers, locks). */
     private final ThreadRecords threads = new ThreadRecords();
+    /** The program/THREADS node a created thread's outermost regions hang under (-1: the root). */
+    private int threadRoot = -1;
+    private int threadRootParent = -1;
     /**
      * The master thread's records, on a worker thread of a process whose master was replayed first: its k-th
      * parallel region hangs under the master's call stack at the k-th fork (docs/openmp.md §2). Null otherwise.
@@ -184,6 +187,7 @@ public final class LocationPass {
                 }
                 case EventKind.THREAD_FORK_CODE -> threads.fork(t, stackRegion, depth);
                 case EventKind.THREAD_JOIN_CODE -> join(t);
+                case EventKind.THREAD_BEGIN_CODE -> threadBegin();
                 case EventKind.THREAD_ACQUIRE_LOCK_CODE -> lock(b, i, true);
                 case EventKind.THREAD_RELEASE_LOCK_CODE -> lock(b, i, false);
                 default -> {
@@ -212,10 +216,23 @@ public final class LocationPass {
                 initEnter, initLeave, initPath, finalizeEnter, finalizeLeave, finalizePath);
     }
 
+    /**
+     * A created thread's first record: its outermost regions hang under program/THREADS from here on, as PEARL's
+     * call-path builder sets the THREADS call path current at THREAD_BEGIN (pearl_base.cpp). The node is created
+     * now, in event order, as PEARL creates it; it is never entered, so it has no visits and no time.
+     */
+    private void threadBegin() {
+        int threadsRegion = regions.threadsRegion();
+        if (threadsRegion >= 0 && depth == 0) {
+            threadRootParent = profile.child(-1, regions.programRegion());
+            threadRoot = profile.child(threadRootParent, threadsRegion);
+        }
+    }
+
     private void enter(long t, int region) {
         byte construct = regions.construct(region);
         boolean forkPoint = construct == RegionTable.PARALLEL && openParallel < 0;
-        int parent = depth == 0 ? -1 : stackNode[depth - 1];
+        int parent = depth == 0 ? threadRoot : stackNode[depth - 1];
         if (construct == RegionTable.PARALLEL && depth == 0 && team != null) {
             parent = hangUnderFork();
         }
@@ -275,6 +292,11 @@ public final class LocationPass {
                 profile.addTime(prefixNodes[i], t - stackEnter[d]);
             }
             prefixLength = 0;
+        }
+        if (d == 0 && threadRoot >= 0) {
+            // likewise program/THREADS above a created thread's outermost region: no time of their own
+            profile.addTime(threadRoot, t - stackEnter[d]);
+            profile.addTime(threadRootParent, t - stackEnter[d]);
         }
         for (int p = stackPending[d]; p < pendingSize; p++) {
             long e = pending[p];
@@ -349,21 +371,27 @@ public final class LocationPass {
     }
 
     private void lock(EventBatch b, int i, boolean acquire) {
-        // the record's threading model (OTF2 paradigm): only OpenMP locks belong to the OpenMP level (docs/openmp.md);
-        // a Pthread mutex's records would otherwise make it believe the trace has OpenMP threads
-        if (Paradigm.of(b.comm[i]) != Paradigm.OPENMP) {
+        // the record's threading model (OTF2 paradigm): Scalasca tracks the locks of OpenMP and of POSIX threads,
+        // each model apart (Thread.pattern), and no other's (docs/openmp.md §8)
+        Paradigm model = Paradigm.of(b.comm[i]);
+        byte m;
+        if (model == Paradigm.OPENMP) {
+            m = ThreadRecords.OPENMP_LOCK;
+        } else if (model == Paradigm.PTHREAD) {
+            m = ThreadRecords.PTHREAD_LOCK;
+        } else {
             if (acquire) {
-                anomalies[Anomaly.NON_OPENMP_LOCK.ordinal()]++;
+                anomalies[Anomaly.OTHER_MODEL_LOCK.ordinal()]++;
             }
             return;
         }
         if (!acquire) {
-            threads.release(b.ref[i], b.aux[i], b.time[i]);
+            threads.release(m, b.ref[i], b.aux[i], b.time[i]);
         } else if (depth == 0) {
             anomalies[Anomaly.LOCK_OUTSIDE_REGION.ordinal()]++;
         } else {
             int top = depth - 1;
-            threads.acquire(b.ref[i], b.aux[i], stackNode[top], stackEnter[top],
+            threads.acquire(m, b.ref[i], b.aux[i], stackNode[top], stackEnter[top],
                     regions.construct(stackRegion[top]));
         }
     }

@@ -19,6 +19,8 @@ import java.util.List;
 public final class RegionTable {
     public static final String FLUSH_REGION = "TRACE BUFFER FLUSH";
     public static final String PAUSE_REGION = "MEASUREMENT OFF";
+    /** PEARL's artificial parent of the call paths of threads another thread created (create/wait model). */
+    public static final String THREADS_REGION = "THREADS";
 
     private final List<Region> regions;
     private final int[] classes;
@@ -26,9 +28,12 @@ public final class RegionTable {
     private final int programRegion;
     private final int flushRegion;
     private final int pauseRegion;
+    private final int threadsRegion;
     private final int traceRegionCount;
 
-    private RegionTable(List<Region> regions, int traceRegionCount, int program, int flush, int pause) {
+    private RegionTable(List<Region> regions, int traceRegionCount, int program, int flush, int pause,
+                        int threads) {
+        this.threadsRegion = threads;
         this.regions = List.copyOf(regions);
         this.traceRegionCount = traceRegionCount;
         this.programRegion = program;
@@ -54,8 +59,21 @@ public final class RegionTable {
     public static final byte CRITICAL = 4;
     /** Any other OpenMP region (lock API calls among them). */
     public static final byte OTHER_OPENMP = 5;
+    /** pthread_mutex_lock or pthread_mutex_trylock: where a thread waits for a mutex. */
+    public static final byte PTHREAD_MUTEX_LOCK = 6;
+    /** pthread_cond_wait or pthread_cond_timedwait: where a woken thread waits to take its mutex back. */
+    public static final byte PTHREAD_CONDITION_WAIT = 7;
 
     private static byte construct(Region r) {
+        if (isPthread(r)) {
+            // PEARL's classification (Region.cpp): the name after "pthread_", in lower case
+            String call = r.name().length() > 8 ? r.name().substring(8).toLowerCase(java.util.Locale.ROOT) : "";
+            return switch (call) {
+                case "mutex_lock", "mutex_trylock" -> PTHREAD_MUTEX_LOCK;
+                case "cond_wait", "cond_timedwait" -> PTHREAD_CONDITION_WAIT;
+                default -> NO_CONSTRUCT;
+            };
+        }
         if (r.paradigm() != Paradigm.OPENMP) {
             return NO_CONSTRUCT;
         }
@@ -68,7 +86,15 @@ public final class RegionTable {
         };
     }
 
-    /** The OpenMP construct a region is ({@link #PARALLEL} ...), {@link #NO_CONSTRUCT} outside OpenMP. */
+    /** A region of the POSIX threads API: Score-P names its file "PTHREAD", as "MPI" for MPI's. */
+    private static boolean isPthread(Region r) {
+        return r.sourceFile().equals("PTHREAD") || (r.sourceFile().isEmpty() && r.paradigm() == Paradigm.PTHREAD);
+    }
+
+    /**
+     * The OpenMP construct a region is ({@link #PARALLEL} ...), or the Pthread call where a thread waits for a lock
+     * ({@link #PTHREAD_MUTEX_LOCK}, {@link #PTHREAD_CONDITION_WAIT}); {@link #NO_CONSTRUCT} otherwise.
+     */
     public byte construct(int region) {
         return constructs[region];
     }
@@ -79,7 +105,15 @@ public final class RegionTable {
         int program = -1;
         int flush = -1;
         int pause = -1;
+        int threads = -1;
+        boolean pthreads = false;
         for (Region r : all) {
+            pthreads |= r.paradigm() == Paradigm.PTHREAD;
+            if (threads < 0 && r.name().equals(THREADS_REGION) && r.role() == RegionRole.ARTIFICIAL) {
+                // Score-P before 1.4 defined it itself (PEARL's Otf2DefCallbacks takes that one)
+                threads = r.id();
+                continue;
+            }
             if (r.name().equals(FLUSH_REGION) && flush < 0) {
                 flush = r.id();
             } else if (r.name().equals(PAUSE_REGION) && pause < 0) {
@@ -104,7 +138,13 @@ public final class RegionTable {
             pause = all.size();
             all.add(new Region(pause, PAUSE_REGION, PAUSE_REGION, "", 0, 0, Paradigm.USER, RegionRole.ARTIFICIAL));
         }
-        return new RegionTable(all, n, program, flush, pause);
+        if (threads < 0 && pthreads) {
+            // as PEARL adds it (MutableGlobalDefs): paradigm Pthread, its file named THREADS too
+            threads = all.size();
+            all.add(new Region(threads, THREADS_REGION, THREADS_REGION, THREADS_REGION, 0, 0, Paradigm.PTHREAD,
+                    RegionRole.ARTIFICIAL));
+        }
+        return new RegionTable(all, n, program, flush, pause, threads);
     }
 
     public List<Region> regions() {
@@ -139,5 +179,13 @@ public final class RegionTable {
 
     public int pauseRegion() {
         return pauseRegion;
+    }
+
+    /**
+     * The THREADS region under the program region where created threads' call paths begin, or -1 when the trace
+     * has no POSIX threads (a THREAD_BEGIN then leaves the thread's call paths at the root).
+     */
+    public int threadsRegion() {
+        return threadsRegion;
     }
 }

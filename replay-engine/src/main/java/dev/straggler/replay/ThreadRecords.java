@@ -8,7 +8,7 @@ import it.unimi.dsi.fastutil.longs.LongArrayList;
  * What the thread-level (OpenMP) analysis needs of one location, kept by its replay like the communication
  * records: the master's forks (with its call stack at each, where the team's call paths hang, docs/openmp.md §2)
  * and joins, every thread's parallel-region and barrier instances in stream order (the k-th of each thread of a
- * process form one team instance), and the lock acquisitions and releases. Grows with OpenMP constructs, never
+ * process form one team instance), and the lock acquisitions and releases of OpenMP and POSIX threads. Grows with OpenMP constructs, never
  * with ENTER/LEAVE events. Call paths are the location's local ones.
  */
 public final class ThreadRecords implements java.io.Serializable {
@@ -26,18 +26,22 @@ public final class ThreadRecords implements java.io.Serializable {
     private final LongArrayList barrierEnter = new LongArrayList();
     private final ByteArrayList barrierKind = new ByteArrayList();
 
+    // lock records: OpenMP's (critical sections, lock API) and POSIX threads' (mutexes, condition variables)
+    private final ByteArrayList acquireModel = new ByteArrayList();
     private final IntArrayList acquireLock = new IntArrayList();
     private final LongArrayList acquireOrder = new LongArrayList();
     private final IntArrayList acquirePath = new IntArrayList();
     private final LongArrayList acquireRegionEnter = new LongArrayList();
     private final ByteArrayList acquireConstruct = new ByteArrayList();
 
+    private final ByteArrayList releaseModel = new ByteArrayList();
     private final IntArrayList releaseLock = new IntArrayList();
     private final LongArrayList releaseOrder = new LongArrayList();
     private final LongArrayList releaseTime = new LongArrayList();
 
     /** Parallel regions entered while another was open on this thread (Scalasca supports no nesting). */
     private long nestedParallel;
+    private int openMpReleases;
 
     // --- writing (the location's replay) ---------------------------------------------------------------------
 
@@ -73,7 +77,13 @@ public final class ThreadRecords implements java.io.Serializable {
         barrierKind.add(kind);
     }
 
-    void acquire(int lock, long order, int path, long regionEnter, byte construct) {
+    /** Lock records of OpenMP (the OTF2 paradigm of the record). */
+    public static final byte OPENMP_LOCK = 0;
+    /** Lock records of POSIX threads. */
+    public static final byte PTHREAD_LOCK = 1;
+
+    void acquire(byte model, int lock, long order, int path, long regionEnter, byte construct) {
+        acquireModel.add(model);
         acquireLock.add(lock);
         acquireOrder.add(order);
         acquirePath.add(path);
@@ -81,16 +91,40 @@ public final class ThreadRecords implements java.io.Serializable {
         acquireConstruct.add(construct);
     }
 
-    void release(int lock, long order, long t) {
+    void release(byte model, int lock, long order, long t) {
+        if (model == OPENMP_LOCK) {
+            openMpReleases++;
+        }
+        releaseModel.add(model);
         releaseLock.add(lock);
         releaseOrder.add(order);
         releaseTime.add(t);
     }
 
-    /** True when the location recorded nothing of OpenMP. */
+    /** True when the location recorded nothing for the thread level: no OpenMP construct, no lock record. */
     public boolean isEmpty() {
         return forkTime.isEmpty() && joinTime.isEmpty() && parallelPath.isEmpty() && barrierPath.isEmpty()
                 && acquireLock.isEmpty() && releaseLock.isEmpty();
+    }
+
+    /**
+     * True when the location recorded something of OpenMP: a fork, join, parallel region, barrier or OpenMP lock
+     * release (every OpenMP acquisition is released). Pthread mutexes alone make no OpenMP thread: they neither
+     * reserve idle CPU time nor belong to a team's fork and join.
+     */
+    public boolean hasOpenMp() {
+        return !forkTime.isEmpty() || !joinTime.isEmpty() || !parallelPath.isEmpty() || !barrierPath.isEmpty()
+                || openMpReleases > 0 || openMpAcquisitions() > 0;
+    }
+
+    private int openMpAcquisitions() {
+        int n = 0;
+        for (int i = 0; i < acquireModel.size(); i++) {
+            if (acquireModel.getByte(i) == OPENMP_LOCK) {
+                n++;
+            }
+        }
+        return n;
     }
 
     // --- reading ---------------------------------------------------------------------------------------------
@@ -159,6 +193,11 @@ public final class ThreadRecords implements java.io.Serializable {
         return acquireLock.size();
     }
 
+    /** {@link #OPENMP_LOCK} or {@link #PTHREAD_LOCK}: which threading model's lock (ids are per model). */
+    public byte acquireModel(int i) {
+        return acquireModel.getByte(i);
+    }
+
     public int acquireLock(int i) {
         return acquireLock.getInt(i);
     }
@@ -184,6 +223,10 @@ public final class ThreadRecords implements java.io.Serializable {
 
     public int releases() {
         return releaseLock.size();
+    }
+
+    public byte releaseModel(int i) {
+        return releaseModel.getByte(i);
     }
 
     public int releaseLock(int i) {

@@ -51,7 +51,7 @@ final class OpenMpStage {
      * @param region  per call path, its region
      */
     record Teams(String trace, boolean lenient, int[] groupOf, int[] parent, int[] region, double tps,
-                 long[] timeMasks) implements Serializable {
+                 long[] timeMasks, boolean idleThreads) implements Serializable {
 
         /**
          * The groups, or null when no location recorded an OpenMP construct (the single-machine code then adds
@@ -99,7 +99,11 @@ final class OpenMpStage {
                 parent[c] = tree.parent(c);
                 region[c] = tree.region(c);
             }
-            return new Teams(trace, lenient, groupOf, parent, region, defs.clock().ticksPerSecond(), timeMasks);
+            // every call path of the unified tree was visited, but for the artificial THREADS node (not "pthread")
+            boolean idleThreads = !dev.straggler.patterns.PthreadApi.remapperSkipsThreadMetrics(
+                    dev.straggler.replay.RegionTable.of(defs).regions(), region, c -> true);
+            return new Teams(trace, lenient, groupOf, parent, region, defs.clock().ticksPerSecond(), timeMasks,
+                    idleThreads);
         }
 
         int paths() {
@@ -173,7 +177,7 @@ final class OpenMpStage {
         }
         SeverityCube before = cube.mutableCopy();
         Replay replay = Replay.threadLevel(view, records, localToGlobal);
-        OpenMpAnalysis.Result r = OpenMpAnalysis.addTo(cube, replay);
+        OpenMpAnalysis.Result r = OpenMpAnalysis.addTo(cube, replay, teams.idleThreads());
         List<StreamedCube.Column> cells = new ArrayList<>(k);
         for (int i = 0; i < k; i++) {
             cells.add(changed(threads.get(i).location(), i, before, cube, paths));

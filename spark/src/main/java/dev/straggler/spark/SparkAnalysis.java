@@ -128,6 +128,11 @@ public final class SparkAnalysis {
         return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
     }
 
+    /** True when the trace defines regions of the POSIX threads API: their lock contention is analysed. */
+    static boolean hasPthreads(TraceDefinitions defs) {
+        return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.PTHREAD);
+    }
+
     /** As {@link #run(SparkSession, Path, boolean, AnalysisOptions, int)} with message blocks of a given size. */
     static AnalysisResult run(SparkSession spark, Path trace, boolean lenient, AnalysisOptions options,
                               int partitions, int blockSize) throws IOException {
@@ -205,7 +210,8 @@ public final class SparkAnalysis {
         Broadcast<Plan> shared = jsc.broadcast(plan);
         long[] timeMasks = WaitStates.timeMasks(regions);
         OpenMpStage.Teams teamPlan = null;
-        if (openMp) {
+        // the thread level: OpenMP's constructs and locks, and the mutexes of POSIX threads
+        if (openMp || hasPthreads(defs)) {
             boolean[] threadRecords = new boolean[n];
             for (LocationFacts f : facts) {
                 threadRecords[f.location()] = f.threadRecords();

@@ -157,7 +157,12 @@ final class StreamedCube {
     }
 
     /** The global sums each location's column needs before it is final. */
-    record Finish(double[] criticalPathImbalance, double[] computation, int[] visitors) implements Serializable {
+    /**
+     * @param remapperSkipsImbalance the run visited POSIX threads calls, so that Scalasca's remapping adds no
+     *                               imbalance heuristic ({@link dev.straggler.patterns.PthreadApi#remapperSkipsThreadMetrics})
+     */
+    record Finish(double[] criticalPathImbalance, double[] computation, int[] visitors, boolean remapperSkipsImbalance)
+            implements Serializable {
     }
 
     /** A location's sums over call paths and which of its values could go in an integer column, per metric. */
@@ -337,7 +342,11 @@ final class StreamedCube {
         if (rootCauses) {
             factor = criticalPathImbalanceFactors(sums, shape);
         }
-        return new Finish(factor, computation, visitors);
+        List<dev.straggler.trace.Region> regions = dev.straggler.replay.RegionTable.of(
+                TaskDefinitions.of(shape.trace(), shape.lenient())).regions();
+        boolean skips = dev.straggler.patterns.PthreadApi.remapperSkipsThreadMetrics(regions, shape.region(),
+                p -> visitors[p] > 0);
+        return new Finish(factor, computation, visitors, skips);
     }
 
     /**
@@ -384,6 +393,9 @@ final class StreamedCube {
                 boolean set = !Double.isNaN(f.criticalPathImbalance()[p]) && cp != 0;
                 col.set(MetricTree.CRITICAL_PATH_IMBALANCE, p, 0, set ? f.criticalPathImbalance()[p] * cp : 0);
             }
+        }
+        if (f.remapperSkipsImbalance()) {
+            return Column.of(c.location(), col);
         }
         ComputationalImbalance.Metrics into = ComputationalImbalance.Metrics.of(col);
         // the heuristic's OpenMP branch applies where the cube has OpenMP metrics: a run with OpenMP regions

@@ -22,11 +22,14 @@ package dev.straggler.trace;
  *   <tr><td>THREAD_FORK</td><td>requested team size</td><td>{@link Paradigm} code</td><td></td><td></td><td></td></tr>
  *   <tr><td>THREAD_JOIN</td><td></td><td>{@link Paradigm} code</td><td></td><td></td><td></td></tr>
  *   <tr><td>THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK</td><td>lock id</td><td>{@link Paradigm} code</td><td></td><td></td><td>acquisition order</td></tr>
+ *   <tr><td>THREAD_BEGIN</td><td></td><td>thread contingent (communicator, -1: none)</td><td></td><td></td><td>sequence count</td></tr>
  * </table>
  *
  * <p>The thread records are OTF2's ThreadFork/ThreadJoin (the master thread opening and closing a parallel region)
  * and ThreadAcquireLock/ThreadReleaseLock (a thread taking and giving back a lock or critical section; the
- * acquisition order numbers the acquisitions of one lock across the process's threads), reference §6.6.
+ * acquisition order numbers the acquisitions of one lock across the process's threads), reference §6.6. THREAD_BEGIN
+ * is the first record of a thread another thread created (OTF2's create/wait model, e.g. a POSIX thread): its call
+ * paths hang under the program's artificial THREADS node, as PEARL builds them.
  *
  * <p>The {@link #code()} byte is what the columnar store and dispatch tables use; it never changes for a kind.
  */
@@ -50,10 +53,11 @@ public enum EventKind {
     THREAD_FORK(16),
     THREAD_JOIN(17),
     THREAD_ACQUIRE_LOCK(18),
-    THREAD_RELEASE_LOCK(19);
+    THREAD_RELEASE_LOCK(19),
+    THREAD_BEGIN(20);
 
     /** Number of kinds; dispatch tables indexed by {@link #code()} have this length. */
-    public static final int COUNT = 20;
+    public static final int COUNT = 21;
 
     public static final byte ENTER_CODE = 0;
     public static final byte LEAVE_CODE = 1;
@@ -75,6 +79,7 @@ public enum EventKind {
     public static final byte THREAD_JOIN_CODE = 17;
     public static final byte THREAD_ACQUIRE_LOCK_CODE = 18;
     public static final byte THREAD_RELEASE_LOCK_CODE = 19;
+    public static final byte THREAD_BEGIN_CODE = 20;
 
     private static final EventKind[] BY_CODE = values();
 
@@ -108,7 +113,7 @@ public enum EventKind {
     /** The thread-level records: fork, join and the lock records. */
     public boolean isThread() {
         return this == THREAD_FORK || this == THREAD_JOIN || this == THREAD_ACQUIRE_LOCK
-                || this == THREAD_RELEASE_LOCK;
+                || this == THREAD_RELEASE_LOCK || this == THREAD_BEGIN;
     }
 
     /** Records whose only payload is a request id. */

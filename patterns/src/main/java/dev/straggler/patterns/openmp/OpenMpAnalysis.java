@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The OpenMP level of the analysis (docs/openmp.md): thread management ({@link ThreadManagement}), waiting at
- * barriers ({@link BarrierWait}), lock contention ({@link LockContention}) and idle threads ({@link IdleThreads}),
+ * The thread level of the analysis (docs/openmp.md): thread management ({@link ThreadManagement}), waiting at
+ * barriers ({@link BarrierWait}), lock contention of OpenMP and POSIX threads ({@link LockContention}) and idle
+ * threads ({@link IdleThreads}),
  * per thread and call path with
  * Scalasca 2.6's rules. The threads of a process form one team: their k-th parallel regions and k-th barriers
  * belong together, and their lock orders are shared. Reads only what the replay kept of each location
@@ -35,15 +36,22 @@ public final class OpenMpAnalysis {
         return m >= 0 && !cube.isOmitted(m) && cube.total(m) > 0;
     }
 
-    /** Books the OpenMP severities of every thread into the (not yet frozen) cube. */
+    /** Books the OpenMP severities of every thread into the (not yet frozen) cube, whose visits are complete. */
     public static Result addTo(SeverityCube cube, Replay replay) {
+        return addTo(cube, replay, !dev.straggler.patterns.PthreadApi.remapperSkipsThreadMetrics(cube));
+    }
+
+    /**
+     * As above; {@code idleThreads} false leaves the idle threads out, as Scalasca's remapping does for a run that
+     * visits POSIX threads calls ({@link dev.straggler.patterns.PthreadApi#remapperSkipsThreadMetrics}).
+     */
+    public static Result addTo(SeverityCube cube, Replay replay, boolean idleThreads) {
         List<LocationData> all = replay.locations();
         boolean any = false;
+        boolean openMp = false;
         for (LocationData d : all) {
-            if (!d.threads().isEmpty()) {
-                any = true;
-                break;
-            }
+            any |= !d.threads().isEmpty();
+            openMp |= d.threads().hasOpenMp();
         }
         if (!any) {
             return new Result(false, List.of());
@@ -54,11 +62,13 @@ public final class OpenMpAnalysis {
             sev[l] = new Severities(l, MetricTree.COUNT);
         }
         TeamManagement management = replay.teamManagement();
-        for (LocationData d : all) {
-            ThreadManagement.book(d, management, sev[d.location()]);
+        if (openMp) {
+            for (LocationData d : all) {
+                ThreadManagement.book(d, management, sev[d.location()]);
+            }
         }
         List<String> problems = new ArrayList<>();
-        if (management.unmatchedInstances() > 0) {
+        if (openMp && management.unmatchedInstances() > 0) {
             problems.add(management.unmatchedInstances() + " parallel-region instances have no matching fork and join"
                     + " of their master thread: no management time for them");
         }
@@ -69,13 +79,15 @@ public final class OpenMpAnalysis {
             for (int i = 0; i < t.length; i++) {
                 out[i] = sev[t[i].location()];
             }
-            String why = unsupported(t);
+            String why = openMp ? unsupported(t) : null;
             if (why != null) {
                 problems.add(String.format(Locale.ROOT, "rank %d: %s: its OpenMP barrier and lock waiting is not"
                         + " analysed", t[0].rank(), why));
                 continue;
             }
-            BarrierWait.book(t, out);
+            if (openMp) {
+                BarrierWait.book(t, out);
+            }
             LockContention.book(t, out);
         }
         double tps = replay.definitions().clock().ticksPerSecond();
@@ -83,9 +95,12 @@ public final class OpenMpAnalysis {
             sev[d.location()].forEach((metric, path, ticks) ->
                     cube.add(metric, d.globalCallPath(path), d.location(), ticks / tps));
         }
-        // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report
-        IdleThreads.addTo(cube, teamMaster);
-        return new Result(true, problems);
+        // last: it reads the time profile as it stands, as Scalasca's remapping reads the analysis report; only
+        // OpenMP reserves CPU for a team (POSIX threads are created and joined by the program itself)
+        if (openMp && idleThreads) {
+            IdleThreads.addTo(cube, teamMaster);
+        }
+        return new Result(openMp, problems);
     }
 
     /** Why a team cannot be analysed as Scalasca 2.6 does it, or null. */

@@ -35,6 +35,7 @@ public final class PopCounters {
         boolean mpi = r.paradigm() == Paradigm.MPI || "MPI".equals(r.sourceFile()) || r.name().startsWith("MPI_");
         boolean overhead = r.paradigm() == Paradigm.MEASUREMENT_SYSTEM
                 && (r.name().equals("TRACE BUFFER FLUSH") || r.name().equals("TRACING"));
-        return !mpi && !overhead && !OtherParadigms.isOtherRuntime(r.paradigm());
+        return !mpi && !overhead && !OtherParadigms.isOtherRuntime(r.paradigm())
+                && dev.straggler.patterns.PthreadApi.of(r) == dev.straggler.patterns.PthreadApi.Category.NONE;
     }
 }

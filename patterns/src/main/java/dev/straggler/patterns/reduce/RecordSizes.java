@@ -70,6 +70,8 @@ public final class RecordSizes {
             case EventKind.THREAD_JOIN_CODE -> withLength(1);
             case EventKind.THREAD_ACQUIRE_LOCK_CODE, EventKind.THREAD_RELEASE_LOCK_CODE ->
                     withLength(1 + u32c(ref) + u32c((int) aux));
+            // thread contingent, sequence count
+            case EventKind.THREAD_BEGIN_CODE -> withLength(u32c(comm) + u64c(aux));
             default -> throw new IllegalArgumentException("unknown event kind " + kind);
         };
     }

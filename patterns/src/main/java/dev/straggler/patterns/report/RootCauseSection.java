@@ -73,7 +73,11 @@ final class RootCauseSection {
             waiting += c.total(MetricTree.OMP_EBARRIER_WAIT) + c.total(MetricTree.OMP_IBARRIER_WAIT)
                     + c.total(MetricTree.OMP_IDLE_THREADS);
         }
-        String allWaiting = openMp ? "the waiting in MPI and at OpenMP barriers and of the idle threads" : "all waiting";
+        // the delay analysis explains MPI waiting (and with OpenMP its barriers and idle threads), never lock contention
+        boolean locks = c.total(MetricTree.PTHREAD_LOCK_CONTENTION_MUTEX_LOCK)
+                + c.total(MetricTree.PTHREAD_LOCK_CONTENTION_CONDITIONAL) > 0;
+        String allWaiting = openMp ? "the waiting in MPI and at OpenMP barriers and of the idle threads"
+                : locks ? "the waiting in MPI" : "all waiting";
         String waitedFor = openMp ? "the processes and threads waited for" : "the processes waited for";
         if (delay > 0 && waiting > 0) {
             out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of %s (%s s of %s s) is caused by delays "

@@ -32,13 +32,15 @@ public final class TextReport {
      * another. Completion times (Barrier Completion, N x N Completion, Initialization Completion) are time spent
      * finishing an operation after the waiting ended, not waiting, and the one-sided patterns are not replayed.
      * Messages in Wrong Order is listed too, as part of Late Sender. The OpenMP ones (waiting at barriers, contention
-     * for critical sections and locks) follow, per thread.
+     * for critical sections and locks) and the POSIX threads ones (contention for mutexes, also on waking from a
+     * condition wait) follow, per thread.
      */
     private static final int[] WAIT_STATES = {MetricTree.MPI_LATESENDER, MetricTree.MPI_LATESENDER_WO,
             MetricTree.MPI_LATERECEIVER, MetricTree.MPI_BARRIER_WAIT, MetricTree.MPI_WAIT_NXN,
             MetricTree.MPI_LATEBROADCAST, MetricTree.MPI_EARLYREDUCE, MetricTree.MPI_EARLYSCAN,
             MetricTree.MPI_FINALIZE_WAIT, MetricTree.OMP_EBARRIER_WAIT, MetricTree.OMP_IBARRIER_WAIT,
-            MetricTree.OMP_LOCK_CONTENTION_CRITICAL, MetricTree.OMP_LOCK_CONTENTION_API};
+            MetricTree.OMP_LOCK_CONTENTION_CRITICAL, MetricTree.OMP_LOCK_CONTENTION_API,
+            MetricTree.PTHREAD_LOCK_CONTENTION_MUTEX_LOCK, MetricTree.PTHREAD_LOCK_CONTENTION_CONDITIONAL};
 
     private TextReport() {
     }

@@ -37,6 +37,7 @@ public final class RootCauseMetrics {
 
     /** The derived members of the hierarchy, from the stored ones. */
     static void derive(SeverityCube cube) {
+        boolean withOpenMp = !cube.isOmitted(MetricTree.DELAY_OMP);
         int paths = cube.callPaths().size();
         int locs = cube.locations().size();
         for (int c = 0; c < paths; c++) {
@@ -61,7 +62,10 @@ public final class RootCauseMetrics {
                 set(cube, MetricTree.DELAY_OMPBARRIER_AGGREGATE, c, l, ompBarrier);
                 set(cube, MetricTree.DELAY_OMPIDLE_AGGREGATE, c, l, ompIdle);
                 set(cube, MetricTree.DELAY_OMP, c, l, ompBarrier + ompIdle);
-                set(cube, MetricTree.DELAY, c, l, ls + lr + bar + n21 + o2n + n2n + ompBarrier + ompIdle);
+                // without OpenMP the remapping voids delay_omp, and delay is delay_mpi alone (though scout computes
+                // idleness delays for the threads of any process, docs/openmp.md §6)
+                set(cube, MetricTree.DELAY, c, l, ls + lr + bar + n21 + o2n + n2n
+                        + (withOpenMp ? ompBarrier + ompIdle : 0));
 
                 double lsWait = cube.get(MetricTree.MPI_LATESENDER, c, l);
                 double lrWait = cube.get(MetricTree.MPI_LATERECEIVER, c, l);

@@ -67,7 +67,7 @@ final class LocationAnalysis {
             long mask = timeMasks[p.region(n)];
             long t = excl[n];
             for (long bits = mask; bits != 0; bits &= bits - 1) {
-                sev.add(Long.numberOfTrailingZeros(bits), n, t);
+                sev.add(TimeMasks.lowest(bits), n, t);
             }
             sev.add(MetricTree.VISITS, n, p.visits(n));
             sev.add(MetricTree.SYNCS_SEND, n, p.zeroByteSends(n));

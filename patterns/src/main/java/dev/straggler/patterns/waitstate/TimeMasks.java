@@ -71,11 +71,59 @@ final class TimeMasks {
         }
     }
 
-    private static long bit(int metric) {
-        if (metric >= Long.SIZE) {
-            throw new IllegalStateException("time metric " + MetricTree.ALL.get(metric).uniqueName() + " is beyond the 64 mask bits");
+    /**
+     * The metrics a mask can hold, one bit each: the categories of time the remapping assigns by region (the wait
+     * states and the other computed metrics are not among them), in tree order.
+     */
+    private static final int[] MASKED = {MetricTree.TIME, MetricTree.EXECUTION, MetricTree.COMP, MetricTree.MPI,
+            MetricTree.MPI_MANAGEMENT, MetricTree.MPI_INIT_EXIT, MetricTree.MPI_MGMT_COMM, MetricTree.MPI_MGMT_FILE,
+            MetricTree.MPI_MGMT_WIN, MetricTree.MPI_SYNCHRONIZATION, MetricTree.MPI_SYNC_COLLECTIVE,
+            MetricTree.MPI_RMA_SYNCHRONIZATION, MetricTree.MPI_RMA_SYNC_ACTIVE, MetricTree.MPI_RMA_SYNC_PASSIVE,
+            MetricTree.MPI_COMMUNICATION, MetricTree.MPI_POINT2POINT, MetricTree.MPI_COLLECTIVE,
+            MetricTree.MPI_RMA_COMMUNICATION, MetricTree.MPI_IO, MetricTree.MPI_IO_INDIVIDUAL,
+            MetricTree.MPI_IO_COLLECTIVE, MetricTree.OMP_TIME, MetricTree.OMP_SYNCHRONIZATION, MetricTree.OMP_BARRIER,
+            MetricTree.OMP_EBARRIER, MetricTree.OMP_IBARRIER, MetricTree.OMP_CRITICAL, MetricTree.OMP_LOCK_API,
+            MetricTree.OMP_ORDERED, MetricTree.OMP_TASKWAIT, MetricTree.OMP_FLUSH, MetricTree.PTHREAD_TIME,
+            MetricTree.PTHREAD_MANAGEMENT, MetricTree.PTHREAD_SYNCHRONIZATION, MetricTree.PTHREAD_LOCK_API,
+            MetricTree.PTHREAD_CONDITIONAL, MetricTree.OVERHEAD};
+    private static final int[] SLOT = new int[MetricTree.COUNT];
+
+    static {
+        java.util.Arrays.fill(SLOT, -1);
+        for (int i = 0; i < MASKED.length; i++) {
+            SLOT[MASKED[i]] = i;
         }
-        return 1L << metric;
+    }
+
+    static long bit(int metric) {
+        if (SLOT[metric] < 0) {
+            throw new IllegalStateException("time metric " + MetricTree.ALL.get(metric).uniqueName() + " has no mask bit");
+        }
+        return 1L << SLOT[metric];
+    }
+
+    /** True when the mask holds the metric. */
+    static boolean has(long mask, int metric) {
+        return SLOT[metric] >= 0 && (mask & (1L << SLOT[metric])) != 0;
+    }
+
+    /** The metric of a mask's lowest set bit. */
+    static int lowest(long mask) {
+        return MASKED[Long.numberOfTrailingZeros(mask)];
+    }
+
+    /**
+     * The POSIX threads metrics of a region of paradigm Pthread ({@link dev.straggler.patterns.PthreadApi}), or 0:
+     * its time is then computation.
+     */
+    static long pthread(Region r) {
+        long t = bit(MetricTree.PTHREAD_TIME);
+        return switch (dev.straggler.patterns.PthreadApi.of(r)) {
+            case MANAGEMENT -> t | bit(MetricTree.PTHREAD_MANAGEMENT);
+            case MUTEX -> t | bit(MetricTree.PTHREAD_SYNCHRONIZATION) | bit(MetricTree.PTHREAD_LOCK_API);
+            case CONDITION -> t | bit(MetricTree.PTHREAD_SYNCHRONIZATION) | bit(MetricTree.PTHREAD_CONDITIONAL);
+            case NONE -> 0;
+        };
     }
 
     /** Bit set over {@link MetricTree} indices, per region of the table. */
@@ -100,6 +148,10 @@ final class TimeMasks {
             // Scalasca's remapping counts every other OpenMP region (parallel, worksharing, master, single, the
             // block of a critical section) as computation; the management part is moved out of it separately
             return m | (omp == 0 ? bit(MetricTree.COMP) : omp);
+        }
+        if (!mpi && r.paradigm() == Paradigm.PTHREAD) {
+            long pt = pthread(r);
+            return m | (pt == 0 ? bit(MetricTree.COMP) : pt);
         }
         if (!mpi) {
             // Scalasca subtracts the time of other parallel runtimes from computation, besides MPI

@@ -57,7 +57,7 @@ final class VisitMasks {
 
     /** Every count metric a visit of the region adds to (leaf and ancestors, each once), or null for none. */
     static int[] chain(Region r, long timeMask) {
-        if ((timeMask & (1L << MetricTree.MPI)) == 0) {
+        if (!TimeMasks.has(timeMask, MetricTree.MPI)) {
             return null;
         }
         String name = r.name();

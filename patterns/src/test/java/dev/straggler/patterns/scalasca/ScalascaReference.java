@@ -52,7 +52,7 @@ public final class ScalascaReference {
 
     public static ScalascaReference load(Path dir) throws IOException {
         ScalascaReference r = new ScalascaReference();
-        r.readAnchor(tarMember(dir.resolve("scout.cubex"), "anchor.xml"));
+        r.readAnchor(anchor(dir, "scout"));
         r.readDump(dir.resolve("scalasca_dump.csv"));
         r.readTreeTotals(dir.resolve("scalasca_tree_totals.csv"));
         r.readLog(dir.resolve("scout.log"));
@@ -66,9 +66,18 @@ public final class ScalascaReference {
      */
     public static ScalascaReference loadRemapped(Path dir) throws IOException {
         ScalascaReference r = new ScalascaReference();
-        r.readAnchor(tarMember(dir.resolve("trace.cubex"), "anchor.xml"));
+        r.readAnchor(anchor(dir, "trace"));
         r.readDump(dir.resolve("trace_dump.csv"));
         return r;
+    }
+
+    /**
+     * The call tree and system tree of a report: {@code NAME.cubex}'s anchor.xml, or that member alone where the
+     * report is kept as {@code NAME.anchor.xml} (the recorded samples: the dumps hold every value).
+     */
+    static byte[] anchor(Path dir, String name) throws IOException {
+        Path alone = dir.resolve(name + ".anchor.xml");
+        return Files.exists(alone) ? Files.readAllBytes(alone) : tarMember(dir.resolve(name + ".cubex"), "anchor.xml");
     }
 
     /** Extracts one member of a POSIX tar archive (a .cubex file). */

@@ -373,6 +373,18 @@ final class EventDecoder {
                     emit(type == Otf2Format.EVT_THREAD_ACQUIRE_LOCK ? EventKind.THREAD_ACQUIRE_LOCK_CODE
                             : EventKind.THREAD_RELEASE_LOCK_CODE, (int) lock, model, 0, 0, order);
                 }
+                case Otf2Format.EVT_THREAD_BEGIN -> {
+                    // threadContingent (u32c), sequenceCount (u64c)
+                    checkField(b, p, q, end);
+                    long contingent = val(b, q, little);
+                    q += len(b[q]);
+                    checkField(b, p, q, end);
+                    long sequence = val(b, q, little);
+                    checkFields(b, p, q + len(b[q]), end);
+                    // the contingent only names the creating process's threads: an undefined one is no reason to drop
+                    // the record that places the thread's call paths
+                    emit(EventKind.THREAD_BEGIN_CODE, 0, comms.get(contingent), 0, 0, sequence);
+                }
                 case Otf2Format.EVT_PROGRAM_BEGIN -> emit(EventKind.PROGRAM_BEGIN_CODE, 0, 0, 0, 0, 0);
                 case Otf2Format.EVT_PROGRAM_END -> {
                     checkField(b, p, q, end);

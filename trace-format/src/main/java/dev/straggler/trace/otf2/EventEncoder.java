@@ -140,6 +140,11 @@ final class EventEncoder {
                 body.u32c(ref);
                 body.u32c((int) aux);
             }
+            case EventKind.THREAD_BEGIN_CODE -> {
+                type = Otf2Format.EVT_THREAD_BEGIN;
+                body.u32c(comm);
+                body.u64c(aux);
+            }
             default -> throw new IllegalArgumentException("unknown event kind " + kind);
         }
         emit(t, type, noLength);

@@ -53,6 +53,7 @@ public final class Otf2Format {
     public static final int EVT_THREAD_TEAM_END = 56;
     public static final int EVT_THREAD_ACQUIRE_LOCK = 57;
     public static final int EVT_THREAD_RELEASE_LOCK = 58;
+    public static final int EVT_THREAD_BEGIN = 63;
     public static final int EVT_PROGRAM_BEGIN = 83;
     public static final int EVT_PROGRAM_END = 84;
     public static final int EVT_MAX_KNOWN = 88;
@@ -187,6 +188,6 @@ public final class Otf2Format {
     public static boolean isModelEvent(int id) {
         return id >= EVT_BUFFER_FLUSH && id <= EVT_MPI_COLLECTIVE_END || id == EVT_PROGRAM_BEGIN
                 || id == EVT_PROGRAM_END || id == EVT_THREAD_FORK || id == EVT_THREAD_JOIN
-                || id == EVT_THREAD_ACQUIRE_LOCK || id == EVT_THREAD_RELEASE_LOCK;
+                || id == EVT_THREAD_ACQUIRE_LOCK || id == EVT_THREAD_RELEASE_LOCK || id == EVT_THREAD_BEGIN;
     }
 }

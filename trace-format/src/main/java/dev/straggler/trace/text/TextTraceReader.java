@@ -266,6 +266,10 @@ public final class TextTraceReader {
                 Map<String, String> kv = keyValues(tok, 3);
                 b.add(time, kind.code(), (int) req(kv, "lock"), paradigm(kv, kind), 0, 0, req(kv, "order"));
             }
+            case THREAD_BEGIN -> {
+                Map<String, String> kv = keyValues(tok, 3);
+                b.add(time, kind.code(), 0, (int) num(kv, "comm", -1), 0, 0, num(kv, "sequence", 1));
+            }
         }
     }
 

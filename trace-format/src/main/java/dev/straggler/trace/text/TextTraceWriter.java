@@ -166,6 +166,12 @@ public final class TextTraceWriter {
             case THREAD_JOIN -> sb.append(" model=").append(paradigm(b.comm[i]));
             case THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK -> sb.append(" model=").append(paradigm(b.comm[i]))
                     .append(" lock=").append(Integer.toUnsignedString(b.ref[i])).append(" order=").append(b.aux[i]);
+            case THREAD_BEGIN -> {
+                if (b.comm[i] >= 0) {
+                    sb.append(" comm=").append(b.comm[i]);
+                }
+                sb.append(" sequence=").append(b.aux[i]);
+            }
         }
         sb.append('\n');
     }

@@ -332,6 +332,7 @@ class Otf2WriterTest {
                     + Integer.toUnsignedString(b.ref[i]) + " " + b.aux[i];
             case THREAD_RELEASE_LOCK -> "ThreadReleaseLock" + t + " " + b.comm[i] + " "
                     + Integer.toUnsignedString(b.ref[i]) + " " + b.aux[i];
+            case THREAD_BEGIN -> "ThreadBegin" + t + (comm.isEmpty() ? " 4294967295" : comm) + " " + b.aux[i];
         };
     }
 }

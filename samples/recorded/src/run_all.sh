@@ -1,0 +1,27 @@
+#!/bin/bash
+# Builds, records and analyses the samples of this directory with Score-P 8.4 and Scalasca 2.6 (both on PATH, MPI
+# being Open MPI). R is the directory to write into, with this script's directory as R/src.
+set -u
+R=${R:-$(cd "$(dirname "$0")/.." && pwd)}
+mkdir -p "$R/bin" && cd "$R/bin"
+scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o mpi-in-single ../src/mpi-in-single.c
+scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-mutex ../src/pthread-mutex.c
+record() { name=$1; shift; rm -rf "$R/$name"
+  SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=64M SCOREP_TIMER=clock_gettime \
+  SCOREP_EXPERIMENT_DIRECTORY=$R/$name OMP_NUM_THREADS=4 OMP_WAIT_POLICY=PASSIVE \
+  mpirun --allow-run-as-root --oversubscribe -np 2 "$@" > "/tmp/$name.stdout" 2>&1
+  mv "/tmp/$name.stdout" "$R/$name/app_stdout.txt"; }
+record mpi-in-single-single0 ./mpi-in-single single0
+record mpi-in-single-master  ./mpi-in-single master
+record pthread-mutex         ./pthread-mutex
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex; do
+  cd "$R/$name"
+  # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive
+  mpirun --allow-run-as-root --oversubscribe -np 2 scout.hyb traces.otf2 > scout.log 2>&1
+  cube_dump -m all -c all -x incl -z excl -s csv2 scout.cubex > scalasca_dump.csv
+  scalasca -examine -s . > /dev/null 2>&1      # trace.cubex: the remapped report (square, cube_remap2)
+  cube_dump -m all -c all -x incl -z excl -s csv2 trace.cubex > trace_dump.csv
+  tar -xOf scout.cubex anchor.xml > scout.anchor.xml
+  tar -xOf trace.cubex anchor.xml > trace.anchor.xml
+  rm -f scout.cubex trace.cubex scorep.score scorep.cfg MANIFEST.md
+done
