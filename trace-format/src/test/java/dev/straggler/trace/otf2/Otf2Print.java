@@ -32,7 +32,8 @@ final class Otf2Print {
     private static final String[] MODEL = {"ENTER", "LEAVE", "MPI_SEND", "MPI_ISEND", "MPI_ISEND_COMPLETE",
         "MPI_IRECV_REQUEST", "MPI_RECV", "MPI_IRECV", "MPI_REQUEST_TEST", "MPI_REQUEST_CANCELLED",
         "MPI_COLLECTIVE_BEGIN", "MPI_COLLECTIVE_END", "MEASUREMENT_ON_OFF", "PROGRAM_BEGIN", "PROGRAM_END",
-        "BUFFER_FLUSH", "THREAD_FORK", "THREAD_JOIN", "THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK"};
+        "BUFFER_FLUSH", "THREAD_FORK", "THREAD_JOIN", "THREAD_ACQUIRE_LOCK", "THREAD_RELEASE_LOCK",
+        "THREAD_BEGIN"};
 
     /** What otf2-print shows for one location. */
     record Printed(List<String> model, Map<String, Long> counts, long attributeLists) {
@@ -115,7 +116,7 @@ final class Otf2Print {
     /** The values of an otf2-print attribute text: quoted names and {@code Label:} words dropped. */
     static List<String> values(String text) {
         text = text.replace("Stop Time:", "").replace("Exit status:", "").replace("# Requested Threads:", "")
-                .replace("Acquisition Order:", "");
+                .replace("Acquisition Order:", "").replace("Thread Contingent:", "").replace("Sequence Count:", "");
         List<String> out = new ArrayList<>();
         StringBuilder tok = new StringBuilder();
         boolean quoted = false;
@@ -193,6 +194,9 @@ final class Otf2Print {
             case THREAD_JOIN -> s.append(' ').append(b.comm[i]);
             case THREAD_ACQUIRE_LOCK, THREAD_RELEASE_LOCK -> s.append(' ').append(b.comm[i]).append(' ')
                     .append(Integer.toUnsignedString(b.ref[i])).append(' ').append(b.aux[i]);
+            // the contingent communicator's id (otf2-print: <id> after its quoted name), the sequence count
+            case THREAD_BEGIN -> s.append(' ').append(b.comm[i] >= 0 ? Long.toString(m.commIds[b.comm[i]])
+                    : "UNDEFINED").append(' ').append(Long.toUnsignedString(b.aux[i]));
             default -> {
             }
         }
