@@ -28,16 +28,17 @@ final class Plan implements Serializable {
     /** Whether the root-cause stage runs (the chunks then also give each member's collective roles). */
     final boolean rootCauses;
     /**
-     * Whether the trace defines OpenMP regions: the root-cause stage then holds each process's threads in one task,
-     * as they meet at forks and barriers.
+     * Whether some process has CPU threads besides its master (OpenMP or POSIX threads): the root-cause stage then
+     * holds each process's threads in one task, as they meet at forks and barriers, and a process's threads form a
+     * team as {@link dev.straggler.replay.Replay#teams} forms them on one machine (with or without OpenMP).
      */
-    final boolean openMp;
+    final boolean teams;
     private transient Int2IntOpenHashMap[] memberIndex;
 
     Plan(String trace, boolean lenient, TraceDefinitions defs, int[] instances, List<int[]> localToGlobal,
-         int blockSize, boolean rootCauses, boolean openMp) {
+         int blockSize, boolean rootCauses, boolean teams) {
         this.blockSize = blockSize;
-        this.openMp = openMp;
+        this.teams = teams;
         this.rootCauses = rootCauses;
         this.trace = trace;
         this.lenient = lenient;

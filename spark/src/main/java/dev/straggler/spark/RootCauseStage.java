@@ -230,7 +230,7 @@ final class RootCauseStage {
         // their own would read every location's records once more and keep them a second time); an OpenMP team's
         // threads are held by one task, as they meet at every fork and barrier
         int tasks = Math.min(byLocation.numPartitions(), Math.max(1, slots));
-        org.apache.spark.Partitioner gang = plan.openMp
+        org.apache.spark.Partitioner gang = plan.teams
                 ? ProcessPartitioner.of(TaskDefinitions.of(plan.trace, plan.lenient), tasks)
                 : new LocationPartitioner(n, tasks);
         JavaPairRDD<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
@@ -634,7 +634,7 @@ final class RootCauseStage {
      */
     private static Int2ObjectOpenHashMap<RootCauses.Team> teams(List<Held> held, Plan plan, List<Out> out) {
         Int2ObjectOpenHashMap<RootCauses.Team> teamOf = new Int2ObjectOpenHashMap<>();
-        if (!plan.openMp) {
+        if (!plan.teams) {
             return teamOf;
         }
         int[] teamMaster = Replay.teamMasters(TaskDefinitions.of(plan.trace, plan.lenient), plan.locationOfRank);

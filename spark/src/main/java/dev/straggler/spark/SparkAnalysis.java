@@ -128,6 +128,11 @@ public final class SparkAnalysis {
         return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.OPENMP);
     }
 
+    /** True when some process has CPU threads besides its master: its threads form a team for the root causes. */
+    static boolean hasWorkerThreads(TraceDefinitions defs) {
+        return java.util.Arrays.stream(Replay.teamMasters(defs, defs.masterLocationByRank())).anyMatch(m -> m >= 0);
+    }
+
     /** True when the trace defines regions of the POSIX threads API: their lock contention is analysed. */
     static boolean hasPthreads(TraceDefinitions defs) {
         return defs.regions().stream().anyMatch(r -> r.paradigm() == dev.straggler.trace.Paradigm.PTHREAD);
@@ -176,11 +181,14 @@ public final class SparkAnalysis {
                                       int blockSize, Skips skips, Path cubeOut) throws IOException {
         int n = defs.locations().size();
         boolean openMp = hasOpenMp(defs);
+        // a process's threads form a team with or without OpenMP (POSIX threads): read after their master, and
+        // held by one task in the root-cause stage, as on one machine
+        boolean threadTeams = openMp || hasWorkerThreads(defs);
         options.progress().update("read", 0, n);
         // the root-cause stage needs each location's marks; it does not run on a trace with OpenMP threads
         boolean intervals = options.rootCauses();
         // 1. read: location ranges as tasks, the records kept partitioned by location
-        Read reading = read(jsc, path, lenient, intervals, defs, byLocation, openMp, read, skips);
+        Read reading = read(jsc, path, lenient, intervals, defs, byLocation, threadTeams, read, skips);
         JavaPairRDD<Integer, LocationData> locations = reading.locations();
 
         // 2. facts to the driver: trees merged, collective instances formed
@@ -206,7 +214,7 @@ public final class SparkAnalysis {
         boolean rootCauses = rootCausesAsked;
         String rootCauseProblem = null;
         Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
-                rootCauses, openMp);
+                rootCauses, threadTeams);
         Broadcast<Plan> shared = jsc.broadcast(plan);
         long[] timeMasks = WaitStates.timeMasks(regions);
         OpenMpStage.Teams teamPlan = null;
@@ -613,7 +621,7 @@ public final class SparkAnalysis {
     }
 
     /**
-     * Reads every location in its location range's task. On a trace with OpenMP regions a location whose process has
+     * Reads every location in its location range's task. On a trace with threads (OpenMP or POSIX) a location whose process has
      * its master thread elsewhere (a worker thread, an accelerator stream) is read after that master, with the
      * master's OpenMP records shipped to it: a worker's parallel regions hang under the master's call stack at the
      * master's forks, and every location's team management is measured from the master's forks and joins

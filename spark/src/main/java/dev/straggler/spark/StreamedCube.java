@@ -103,8 +103,20 @@ final class StreamedCube {
                 paths.add(new CallPath(c, parent[c], region[c], 0));
             }
             Location loc = defs.location(l);
-            return new SeverityCube(MetricTree.ALL, RegionTable.of(defs).regions(), paths,
+            SeverityCube col = new SeverityCube(MetricTree.ALL, RegionTable.of(defs).regions(), paths,
                     List.of(new SystemLocation(0, loc.rank(), loc.thread(), loc.name(), List.of())), Map.of());
+            // the metrics the run leaves out, as the driver's cube does (the file's metric order lacks them): the
+            // derived metrics depend on it (without OpenMP, delay is delay_mpi alone)
+            boolean[] written = new boolean[MetricTree.COUNT];
+            for (int m : layout.metricOrder()) {
+                written[m] = true;
+            }
+            for (int m = 0; m < written.length; m++) {
+                if (!written[m]) {
+                    col.omit(m);
+                }
+            }
+            return col;
         }
 
         /** The row key of (metric, call path): the metric's place in the file, then the row's position. */
@@ -645,7 +657,10 @@ final class StreamedCube {
         }
         // every final column is kept now: the columns they were made from are no longer needed
         columns.unpersist(false);
+        // a metric the file leaves out (omitted: e.g. the OpenMP delay costs Scalasca computes for the POSIX threads
+        // of a run without OpenMP) has no file index, and its values are not written anywhere
         int[] fileIndex = new int[MetricTree.COUNT];
+        Arrays.fill(fileIndex, -1);
         int[] order = shape.layout().metricOrder();
         for (int k = 0; k < order.length; k++) {
             fileIndex[order[k]] = k;
@@ -726,7 +741,7 @@ final class StreamedCube {
                 while (at < c.cell().length && c.cell()[at] / paths == m) {
                     at++;
                 }
-                if (start == at) {
+                if (start == at || fileIndex[m] < 0) {
                     continue;
                 }
                 double[] exclusive = new double[paths];

@@ -110,6 +110,30 @@ class SparkOpenMpTest {
         }
     }
 
+    /**
+     * MPI with POSIX threads (samples/recorded/pthread-mutex, Score-P 8.4): the lock contention of mutexes and
+     * condition waits, the created threads' call paths under THREADS, no idle threads and no imbalance heuristic
+     * (Scalasca's remapping skips both when a run calls Pthreads), with and without root causes, also in the cube
+     * the executors write.
+     */
+    @Test
+    void aPthreadsTraceGivesTheSingleMachineResultsWithItsLockContention() throws IOException {
+        Path trace = Path.of("..", "samples", "recorded", "pthread-mutex", "traces.otf2");
+        Assumptions.assumeTrue(java.nio.file.Files.exists(trace), "no " + trace);
+        for (AnalysisOptions options : List.of(WITHOUT, WITH)) {
+            AnalysisResult local = SparkAnalysisTest.local(trace, options);
+            assertTrue(local.cube().total("pthread_lock_contention_mutex_lock") > 0
+                    && local.cube().total("pthread_lock_contention_conditional") > 0, "the trace has lock contention");
+            for (int partitions : new int[] {1, 3}) {
+                AnalysisResult spark = SparkAnalysisTest.spark(trace, partitions, options);
+                Results.assertSame(local, spark);
+                assertEquals(0, spark.cube().total("imbalance"));
+                assertEquals(0, spark.cube().total("omp_idle_threads"));
+            }
+            StreamedCubeTest.assertSameCube(dir, trace, options, 3);
+        }
+    }
+
     @Test
     void theCubeWrittenByTheExecutorsOfAHybridTraceIsTheSingleMachineOne() throws IOException {
         for (Path trace : hybridTraces()) {
