@@ -24,12 +24,37 @@ public final class PipelinedReader implements AutoCloseable {
     /** A ring slot: a batch, or the end of the stream, or the reader's failure. */
     private static final class Slot {
         final EventBatch batch;
+        final int capacity;
         boolean end;
         IOException error;
 
         Slot(int capacity) {
+            this.capacity = capacity;
             batch = new EventBatch(capacity);
         }
+    }
+
+    /**
+     * Slots of closed readers, for the next reader: a replay opens one reader per location, and allocating (and
+     * zeroing) eight batches of seven columns each time had cost as much as a tenth of a root-cause analysis of many
+     * small locations. Bounded by what the analysis threads use at once.
+     */
+    private static final java.util.concurrent.ConcurrentLinkedQueue<Slot> FREE =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private static final java.util.concurrent.atomic.AtomicInteger FREE_COUNT =
+            new java.util.concurrent.atomic.AtomicInteger();
+    private static final int FREE_LIMIT = 2 * SLOTS * Runtime.getRuntime().availableProcessors();
+
+    private static Slot take(int capacity) {
+        for (Slot s; (s = FREE.poll()) != null; ) {
+            FREE_COUNT.decrementAndGet();
+            if (s.capacity == capacity) {
+                s.end = false;
+                s.error = null;
+                return s;
+            }
+        }
+        return new Slot(capacity);
     }
 
     /** Receives each batch on the draining thread; the batch is only valid during the call. */
@@ -44,7 +69,7 @@ public final class PipelinedReader implements AutoCloseable {
     private volatile boolean stopped;
 
     public PipelinedReader(TraceSource source, int location, int batchSize) {
-        ring = RingBuffer.createSingleProducer(() -> new Slot(batchSize), SLOTS, new BlockingWaitStrategy());
+        ring = RingBuffer.createSingleProducer(() -> take(batchSize), SLOTS, new BlockingWaitStrategy());
         poller = ring.newPoller();
         ring.addGatingSequences(poller.getSequence());
         producer = new Thread(() -> produce(source, location), "straggler-decode-" + location);
@@ -120,6 +145,14 @@ public final class PipelinedReader implements AutoCloseable {
                 // discarding slots cannot fail
             }
             LockSupport.parkNanos(100_000);
+        }
+        // the decoder has ended: no one writes the slots any more
+        for (int i = 0; i < SLOTS; i++) {
+            if (FREE_COUNT.incrementAndGet() <= FREE_LIMIT) {
+                FREE.add(ring.get(i));
+            } else {
+                FREE_COUNT.decrementAndGet();
+            }
         }
     }
 }

@@ -12,6 +12,8 @@ import java.util.Arrays;
  * tree).
  */
 final class IntervalTimes {
+    /** The analysis thread's working arrays for OpenMP barrier evaluations ({@link OmpBarrierDelay}). */
+    private final OmpBarrierDelay.Scratch scratch = new OmpBarrierDelay.Scratch();
     private final double[] acc;
     private final int[] touched;
     /** Per call path, the call of {@link #runtimes} in which it was last listed. */
@@ -397,5 +399,9 @@ final class IntervalTimes {
         }
         prunedSum = sum;
         return k;
+    }
+
+    OmpBarrierDelay.Scratch scratch() {
+        return scratch;
     }
 }

@@ -19,8 +19,11 @@ final class OmpBarrierDelay {
     private OmpBarrierDelay() {
     }
 
-    /** Per analysis thread, the arrays one evaluation works in (a barrier every few events: no allocation each). */
-    private static final class Scratch {
+    /**
+     * Per analysis thread, the arrays one evaluation works in (a barrier every few events: no allocation each); held
+     * by the thread's {@link IntervalTimes}, which every evaluation gets.
+     */
+    static final class Scratch {
         double[] diff = new double[64];
         double[] diffSum = new double[8];
         double[] delay = new double[16];
@@ -38,8 +41,6 @@ final class OmpBarrierDelay {
         }
     }
 
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
-
     /** Evaluates a barrier instance once every thread of the team has arrived (master first in {@code team}). */
     static void evaluate(CostReplay replay, CostReplay.TeamArrival[] team, IntervalTimes t) {
         CostReplay.TeamArrival latest = team[0];
@@ -55,7 +56,7 @@ final class OmpBarrierDelay {
         double propWait = latest.propWait();
         // per thread: the positive part of the last thread's times minus its own (CalculateDiff), in path order;
         // thread j's part is diff[j·cpn, (j+1)·cpn)
-        Scratch scratch = SCRATCH.get();
+        Scratch scratch = t.scratch();
         scratch.ensure(team.length, cpn);
         double[] diff = scratch.diff;
         double[] diffSum = scratch.diffSum;
