@@ -269,8 +269,8 @@ final class IntervalPass {
             return -1;
         }
         int p = -1;
-        for (int r : team.forkStack(k)) {
-            p = node(p, r);
+        for (int i = 0, depth = team.forkStackDepth(k); i < depth; i++) {
+            p = node(p, team.forkStackRegion(k, i));
         }
         hangNode = p;
         return p;

@@ -341,16 +341,17 @@ public final class LocationPass {
             anomalies[Anomaly.PARALLEL_WITHOUT_FORK.ordinal()]++;
             return -1;
         }
-        int[] stack = team.forkStack(k);
-        if (stack.length > prefixNodes.length) {
-            prefixNodes = Arrays.copyOf(prefixNodes, stack.length);
+        // every parallel region of every worker comes here: the master's stack is read in place, not copied
+        int depth = team.forkStackDepth(k);
+        if (depth > prefixNodes.length) {
+            prefixNodes = Arrays.copyOf(prefixNodes, depth);
         }
         int p = -1;
-        for (int i = 0; i < stack.length; i++) {
-            p = profile.child(p, stack[i]);
+        for (int i = 0; i < depth; i++) {
+            p = profile.child(p, team.forkStackRegion(k, i));
             prefixNodes[i] = p;
         }
-        prefixLength = stack.length;
+        prefixLength = depth;
         return p;
     }
 

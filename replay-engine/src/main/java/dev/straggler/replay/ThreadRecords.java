@@ -138,6 +138,20 @@ public final class ThreadRecords implements java.io.Serializable {
     }
 
     /** The region ids of the call stack at fork {@code f}, outermost first. */
+    /** Number of regions in the call stack at fork {@code f}. */
+    public int forkStackDepth(int f) {
+        return forkStackEnd(f) - forkStackStart.getInt(f);
+    }
+
+    /** Region {@code i} (0: the outermost) of the call stack at fork {@code f}; no copy, unlike {@link #forkStack}. */
+    public int forkStackRegion(int f, int i) {
+        return forkStackRegions.getInt(forkStackStart.getInt(f) + i);
+    }
+
+    private int forkStackEnd(int f) {
+        return f + 1 < forkStackStart.size() ? forkStackStart.getInt(f + 1) : forkStackRegions.size();
+    }
+
     public int[] forkStack(int f) {
         int from = forkStackStart.getInt(f);
         int to = f + 1 < forkStackStart.size() ? forkStackStart.getInt(f + 1) : forkStackRegions.size();
