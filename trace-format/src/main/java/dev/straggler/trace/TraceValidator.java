@@ -210,6 +210,13 @@ public final class TraceValidator {
                                 }
                             }
                         }
+                        case EventKind.THREAD_BEGIN_CODE -> {
+                            // the contingent names the creating process's threads: -1 (none) or a communicator
+                            if (b.comm[i] < -1 || b.comm[i] >= defs.communicators().size()) {
+                                report(res, max, loc, rank, idx, t, "THREAD_BEGIN names undefined communicator "
+                                        + b.comm[i] + " as its thread contingent");
+                            }
+                        }
                         case EventKind.MPI_COLLECTIVE_BEGIN_CODE -> {
                             if (inCollective) {
                                 report(res, max, loc, rank, idx, t, "MPI_COLLECTIVE_BEGIN inside another collective");

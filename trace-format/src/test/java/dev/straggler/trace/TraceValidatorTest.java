@@ -85,6 +85,13 @@ class TraceValidatorTest {
     }
 
     @Test
+    void threadBeginNamingAnUndefinedContingentIsReported() throws Exception {
+        assertSingleProblem(validate("2 1 THREAD_BEGIN comm=7 sequence=1\n"), 2, 0,
+                "THREAD_BEGIN names undefined communicator 7");
+        assertTrue(validate("2 1 THREAD_BEGIN sequence=1\n2 2 THREAD_BEGIN comm=1 sequence=2\n").ok());
+    }
+
+    @Test
     void undefinedRegionIdInABuiltTraceIsReported() throws Exception {
         TraceDefinitions.Builder b = TraceDefinitions.builder();
         b.addRegion("f", "", 0, 0, Paradigm.USER, RegionRole.FUNCTION);
