@@ -101,6 +101,22 @@ public record TimeProfile(int bins, long startTick, long endTick, double start, 
             return sum;
         }
 
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LocationProfile l && l.location == location && Arrays.equals(l.regions, regions)
+                    && Arrays.equals(l.seconds, seconds);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * location + Arrays.hashCode(regions)) + Arrays.hashCode(seconds);
+        }
+
+        @Override
+        public String toString() {
+            return "LocationProfile[location=" + location + ", regions=" + regions.length + "]";
+        }
+
         private LocationProfile renumbered(int[] columnOfRegionId) {
             int[] columns = new int[regions.length];
             for (int j = 0; j < regions.length; j++) {
@@ -138,6 +154,25 @@ public record TimeProfile(int bins, long startTick, long endTick, double start, 
     @Override
     public double[] binTotals() {
         return binTotals.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof TimeProfile p && p.bins == bins && p.startTick == startTick && p.endTick == endTick
+                && Double.compare(p.binWidth, binWidth) == 0 && Arrays.equals(p.regionIds, regionIds)
+                && p.regionNames.equals(regionNames) && p.locations.equals(locations)
+                && Arrays.equals(p.binTotals, binTotals);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(bins, startTick, endTick, Arrays.hashCode(regionIds), locations);
+    }
+
+    @Override
+    public String toString() {
+        return "TimeProfile[" + bins + " bins of " + binWidth + " s from t=" + startTick + " to t=" + endTick + ", "
+                + regionIds.length + " regions, " + locations.size() + " locations]";
     }
 
     /** Number of profile columns (regions). */

@@ -242,6 +242,13 @@ class TimeProfileClosedFormTest {
     }
 
     @Test
+    void twoComputationsOfTheSameProfileAreEqual() throws IOException {
+        assertEquals(TimeProfile.of(trace(), 4), TimeProfile.of(trace(), 4));
+        assertEquals(TimeProfile.of(trace(), 4).hashCode(), TimeProfile.of(trace(), 4).hashCode());
+        assertTrue(!TimeProfile.of(trace(), 4).equals(TimeProfile.of(trace(), 3)));
+    }
+
+    @Test
     void invalidRequestsAreRefusedInOneLine() throws IOException {
         MemoryTrace t = trace();
         assertThrows(IllegalArgumentException.class, () -> TimeProfile.of(t, 0));
