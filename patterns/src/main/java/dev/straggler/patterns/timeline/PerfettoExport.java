@@ -747,7 +747,9 @@ public final class PerfettoExport {
                 g.writeObjectFieldStart("args");
                 g.writeNumberField("from_rank", env.src);
                 g.writeNumberField("to_rank", env.dst);
-                g.writeStringField("communicator", defs.communicator(env.comm).name());
+                String comm = defs.communicator(env.comm).name();
+                // Score-P leaves some communicators unnamed: say which one it is rather than write ""
+                g.writeStringField("communicator", comm.isEmpty() ? "communicator " + env.comm : comm);
                 g.writeNumberField("tag", env.tag);
                 g.writeNumberField("bytes", bytes);
                 g.writeEndObject();
