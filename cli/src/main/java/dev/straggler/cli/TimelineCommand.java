@@ -1,0 +1,275 @@
+package dev.straggler.cli;
+
+import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.Instance;
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.timeline.PerfettoExport;
+import dev.straggler.patterns.timeline.TimeProfile;
+import dev.straggler.trace.Clock;
+import dev.straggler.trace.EventBatch;
+import dev.straggler.trace.Location;
+import dev.straggler.trace.LocationReader;
+import dev.straggler.trace.TraceSource;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+
+/**
+ * A window of a trace on a time axis: written for Perfetto and chrome://tracing ({@link PerfettoExport}), and the
+ * whole run's time profile in equal bins ({@link TimeProfile}, Pipit's and Vampir's definition). A window is given
+ * by time, or by one of the most severe instances of a wait state, which is then marked on its location.
+ */
+@Command(name = "timeline", mixinStandardHelpOptions = true,
+        description = {"Shows a trace on a time axis: writes a window of it for Perfetto (ui.perfetto.dev) and "
+                + "chrome://tracing, with messages as arrows and a wait state marked, and prints the whole run's time "
+                + "profile (each region's share of every time bin).",
+                "Times are seconds since the start of the measurement, as `dump` and the analysis' most severe "
+                        + "instances give them."})
+final class TimelineCommand implements Callable<Integer> {
+    @Mixin
+    ReadingOptions common;
+
+    @Parameters(index = "0", paramLabel = "TRACE")
+    Path trace;
+
+    @Option(names = "--from", paramLabel = "SECONDS", description = "Start of the window (default: the first event).")
+    Double from;
+
+    @Option(names = "--to", paramLabel = "SECONDS", description = "End of the window (default: the last event).")
+    Double to;
+
+    @Option(names = "--locations", paramLabel = "LIST", description = "Only these locations, by index: e.g. 0-7,12 "
+            + "(default: all).")
+    String locations;
+
+    @Option(names = "--instance", paramLabel = "METRIC:K", description = "The window around the K-th most severe "
+            + "instance of a wait state (e.g. mpi_latesender:1; runs the wait-state analysis), marked on the location "
+            + "that waited; --from/--to then cannot be given.")
+    String instance;
+
+    @Option(names = "--perfetto", paramLabel = "FILE", description = "Write the window as Chrome/Perfetto "
+            + "trace-event JSON.")
+    Path perfetto;
+
+    @Option(names = "--overview", description = "Print the whole run's time profile: per time bin, the regions' "
+            + "shares of the selected locations' time.")
+    boolean overview;
+
+    @Option(names = "--bins", paramLabel = "N", defaultValue = "20", description = "Time bins of the overview "
+            + "(default ${DEFAULT-VALUE}).")
+    int bins;
+
+    @Option(names = "--top", paramLabel = "N", defaultValue = "3", description = "Regions listed per bin of the "
+            + "overview (default ${DEFAULT-VALUE}; the rest is summed and said).")
+    int top;
+
+    @Override
+    public Integer call() throws IOException {
+        if (perfetto == null && !overview) {
+            throw new IllegalArgumentException("nothing to do: give --perfetto FILE (a window for Perfetto) and/or "
+                    + "--overview (the run's time profile)");
+        }
+        Ranges.between("--bins", bins, 1, 100_000);
+        Ranges.between("--top", top, 1, Integer.MAX_VALUE);
+        if (instance != null && (from != null || to != null)) {
+            throw new IllegalArgumentException("--instance sets the window itself: give it without --from and --to");
+        }
+        try (TraceSource src = Inputs.open(trace, common)) {
+            try {
+                List<Integer> chosen = locationList(locations, src.definitions().locations().size());
+                if (overview) {
+                    printOverview(src, chosen);
+                }
+                if (perfetto != null) {
+                    writePerfetto(src, chosen);
+                }
+            } finally {
+                Inputs.reportSkipped(src);
+            }
+        }
+        return 0;
+    }
+
+    private void writePerfetto(TraceSource src, List<Integer> chosen) throws IOException {
+        Clock c = src.definitions().clock();
+        double tps = c.ticksPerSecond();
+        // the export counts from the trace's first event; the options, from the start of the measurement
+        double origin = (firstEventTick(src) - c.globalOffset()) / tps;
+        List<PerfettoExport.Mark> marks = new ArrayList<>();
+        double lo;
+        double hi;
+        String what;
+        if (instance != null) {
+            Instance i = instance(src);
+            // the waiting call with as much again on both sides, so that what led to it is in view
+            double pad = Math.max(i.duration(), 1e-6);
+            lo = Math.max(origin, i.start() - pad);
+            hi = i.end() + pad;
+            int loc = locationOf(src, i.rank(), i.thread());
+            marks.add(new PerfettoExport.Mark(loc, i.start() - origin, i.end() - origin,
+                    MetricTree.standaloneName(i.metric()), "wait state",
+                    Map.of("metric", i.metric(), "severity_s", i.severity(), "partner_rank", i.partnerRank(),
+                            "waiting_ranks", i.waitingRanks())));
+            what = String.format(Locale.ROOT, "%s instance %s (%.6f s lost on rank %d%s)",
+                    MetricTree.standaloneName(i.metric()), instance.substring(instance.lastIndexOf(':') + 1),
+                    i.severity(), i.rank(), i.thread() > 0 ? " thread " + i.thread() : "");
+            if (!chosen.contains(loc)) {
+                throw new IllegalArgumentException("--locations leaves out location " + loc
+                        + ", where the instance waited");
+            }
+        } else {
+            // the trace's declared length bounds both (without one, any finite time is taken)
+            double length = c.traceLength() > 0 ? (double) c.traceLength() / tps : Double.MAX_VALUE;
+            lo = from == null ? origin : Ranges.between("--from", from, 0, length);
+            hi = to == null ? Double.POSITIVE_INFINITY : Ranges.between("--to", to, lo, Math.max(lo, length));
+            what = "window";
+        }
+        PerfettoExport.Window window = new PerfettoExport.Window(Math.max(0, lo - origin), Math.max(0, hi - origin));
+        Path parent = perfetto.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        PerfettoExport.Summary s;
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(perfetto), 1 << 16)) {
+            s = PerfettoExport.write(src, window, chosen.size() == src.definitions().locations().size() ? null : chosen,
+                    marks, out);
+        }
+        System.out.printf(Locale.ROOT, "wrote %s: %s [%.6f, %.6f] s since the start of the measurement, %d location(s); "
+                        + "%,d region slices (%,d cut at the window's edges), %,d messages drawn%s%s%n", perfetto, what,
+                s.from() + origin, s.to() + origin, s.locations(), s.slices(),
+                s.slicesClippedAtStart() + s.slicesClippedAtEnd(), s.messagesDrawn(),
+                s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations() > 0
+                        ? String.format(Locale.ROOT, " (%,d more leave the window or the locations, not drawn)",
+                        s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations()) : "",
+                s.marksDrawn() > 0 ? String.format(Locale.ROOT, ", %d wait state marked", s.marksDrawn()) : "");
+        System.out.println("open it in https://ui.perfetto.dev or chrome://tracing");
+    }
+
+    /** The K-th most severe instance of the metric, from the wait-state analysis (root causes are not needed). */
+    private Instance instance(TraceSource src) throws IOException {
+        int colon = instance.lastIndexOf(':');
+        if (colon <= 0 || colon == instance.length() - 1) {
+            throw new IllegalArgumentException("--instance takes METRIC:K, e.g. mpi_latesender:1, not '" + instance + "'");
+        }
+        String metric = instance.substring(0, colon);
+        int k;
+        try {
+            k = Integer.parseInt(instance.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--instance takes METRIC:K with K a whole number, not '" + instance + "'");
+        }
+        Ranges.between("--instance's K", k, 1, Integer.MAX_VALUE);
+        if (MetricTree.indexOf(metric) < 0) {
+            throw new IllegalArgumentException("--instance names no metric '" + metric + "' (e.g. mpi_latesender, "
+                    + "mpi_wait_nxn, omp_ibarrier_wait)");
+        }
+        AnalysisResult r = AnalyzeCommand.analyse(src, 0, common.quiet, false);
+        List<Instance> of = r.mostSevere().stream().filter(i -> i.metric().equals(metric)).toList();
+        if (of.isEmpty()) {
+            throw new IllegalArgumentException(trace + " has no instance of " + metric + " among the most severe ones "
+                    + "the analysis keeps");
+        }
+        if (k > of.size()) {
+            throw new IllegalArgumentException("--instance " + instance + ": the analysis keeps " + of.size()
+                    + " instance(s) of " + metric + ", the most severe first");
+        }
+        return of.get(k - 1);
+    }
+
+    private void printOverview(TraceSource src, List<Integer> chosen) throws IOException {
+        int[] locs = chosen.stream().mapToInt(Integer::intValue).toArray();
+        TimeProfile p = chosen.size() == src.definitions().locations().size() ? TimeProfile.of(src, bins)
+                : TimeProfile.of(src, bins, locs);
+        System.out.printf(Locale.ROOT, "Time profile of %s: %d bins of %.6f s from %.6f to %.6f s since the start of "
+                        + "the measurement, %d location(s); per bin each region's exclusive time over bin width x "
+                        + "locations (the rest of a bin is time outside every region)%n", trace, p.bins(),
+                p.binWidth(), p.start(), p.end(), p.locations().size());
+        for (int b = 0; b < p.bins(); b++) {
+            List<TimeProfile.Share> shares = p.shares(b);
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%10.6f s ", p.binStart(b)));
+            double rest = 0;
+            for (int i = 0; i < shares.size(); i++) {
+                TimeProfile.Share s = shares.get(i);
+                if (i < top) {
+                    line.append(String.format(Locale.ROOT, " %s %.1f%%", s.name(), 100 * s.normalized()));
+                } else {
+                    rest += s.normalized();
+                }
+            }
+            if (shares.size() > top) {
+                line.append(String.format(Locale.ROOT, " (+%d more regions, %.1f%%)", shares.size() - top, 100 * rest));
+            }
+            if (shares.isEmpty()) {
+                line.append(" (no region)");
+            }
+            System.out.println(line);
+        }
+    }
+
+    /** The earliest event of any location (its first batch only), in ticks. */
+    private static long firstEventTick(TraceSource src) throws IOException {
+        long first = Long.MAX_VALUE;
+        EventBatch b = new EventBatch(1024);
+        for (Location l : src.definitions().locations()) {
+            try (LocationReader r = src.openLocation(l.index())) {
+                if (r.next(b) && b.size > 0) {
+                    first = Math.min(first, b.time[0]);
+                }
+            }
+        }
+        return first == Long.MAX_VALUE ? src.definitions().clock().globalOffset() : first;
+    }
+
+    private static int locationOf(TraceSource src, int rank, int thread) {
+        for (Location l : src.definitions().locations()) {
+            if (l.rank() == rank && l.thread() == thread) {
+                return l.index();
+            }
+        }
+        throw new IllegalStateException("no location of rank " + rank + " thread " + thread);
+    }
+
+    /** "0-7,12" as location indices, each checked; null: all. */
+    static List<Integer> locationList(String spec, int count) {
+        List<Integer> all = new ArrayList<>();
+        if (spec == null) {
+            for (int l = 0; l < count; l++) {
+                all.add(l);
+            }
+            return all;
+        }
+        TreeSet<Integer> out = new TreeSet<>();
+        for (String part : spec.split(",")) {
+            String p = part.trim();
+            int dash = p.indexOf('-', 1);
+            try {
+                int a = Integer.parseInt(dash < 0 ? p : p.substring(0, dash));
+                int b = dash < 0 ? a : Integer.parseInt(p.substring(dash + 1));
+                if (a > b) {
+                    throw new IllegalArgumentException("--locations range " + p + " runs backwards");
+                }
+                for (int l = a; l <= b; l++) {
+                    Ranges.between("--locations", l, 0, count - 1);
+                    out.add(l);
+                }
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--locations takes indices and ranges such as 0-7,12, not '" + spec + "'");
+            }
+        }
+        all.addAll(out);
+        return all;
+    }
+}

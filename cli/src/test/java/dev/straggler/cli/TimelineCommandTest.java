@@ -1,0 +1,138 @@
+package dev.straggler.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code straggler timeline} on the bundled sample (1 tick = 1 µs): rank 1 waits in MPI_Recv from 2,000 µs until the
+ * message sent at 7,010 µs arrives at 7,200 µs, a Late Sender of 5 ms (the send was entered at 7,000 µs). Its window
+ * is the waiting call with as much again on both sides, so the whole 12 ms run; each rank has 7 regions.
+ */
+class TimelineCommandTest {
+    @TempDir
+    Path tmp;
+
+    private static List<JsonNode> events(Path json) throws Exception {
+        List<JsonNode> out = new ArrayList<>();
+        new ObjectMapper().readTree(json.toFile()).get("traceEvents").forEach(out::add);
+        return out;
+    }
+
+    @Test
+    void theMostSevereLateSenderIsMarkedOnTheRankThatWaitedWithItsMessageDrawn() throws Exception {
+        Path json = tmp.resolve("ls.json");
+        CliTest.Run r = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1",
+                "--perfetto", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().replaceAll("\\s+", " ");
+        assertTrue(out.contains("Late Sender instance 1 (0.005000 s lost on rank 1)"), out);
+        assertTrue(out.contains("14 region slices"), out);
+        assertTrue(out.contains("1 messages drawn"), out);
+        assertTrue(out.contains("1 wait state marked"), out);
+        List<JsonNode> ev = events(json);
+        JsonNode mark = ev.stream().filter(e -> "X".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        assertEquals("Late Sender", mark.get("name").asText());
+        assertEquals(1, mark.get("pid").asInt());
+        assertEquals(2000, mark.get("ts").asDouble(), 1e-6);
+        assertEquals(5200, mark.get("dur").asDouble(), 1e-6);
+        JsonNode start = ev.stream().filter(e -> "s".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        JsonNode end = ev.stream().filter(e -> "f".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        assertEquals(0, start.get("pid").asInt());
+        assertEquals(7010, start.get("ts").asDouble(), 1e-6);
+        assertEquals(1, end.get("pid").asInt());
+        assertEquals(7200, end.get("ts").asDouble(), 1e-6);
+        assertEquals(start.get("id").asText(), end.get("id").asText());
+    }
+
+    @Test
+    void timesCountFromTheStartOfTheMeasurementWhileTheExportCountsFromTheFirstEvent() throws Exception {
+        // the sample with every event 1 ms later: the Late Sender waits from 3 ms since the start of the measurement,
+        // 2 ms after the first event
+        StringBuilder shifted = new StringBuilder();
+        for (String line : Files.readAllLines(CliTest.SAMPLE)) {
+            String[] f = line.split(" ", 3);
+            if (f.length == 3 && f[0].matches("\\d+") && f[1].matches("\\d+")) {
+                line = f[0] + " " + (Long.parseLong(f[1]) + 1000) + " " + f[2];
+            }
+            shifted.append(line.replace("length=12000", "length=13000")).append('\n');
+        }
+        Path trace = tmp.resolve("shifted.txt");
+        Files.writeString(trace, shifted);
+        Path json = tmp.resolve("shifted.json");
+        CliTest.Run r = CliTest.run("timeline", trace.toString(), "--instance", "mpi_latesender:1", "--perfetto",
+                json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        // the waiting call 3.0-8.2 ms with 5.2 ms on both sides, from the first event at 1 ms to the end at 13 ms
+        assertTrue(r.out().contains("[0.001000, 0.013000] s since the start of the measurement"), r.out());
+        JsonNode mark = events(json).stream().filter(e -> "X".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        assertEquals(2000, mark.get("ts").asDouble(), 1e-6);
+        JsonNode recv = events(json).stream().filter(e -> "B".equals(e.path("ph").asText())
+                && "MPI_Recv".equals(e.path("name").asText())).findFirst().orElseThrow();
+        assertEquals(2000, recv.get("ts").asDouble(), 1e-6);
+    }
+
+    @Test
+    void aWindowByTimeKeepsOnlyTheChosenLocationsAndSaysWhatItLeftOut() throws Exception {
+        Path json = tmp.resolve("w.json");
+        // 5-8 ms on rank 0 only: compute (cut at 5 ms), MPI_Send, compute, MPI_Barrier (cut at 8 ms) and main
+        CliTest.Run r = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--from", "0.005", "--to", "0.008",
+                "--locations", "0", "--perfetto", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().replaceAll("\\s+", " ");
+        assertTrue(out.contains("window [0.005000, 0.008000] s since the start of the measurement, 1 location(s)"), out);
+        assertTrue(out.contains("0 messages drawn (1 more leave the window or the locations, not drawn)"), out);
+        long begins = events(json).stream().filter(e -> "B".equals(e.path("ph").asText())).count();
+        assertEquals(5, begins);
+    }
+
+    @Test
+    void theOverviewGivesPipitsTimeProfileOfItsPingPongTrace() throws Exception {
+        Path trace = Path.of(System.getProperty("straggler.shared", "../../shared"), "traces", "pipit-ping-pong",
+                "traces.otf2");
+        assumeTrue(Files.isRegularFile(trace), "shared traces not present: " + trace);
+        CliTest.Run r = CliTest.run("timeline", trace.toString(), "--overview", "--bins", "62", "--top", "6", "-q");
+        assertEquals(0, r.code(), r.err());
+        String[] lines = r.out().split("\n");
+        // bin 60 (line 62 after the heading): Pipit's values, checked by Pipit against Vampir (shared README)
+        String bin60 = lines[61];
+        assertTrue(bin60.contains("MPI_Send 24.6%") && bin60.contains("MPI_Recv 21.0%")
+                && bin60.contains("MPI_Init 14.8%") && bin60.contains("int main(int, char**) 39.5%"), bin60);
+        assertTrue(lines[2].contains("MPI_Init 100.0%") && !lines[2].contains("+"), lines[2]);
+    }
+
+    @Test
+    void badRequestsAnswerInOneLine() {
+        String s = CliTest.SAMPLE.toString();
+        String[][] cases = {
+                {"timeline", s},
+                {"timeline", s, "--instance", "mpi_latesender:2", "--perfetto", tmp.resolve("a.json").toString()},
+                {"timeline", s, "--instance", "mpi_latesender", "--perfetto", tmp.resolve("b.json").toString()},
+                {"timeline", s, "--instance", "no_such_metric:1", "--perfetto", tmp.resolve("c.json").toString()},
+                {"timeline", s, "--instance", "mpi_latesender:1", "--from", "0", "--perfetto", tmp.resolve("d.json").toString()},
+                {"timeline", s, "--locations", "0-2", "--overview"},
+                {"timeline", s, "--from", "0.008", "--to", "0.005", "--perfetto", tmp.resolve("e.json").toString()},
+        };
+        String[] expected = {"nothing to do", "keeps 1 instance(s) of mpi_latesender", "takes METRIC:K",
+                "names no metric 'no_such_metric'", "without --from and --to", "--locations takes a whole number from 0 to 1, not 2",
+                "--to takes a number from 0.008 to 0.012, not 0.005"};
+        for (int i = 0; i < cases.length; i++) {
+            CliTest.Run r = CliTest.run(cases[i]);
+            assertEquals(1, r.code(), String.join(" ", cases[i]) + ": " + r.err());
+            assertTrue(r.err().contains(expected[i]), r.err());
+            assertEquals(1, r.err().strip().lines().count(), r.err());
+            assertFalse(r.err().contains("Exception"), r.err());
+        }
+    }
+}
