@@ -51,6 +51,7 @@ public final class PipelinedReader implements AutoCloseable {
             if (s.capacity == capacity) {
                 s.end = false;
                 s.error = null;
+                s.batch.clear();
                 return s;
             }
         }
@@ -78,20 +79,26 @@ public final class PipelinedReader implements AutoCloseable {
     }
 
     private void produce(TraceSource source, int location) {
+        // a sequence claimed but not yet published: a failing read must publish its failure in that very slot, since
+        // publishing a later one would hand the consumer this slot with whatever it held before
+        long claimed = -1;
         try (LocationReader r = source.openLocation(location)) {
             while (!stopped) {
-                long seq = ring.next();
-                Slot s = ring.get(seq);
+                claimed = ring.next();
+                Slot s = ring.get(claimed);
                 s.error = null;
+                s.end = false;
                 s.end = !r.next(s.batch);
-                ring.publish(seq);
+                ring.publish(claimed);
+                claimed = -1;
                 if (s.end) {
                     return;
                 }
             }
         } catch (IOException | RuntimeException e) {
-            long seq = ring.next();
+            long seq = claimed >= 0 ? claimed : ring.next();
             Slot s = ring.get(seq);
+            s.batch.clear();
             s.end = true;
             s.error = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
             ring.publish(seq);
