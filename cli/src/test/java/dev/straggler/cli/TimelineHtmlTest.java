@@ -72,6 +72,8 @@ class TimelineHtmlTest {
         assertEquals("14", attr(dom, "data-drawn-bars"));
         assertEquals("1", attr(dom, "data-drawn-messages"));
         assertEquals("1", attr(dom, "data-marks"));
+        // main, and the calls inside it
+        assertEquals("2", attr(dom, "data-levels"));
         assertEquals(Double.parseDouble(w.group(1)), num(dom, "data-visible-from"), 5e-7);
         assertEquals(Double.parseDouble(w.group(2)), num(dom, "data-visible-to"), 5e-7);
         assertEquals(0.012, num(dom, "data-visible-to"), 1e-12);

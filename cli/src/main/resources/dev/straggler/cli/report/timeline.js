@@ -5,7 +5,7 @@
  * measurement (origin_s in #tl-meta + ts / 1e6), as the command line does.
  * The state of the last drawing is left on <body> for tests and scripts: data-visible-from and data-visible-to (seconds
  * since the start of the measurement), data-rows, data-drawn-bars, data-drawn-messages, data-marks (marks drawn),
- * data-slices (region slices in the page), data-hover (the last text shown for the pointer), data-error; the canvas
+ * data-slices (region slices in the page), data-levels (nesting levels of the deepest row), data-hover (the last text shown for the pointer), data-error; the canvas
  * has data-plot-left and data-plot-width (CSS pixels of the time axis). */
 (function () {
   'use strict';
@@ -112,9 +112,23 @@
       D.n = Int32Array.from(D.n); D.c = Int32Array.from(D.c); D.clip = Uint8Array.from(D.clip);
     }
   }
+  /** The deepest nesting level with a slice around time t on the row (the MPI call of a message), or 0. */
+  function levelAt(r, t) {
+    if (!r) return 0;
+    for (var d = r.depths.length - 1; d > 0; d--) {
+      var D = r.depths[d];
+      var k = upperBound(D.s, t, 0) - 1;
+      if (k >= 0 && D.e[k] >= t) return d;
+    }
+    return 0;
+  }
   for (var mi = 0; mi < messages.length; mi++) {
-    messages[mi].ra = rowFor(messages[mi].a.pid, messages[mi].a.tid, false);
-    messages[mi].rb = rowFor(messages[mi].b.pid, messages[mi].b.tid, false);
+    var msg = messages[mi];
+    msg.ra = rowFor(msg.a.pid, msg.a.tid, false);
+    msg.rb = rowFor(msg.b.pid, msg.b.tid, false);
+    // each end drawn on the bar of the call it was recorded in, as Perfetto binds a flow to its enclosing slice
+    msg.la = levelAt(msg.ra, msg.a.ts);
+    msg.lb = levelAt(msg.rb, msg.b.ts);
   }
   var catColour = cats.map(function (c) { return COLOURS[c] || OTHER_COLOUR; });
 
@@ -337,7 +351,7 @@
     }
   }
 
-  function rowMid(r) { return r.barsY + Math.max(1, r.depths.length) * SUB_H / 2; }
+  function levelMid(r, d) { return r.barsY + d * SUB_H + SUB_H / 2; }
 
   /**
    * Messages as lines from the send to the receive. Level of detail: of the messages between the same two rows
@@ -363,7 +377,7 @@
     var seen = new Set();
     for (var j = 0; j < visible.length; j++) {
       var mm = visible[j];
-      var xa = X(mm.a.ts), xb = X(mm.b.ts), ya = rowMid(mm.ra), yb = rowMid(mm.rb);
+      var xa = X(mm.a.ts), xb = X(mm.b.ts), ya = levelMid(mm.ra, mm.la), yb = levelMid(mm.rb, mm.lb);
       var key = Math.floor(xa) + ':' + Math.floor(xb) + ':' + ya + ':' + yb;
       if (seen.has(key)) continue;
       seen.add(key);
@@ -433,6 +447,7 @@
     body.dataset.drawnMessages = String(drawnMessages);
     body.dataset.marks = String(drawnMarks);
     body.dataset.slices = String(totalSlices);
+    body.dataset.levels = String(maxDepth);
     canvas.dataset.plotLeft = String(LABEL_W);
     canvas.dataset.plotWidth = String(plotW);
     if (!hovering) showView();
