@@ -1,5 +1,6 @@
 package dev.straggler.cli;
 
+import dev.straggler.cli.report.TimelinePage;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.MetricTree;
@@ -28,14 +29,15 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 
 /**
- * A window of a trace on a time axis: written for Perfetto and chrome://tracing ({@link PerfettoExport}), and the
- * whole run's time profile in equal bins ({@link TimeProfile}, Pipit's and Vampir's definition). A window is given
- * by time, or by one of the most severe instances of a wait state, which is then marked on its location.
+ * A window of a trace on a time axis: written for Perfetto and chrome://tracing ({@link PerfettoExport}) and as a
+ * self-contained page ({@link TimelinePage}, the same JSON drawn on a canvas), and the whole run's time profile in
+ * equal bins ({@link TimeProfile}, Pipit's and Vampir's definition). A window is given by time, or by one of the
+ * most severe instances of a wait state, which is then marked on its location.
  */
 @Command(name = "timeline", mixinStandardHelpOptions = true,
         description = {"Shows a trace on a time axis: writes a window of it for Perfetto (ui.perfetto.dev) and "
-                + "chrome://tracing, with messages as arrows and a wait state marked, and prints the whole run's time "
-                + "profile (each region's share of every time bin).",
+                + "chrome://tracing or as an HTML page, with messages as arrows and a wait state marked, and prints "
+                + "the whole run's time profile (each region's share of every time bin).",
                 "Times are seconds since the start of the measurement, as `dump` and the analysis' most severe "
                         + "instances give them."})
 final class TimelineCommand implements Callable<Integer> {
@@ -64,6 +66,10 @@ final class TimelineCommand implements Callable<Integer> {
             + "trace-event JSON.")
     Path perfetto;
 
+    @Option(names = "--html", paramLabel = "FILE", description = "Write the window as a self-contained HTML page: "
+            + "one row per location, zoom and pan in any browser (no network needed).")
+    Path html;
+
     @Option(names = "--overview", description = "Print the whole run's time profile: per time bin, the regions' "
             + "shares of the selected locations' time.")
     boolean overview;
@@ -78,9 +84,9 @@ final class TimelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (perfetto == null && !overview) {
-            throw new IllegalArgumentException("nothing to do: give --perfetto FILE (a window for Perfetto) and/or "
-                    + "--overview (the run's time profile)");
+        if (perfetto == null && html == null && !overview) {
+            throw new IllegalArgumentException("nothing to do: give --perfetto FILE (a window for Perfetto), --html "
+                    + "FILE (a page to look at) and/or --overview (the run's time profile)");
         }
         Ranges.between("--bins", bins, 1, 100_000);
         Ranges.between("--top", top, 1, Integer.MAX_VALUE);
@@ -93,8 +99,8 @@ final class TimelineCommand implements Callable<Integer> {
                 if (overview) {
                     printOverview(src, chosen);
                 }
-                if (perfetto != null) {
-                    writePerfetto(src, chosen);
+                if (perfetto != null || html != null) {
+                    writeWindow(src, chosen);
                 }
             } finally {
                 Inputs.reportSkipped(src);
@@ -103,7 +109,7 @@ final class TimelineCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void writePerfetto(TraceSource src, List<Integer> chosen) throws IOException {
+    private void writeWindow(TraceSource src, List<Integer> chosen) throws IOException {
         Clock c = src.definitions().clock();
         double tps = c.ticksPerSecond();
         // the export counts from the trace's first event; the options, from the start of the measurement
@@ -138,24 +144,52 @@ final class TimelineCommand implements Callable<Integer> {
             what = "window";
         }
         PerfettoExport.Window window = new PerfettoExport.Window(Math.max(0, lo - origin), Math.max(0, hi - origin));
-        Path parent = perfetto.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
+        List<Integer> subset = chosen.size() == src.definitions().locations().size() ? null : chosen;
+        PerfettoExport.Summary s = null;
+        if (perfetto != null) {
+            createParent(perfetto);
+            try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(perfetto), 1 << 16)) {
+                s = PerfettoExport.write(src, window, subset, marks, out);
+            }
         }
-        PerfettoExport.Summary s;
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(perfetto), 1 << 16)) {
-            s = PerfettoExport.write(src, window, chosen.size() == src.definitions().locations().size() ? null : chosen,
-                    marks, out);
+        if (html != null) {
+            // checked before the command ran, as every --html is (OutputPaths)
+            PerfettoExport.Summary[] written = {null};
+            Path json = perfetto;
+            // with a JSON file already written the page embeds it, so that the two cannot differ
+            TimelinePage.write(html, trace.toString(), String.format(Locale.ROOT, "%s, times in seconds since the "
+                    + "start of the measurement", what), origin, out -> {
+                if (json != null) {
+                    Files.copy(json, out);
+                } else {
+                    written[0] = PerfettoExport.write(src, window, subset, marks, out);
+                }
+            });
+            s = s == null ? written[0] : s;
         }
+        String files = perfetto != null && html != null ? perfetto + " and " + html : perfetto != null
+                ? perfetto.toString() : html.toString();
         System.out.printf(Locale.ROOT, "wrote %s: %s [%.6f, %.6f] s since the start of the measurement, %d location(s); "
-                        + "%,d region slices (%,d cut at the window's edges), %,d messages drawn%s%s%n", perfetto, what,
+                        + "%,d region slices (%,d cut at the window's edges), %,d messages drawn%s%s%n", files, what,
                 s.from() + origin, s.to() + origin, s.locations(), s.slices(),
                 s.slicesClippedAtStart() + s.slicesClippedAtEnd(), s.messagesDrawn(),
                 s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations() > 0
                         ? String.format(Locale.ROOT, " (%,d more leave the window or the locations, not drawn)",
                         s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations()) : "",
                 s.marksDrawn() > 0 ? String.format(Locale.ROOT, ", %d wait state marked", s.marksDrawn()) : "");
-        System.out.println("open it in https://ui.perfetto.dev or chrome://tracing");
+        if (perfetto != null) {
+            System.out.println("open " + perfetto + " in https://ui.perfetto.dev or chrome://tracing");
+        }
+        if (html != null) {
+            System.out.println("open " + html + " in a web browser: wheel or +/- zoom, drag or arrow keys pan, 0 resets");
+        }
+    }
+
+    private static void createParent(Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
     }
 
     /** The K-th most severe instance of the metric, from the wait-state analysis (root causes are not needed). */
