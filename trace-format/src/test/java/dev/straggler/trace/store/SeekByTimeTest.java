@@ -192,6 +192,15 @@ class SeekByTimeTest {
         }
     }
 
+    @Test
+    void storeOpenedWithPlausibilityChecksStillSeeksWithoutScanning() throws Exception {
+        MemoryTrace sample = TextTraceReader.read(SampleTraces.lateSenderText());
+        try (TraceSource r = Traces.open(write(sample, tmp.resolve("p"), StoreOptions.defaults().withBatchSize(4)))) {
+            assertTrue(r.seeksWithoutScanning());
+            checkAllSeeks(sample, r, 4);
+        }
+    }
+
     /** A store written before the batch index existed: the manifest without {@code batchIndex}. */
     @Test
     void storeWithoutBatchIndexStillSeeksExactly() throws Exception {
