@@ -14,6 +14,17 @@ public interface LocationReader extends AutoCloseable {
     /** @throws TraceFormatException when the underlying data is truncated or malformed */
     boolean next(EventBatch batch) throws IOException;
 
+    /**
+     * The regions open at this reader's starting position, outermost first: what a stack gives that pushes on
+     * every ENTER and pops on every LEAVE (a LEAVE on an empty stack is ignored) over all events of the location
+     * before the first one this reader delivers. Empty for a reader opened at the location's start; a reader from
+     * {@link TraceSource#openLocation(int, long)} overrides it. May read ahead, so call it before {@link #next}
+     * or after, as convenient; the answer does not change.
+     */
+    default int[] openRegions() throws IOException {
+        return new int[0];
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -137,10 +137,28 @@ public final class PlausibleTrace implements TraceSource {
 
     @Override
     public LocationReader openLocation(int location) throws IOException {
+        return open(location, false, 0);
+    }
+
+    /**
+     * The delegate's seek, so that a checked store still seeks without scanning; the checks then apply to the events
+     * read from the seek point on (a trace read whole has passed them all, e.g. by {@code straggler validate}).
+     */
+    @Override
+    public LocationReader openLocation(int location, long fromTick) throws IOException {
+        return open(location, true, fromTick);
+    }
+
+    @Override
+    public boolean seeksWithoutScanning() {
+        return delegate.seeksWithoutScanning();
+    }
+
+    private LocationReader open(int location, boolean seek, long fromTick) throws IOException {
         int rank = definitions().location(location).rank();
         LocationReader in;
         try {
-            in = delegate.openLocation(location);
+            in = seek ? delegate.openLocation(location, fromTick) : delegate.openLocation(location);
         } catch (TraceFormatException e) {
             if (!lenient) {
                 throw e.lenientSkips();
@@ -238,7 +256,7 @@ public final class PlausibleTrace implements TraceSource {
                 if (!more) {
                     return false;
                 }
-                delivered += b.size;
+                delivered = b.firstIndex + b.size; // counts from the location's start, also after a seek
                 filter(b);
                 if (b.size > 0) {
                     return true;
@@ -325,6 +343,11 @@ public final class PlausibleTrace implements TraceSource {
                     listed.add(new Dropped(location, rank, index, b.time[i], EventKind.of(b.kind[i]) + ": " + why));
                 }
             }
+        }
+
+        @Override
+        public int[] openRegions() throws IOException {
+            return in.openRegions();
         }
 
         @Override

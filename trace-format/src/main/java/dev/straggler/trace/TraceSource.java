@@ -20,6 +20,27 @@ public interface TraceSource extends AutoCloseable {
     /** @throws IndexOutOfBoundsException for a location index that does not exist */
     LocationReader openLocation(int location) throws IOException;
 
+    /**
+     * Reads a location from its first event with time {@code >= fromTick} (with equal timestamps, the first of
+     * them; events of a location are in time order). {@link EventBatch#firstIndex} still counts from the
+     * location's start and {@link LocationReader#openRegions()} gives the regions open at that event.
+     *
+     * <p>This default reads the location from its start and drops the earlier events, so every source supports
+     * it; a source that can do better without decoding what precedes (the store, by its per-batch time index)
+     * overrides it and says so in {@link #seeksWithoutScanning()}.
+     */
+    default LocationReader openLocation(int location, long fromTick) throws IOException {
+        return new TimeSkippingReader(openLocation(location), fromTick);
+    }
+
+    /**
+     * True when {@link #openLocation(int, long)} and its {@link LocationReader#openRegions()} read only a bounded
+     * part of the location before the seek point (not the events from its start); false for the default.
+     */
+    default boolean seeksWithoutScanning() {
+        return false;
+    }
+
     /** Reads one location whole into a single batch (replay-ready primitive arrays). */
     default EventBatch readLocation(int location) throws IOException {
         EventBatch all = new EventBatch(1024);

@@ -32,16 +32,26 @@ import java.util.Objects;
  * slices, point-to-point messages as flow arrows from the send to its receive, and optional marks of the analysis
  * on an extra track per location. See {@code docs/perfetto.md}.
  *
- * <p>Each location is streamed once from its start (the regions open at the window's start and the message
- * order of every envelope are known only from there) up to the first event after the window; slices are written
- * as they are read, as B/E pairs, so nothing per event is kept. Only the message records inside the window are
- * kept until the end, to pair them.
+ * <p>Each location is streamed once up to the first event after the window; slices are written as they are read,
+ * as B/E pairs, so nothing per event is kept. Only the message records inside the window are kept until the end,
+ * to pair them. Where a location starts depends on the source:
+ * <ul>
+ *   <li>a source that seeks without scanning ({@link TraceSource#seeksWithoutScanning()}: a store with its batch
+ *       index) is read from the window's start ({@link TraceSource#openLocation(int, long)}); the regions open
+ *       there come exactly from {@link LocationReader#openRegions()}. Message records are numbered per envelope from
+ *       the window's start, and the receives of messages sent before the window are recognised by time (see
+ *       {@code alignReceives}); the summary says that pairing was done so
+ *       ({@link Summary#messagesPairedFromWindowStart()}).</li>
+ *   <li>any other source is read from its start, which gives every envelope's exact order.</li>
+ * </ul>
  */
 public final class PerfettoExport {
     /** Marks of lane {@code k} on a location use tid {@code MARK_TID_BASE * (k + 1) + thread}. */
     public static final int MARK_TID_BASE = 1_000_000;
     private static final String FLOW_CATEGORY = "MPI message";
     private static final String FLOW_NAME = "message";
+    /** Most messages of one envelope taken to be in flight at the window's start when seeking. */
+    private static final int MAX_IN_FLIGHT = 64;
 
     private PerfettoExport() {
     }
@@ -105,11 +115,17 @@ public final class PerfettoExport {
      * @param messagesOtherEndOutsideLocations one end drawn, the other on a rank none of whose locations was chosen
      * @param marksDrawn                  marks written (clipped to the window where needed)
      * @param marksNotDrawn               marks outside the window or on a location not chosen
+     * @param messagesPairedFromWindowStart true when the locations were read from the window's start (a seekable
+     *                                    store), so sends and receives were paired by their order within the window,
+     *                                    skipping the leading receives of messages sent before it, recognised by time
+     *                                    (exact when transfers are shorter than the interval between messages of an
+     *                                    envelope);
+     *                                    false when read from the trace's start (exact MPI order)
      */
     public record Summary(double from, double to, int locations, long traceEvents, long slices,
                           long slicesClippedAtStart, long slicesClippedAtEnd, long slicesUnclosed, long messagesDrawn,
                           long messagesOtherEndOutsideWindow, long messagesOtherEndOutsideLocations,
-                          long marksDrawn, long marksNotDrawn) {
+                          long marksDrawn, long marksNotDrawn, boolean messagesPairedFromWindowStart) {
     }
 
     /** Writes the window for all locations. */
@@ -205,6 +221,8 @@ public final class PerfettoExport {
         private final boolean[] regionIsMpi;
         private final int[][] members;
         private final char[] digits = new char[32];
+        /** Read each location from the window's start (see the class comment). */
+        private final boolean seek;
 
         private long origin;
         private long fromTick;
@@ -234,6 +252,7 @@ public final class PerfettoExport {
             this.defs = source.definitions();
             this.window = Objects.requireNonNull(window, "window");
             this.marks = marks;
+            this.seek = source.seeksWithoutScanning();
             Clock clock = defs.clock();
             this.ticksPerSecond = clock.ticksPerSecond();
             List<Location> all = defs.locations();
@@ -338,7 +357,7 @@ public final class PerfettoExport {
             g.writeEndArray();
             g.writeStringField("displayTimeUnit", "ms");
             Summary s = new Summary(window.from(), appliedTo, chosen.size(), traceEvents, slices, clippedStart,
-                    clippedEnd, unclosed, messages[0], messages[1], messages[2], marksCount[0], marksCount[1]);
+                    clippedEnd, unclosed, messages[0], messages[1], messages[2], marksCount[0], marksCount[1], seek);
             writeOtherData(s);
             g.writeEndObject();
             g.close();
@@ -351,7 +370,9 @@ public final class PerfettoExport {
             long first = Long.MAX_VALUE;
             EventBatch b = new EventBatch(1024);
             for (Location l : defs.locations()) {
-                try (LocationReader r = source.openLocation(l.index())) {
+                // a seekable source starts at batch 0 without checking the whole file first
+                try (LocationReader r = seek ? source.openLocation(l.index(), Long.MIN_VALUE)
+                        : source.openLocation(l.index())) {
                     if (r.next(b) && b.size > 0) {
                         first = Math.min(first, b.time[0]);
                     }
@@ -440,7 +461,14 @@ public final class PerfettoExport {
             boolean flushed = false;
             boolean beyond = false;
             long last = Long.MIN_VALUE;
-            try (LocationReader r = source.openLocation(l.index())) {
+            try (LocationReader r = seek ? source.openLocation(l.index(), fromTick) : source.openLocation(l.index())) {
+                if (seek) {
+                    // the regions entered before the window and still open at its start, as a read from the
+                    // location's start would have stacked them (not yet written: flushPending clips them)
+                    for (int region : r.openRegions()) {
+                        push(region, false);
+                    }
+                }
                 read:
                 while (r.next(b)) {
                     for (int i = 0; i < b.size; i++) {
@@ -696,6 +724,9 @@ public final class PerfettoExport {
          * chosen locations}.
          */
         private long[] writeFlows() throws IOException {
+            if (seek) {
+                alignReceives();
+            }
             java.util.HashMap<Long, Integer> receiveAt = new java.util.HashMap<>(Math.max(16, receives.size * 2));
             for (int i = 0; i < receives.size; i++) {
                 receiveAt.put(receives.key(i), i);
@@ -730,6 +761,69 @@ public final class PerfettoExport {
                 }
             }
             return new long[]{drawn, outsideWindow, outsideLocations};
+        }
+
+        /**
+         * Reading from the window's start numbers both ends of an envelope from there, but messages sent before the
+         * window may be received in it: their receives come first (MPI's non-overtaking order) and belong to no
+         * send drawn. Per envelope, finds how many leading receives {@code c} to skip: the one (at most
+         * {@link #MAX_IN_FLIGHT}) that pairs send {@code i} with receive {@code i + c} at the smallest mean
+         * |receive time - send time|, the smaller {@code c} on a tie. A send record starts the sending call and a
+         * receive record ends the receiving one, so a wrong {@code c} shifts every pair by whole message intervals:
+         * too small makes receives precede their sends, too large adds an interval to every transfer; a tolerance
+         * of clock errors comes with using the mean rather than requiring every receive to follow its send (real
+         * traces have clock condition violations). The skipped receives are counted as having their other end
+         * outside the window. Exact when transfers are shorter than the interval between messages of an envelope.
+         */
+        private void alignReceives() {
+            int envs = envelopeList.size();
+            int[][] sendIdx = group(sends, envs);
+            int[][] recvIdx = group(receives, envs);
+            for (int e = 0; e < envs; e++) {
+                int[] si = sendIdx[e];
+                int[] ri = recvIdx[e];
+                if (si == null || ri == null) {
+                    continue;
+                }
+                int best = 0;
+                double bestCost = Double.POSITIVE_INFINITY;
+                for (int c = 0; c < ri.length && c <= MAX_IN_FLIGHT; c++) {
+                    int n = Math.min(si.length, ri.length - c);
+                    double sum = 0;
+                    for (int i = 0; i < n; i++) {
+                        sum += Math.abs((double) (receives.ns[ri[i + c]] - sends.ns[si[i]]));
+                    }
+                    double cost = sum / n;
+                    if (cost < bestCost) {
+                        bestCost = cost;
+                        best = c;
+                    }
+                }
+                if (best > 0) {
+                    for (int j : ri) {
+                        receives.ordinal[j] -= best; // negative: before any send drawn, so left unpaired
+                    }
+                }
+            }
+        }
+
+        /** Indices of the records of each envelope, ordered by their ordinal (null: none). */
+        private static int[][] group(Endpoints p, int envs) {
+            int[] count = new int[envs];
+            for (int i = 0; i < p.size; i++) {
+                count[p.envelope[i]]++;
+            }
+            int[][] by = new int[envs][];
+            for (int e = 0; e < envs; e++) {
+                if (count[e] > 0) {
+                    by[e] = new int[count[e]];
+                }
+            }
+            for (int i = 0; i < p.size; i++) {
+                // within the window, each envelope's ordinals are 0, 1, 2, ... in reading order
+                by[p.envelope[i]][p.ordinal[i]] = i;
+            }
+            return by;
         }
 
         private void flow(String ph, long id, long ns, int pid, int tid, Envelope env, long bytes) throws IOException {
@@ -775,6 +869,11 @@ public final class PerfettoExport {
             g.writeNumberField("messages_other_end_outside_locations", s.messagesOtherEndOutsideLocations());
             g.writeNumberField("marks_drawn", s.marksDrawn());
             g.writeNumberField("marks_not_drawn", s.marksNotDrawn());
+            g.writeStringField("message_pairing", s.messagesPairedFromWindowStart()
+                    ? "k-th send and k-th receive of each envelope counted from the window's start (each location was"
+                    + " read from there), the receives of messages sent before the window recognised by time; exact"
+                    + " when transfers are shorter than the interval between messages of an envelope"
+                    : "k-th send and k-th receive of each envelope counted from the trace's start (MPI order)");
             g.writeEndObject();
         }
     }

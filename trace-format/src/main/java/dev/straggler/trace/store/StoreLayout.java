@@ -25,6 +25,11 @@ public final class StoreLayout {
     public static final String MANIFEST = "manifest.json";
     public static final String DEFINITIONS = "definitions.json";
     public static final String EVENTS_DIR = "events";
+    /**
+     * Deepest region stack the batch index records; deeper stacks (runaway recursion) are left out so that the
+     * manifest stays small, and a seek into such a batch replays the location from its start.
+     */
+    public static final int MAX_INDEXED_DEPTH = 256;
 
     static final int COL_TIME = 0;
     static final int COL_KIND = 1;

@@ -3,6 +3,7 @@ package dev.straggler.trace.store;
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.EventKind;
 import dev.straggler.trace.LocationReader;
+import dev.straggler.trace.OpenRegions;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceFormatException;
 import dev.straggler.trace.TraceSource;
@@ -22,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -142,7 +144,48 @@ public final class StoreReader implements TraceSource {
                 throw new TraceFormatException(problem + "; re-import it from the original trace");
             }
         }
-        return new ArrowLocationReader(f);
+        return new ArrowLocationReader(f, false);
+    }
+
+    /**
+     * Starts at the first event with time {@code >= fromTick} by binary search, decoding one record batch. With the
+     * manifest's batch index: over the batches' last timestamps, checking only the batch read against its own
+     * CRC32C, and the regions open come from the index's stack at the batch start plus the events before the
+     * seek point within it. A store written before the index existed is checked whole as by
+     * {@link #openLocation(int)}, searched by loading O(log batches) batches, and its open regions are found by
+     * replaying the location from its start when asked.
+     */
+    @Override
+    public LocationReader openLocation(int location, long fromTick) throws IOException {
+        StoreManifest.LocationFile f = manifest.locations().get(location);
+        ArrowLocationReader r;
+        if (f.batchIndex() == null) {
+            r = (ArrowLocationReader) openLocation(location);
+        } else {
+            if (f.batchIndex().size() != f.batches()) {
+                throw new TraceFormatException(dir.resolve(f.file()) + ": the manifest indexes " + f.batchIndex().size()
+                        + " record batches of location " + f.index() + " but lists " + f.batches());
+            }
+            r = new ArrowLocationReader(f, true);
+        }
+        try {
+            r.seek(fromTick);
+        } catch (IOException | RuntimeException e) {
+            r.closeQuietly();
+            throw e;
+        }
+        return r;
+    }
+
+    /** True when every location has the batch index (stores written before it existed have none). */
+    @Override
+    public boolean seeksWithoutScanning() {
+        for (StoreManifest.LocationFile f : manifest.locations()) {
+            if (f.batchIndex() == null) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -158,11 +201,20 @@ public final class StoreReader implements TraceSource {
         private final BufferAllocator child;
         private final ArrowFileReader reader;
         private final List<ArrowBlock> blocks;
+        /** Check each batch read against the index's CRC32C (the whole file was not checked on opening). */
+        private final boolean checkBatches;
         private int nextBlock;
         private long delivered;
+        /** After a seek: the batch holding the seek point, delivered from {@link #heldOffset} by the next call. */
+        private EventBatch held;
+        private int heldOffset;
+        private long seekTick;
+        private int[] openRegions = new int[0];
+        private java.nio.ByteBuffer crcBuffer;
 
-        ArrowLocationReader(StoreManifest.LocationFile file) throws IOException {
+        ArrowLocationReader(StoreManifest.LocationFile file, boolean checkBatches) throws IOException {
             this.file = file;
+            this.checkBatches = checkBatches;
             this.path = dir.resolve(file.file());
             this.channel = FileChannel.open(path, StandardOpenOption.READ);
             this.child = allocator.newChildAllocator("read-" + file.index(), 0, Long.MAX_VALUE);
@@ -191,17 +243,38 @@ public final class StoreReader implements TraceSource {
         @Override
         public boolean next(EventBatch batch) throws IOException {
             batch.clear();
+            if (held != null) {
+                EventBatch h = held;
+                held = null;
+                if (heldOffset < h.size) {
+                    batch.addAll(h, heldOffset, h.size);
+                    batch.firstIndex = h.firstIndex + heldOffset;
+                    return true;
+                }
+            }
             if (nextBlock >= blocks.size()) {
                 if (delivered != file.events()) {
                     throw new TraceFormatException(path + ": holds " + delivered + " events, the manifest says " + file.events());
                 }
                 return false;
             }
-            ArrowBlock block = blocks.get(nextBlock);
+            int n = decode(nextBlock, batch);
+            batch.firstIndex = delivered;
+            delivered += n;
+            nextBlock++;
+            return n > 0 || next(batch);
+        }
+
+        /** Loads record batch {@code b} into {@code batch} (firstIndex not set) and returns its event count. */
+        private int decode(int b, EventBatch batch) throws IOException {
+            ArrowBlock block = blocks.get(b);
+            if (checkBatches) {
+                checkBatch(b, block);
+            }
             try {
                 reader.loadRecordBatch(block);
             } catch (IOException | RuntimeException e) {
-                throw new TraceFormatException(path + ": record batch " + nextBlock + " at byte " + block.getOffset()
+                throw new TraceFormatException(path + ": record batch " + b + " at byte " + block.getOffset()
                         + " is unreadable (location " + file.index() + "): " + e.getMessage(), e);
             }
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -227,14 +300,125 @@ public final class StoreReader implements TraceSource {
                 }
             }
             if (bad >= 0) {
-                throw new TraceFormatException(path + ": event " + (delivered + bad) + " of location " + file.index()
-                        + " has unknown kind code " + k[bad]);
+                throw new TraceFormatException(path + ": event " + bad + " of record batch " + b + " of location "
+                        + file.index() + " has unknown kind code " + k[bad]);
             }
             batch.size = n;
-            batch.firstIndex = delivered;
-            delivered += n;
-            nextBlock++;
-            return n > 0 || next(batch);
+            return n;
+        }
+
+        /** Compares the bytes of one batch with the index's CRC32C before Arrow decodes them. */
+        private void checkBatch(int b, ArrowBlock block) throws IOException {
+            long length = block.getMetadataLength() + block.getBodyLength();
+            if (block.getOffset() < 0 || length < 0 || length > Integer.MAX_VALUE
+                    || block.getOffset() + length > file.bytes()) {
+                throw new TraceFormatException(path + ": record batch " + b + " lies outside the file (location "
+                        + file.index() + " is corrupted); re-import it from the original trace");
+            }
+            if (crcBuffer == null || crcBuffer.capacity() < length) {
+                crcBuffer = java.nio.ByteBuffer.allocate((int) length);
+            }
+            java.nio.ByteBuffer buf = crcBuffer;
+            buf.clear().limit((int) length);
+            long pos = block.getOffset();
+            while (buf.hasRemaining()) {
+                if (channel.read(buf, pos + buf.position()) < 0) {
+                    throw new TraceFormatException(path + ": truncated in record batch " + b);
+                }
+            }
+            buf.flip();
+            CRC32C crc = new CRC32C();
+            crc.update(buf);
+            String actual = String.format("%08x", crc.getValue());
+            String expected = file.batchIndex().get(b).crc32c();
+            if (!actual.equals(expected)) {
+                throw new TraceFormatException(path + ": record batch " + b + " has checksum " + actual
+                        + ", the manifest's index says " + expected + " (location " + file.index()
+                        + " is corrupted); re-import it from the original trace");
+            }
+        }
+
+        /** Positions the reader at the first event with time {@code >= tick}; see {@link StoreReader#openLocation(int, long)}. */
+        void seek(long tick) throws IOException {
+            seekTick = tick;
+            int count = blocks.size();
+            if (count == 0) {
+                return;
+            }
+            List<StoreManifest.BatchIndex> index = file.batchIndex();
+            int b;
+            if (index != null) {
+                // the first batch whose last event is at or after the tick holds the first such event
+                int lo = 0;
+                int hi = count;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (index.get(mid).lastTick() < tick) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+                b = Math.min(lo, count - 1); // past the end: position after the last batch's events
+                held = new EventBatch(Math.max(1, manifest.batchSize()));
+                decode(b, held);
+                held.firstIndex = index.get(b).firstEvent();
+            } else {
+                // no index: the last batch starting before the tick, by loading O(log n) batches
+                EventBatch probe = new EventBatch(Math.max(1, manifest.batchSize()));
+                int lo = 0;
+                int hi = count - 1;
+                b = 0;
+                while (lo <= hi) {
+                    int mid = (lo + hi) >>> 1;
+                    decode(mid, probe);
+                    if (probe.size > 0 && probe.time[0] < tick) {
+                        b = mid;
+                        lo = mid + 1;
+                    } else {
+                        hi = mid - 1;
+                    }
+                }
+                held = probe;
+                int n = decode(b, held);
+                if (b < count - 1 && n != manifest.batchSize()) {
+                    throw new TraceFormatException(path + ": record batch " + b + " holds " + n
+                            + " events, not the manifest's batch size " + manifest.batchSize());
+                }
+                held.firstIndex = (long) b * manifest.batchSize();
+            }
+            int o = lowerBound(held.time, held.size, tick);
+            if (o == held.size && b < count - 1) {
+                // the tick falls after this batch's last event: the next batch starts at or after it
+                decode(++b, held);
+                held.firstIndex = index != null ? index.get(b).firstEvent() : (long) b * manifest.batchSize();
+                o = 0;
+            }
+            heldOffset = o;
+            nextBlock = b + 1;
+            delivered = held.firstIndex + held.size;
+            int[] atBatch = index != null ? index.get(b).openRegions() : null;
+            if (atBatch != null) {
+                int[] stack = Arrays.copyOf(atBatch, atBatch.length + o + 1);
+                int depth = atBatch.length;
+                for (int i = 0; i < o; i++) {
+                    depth = OpenRegions.apply(held.kind[i], held.ref[i], stack, depth);
+                }
+                openRegions = Arrays.copyOf(stack, depth);
+            } else {
+                openRegions = null; // found on demand by replaying from the start
+            }
+        }
+
+        @Override
+        public int[] openRegions() throws IOException {
+            if (openRegions == null) {
+                try (LocationReader all = new dev.straggler.trace.TimeSkippingReader(new ArrowLocationReader(file,
+                        checkBatches), seekTick)) {
+                    openRegions = all.openRegions();
+                }
+            }
+            return openRegions.clone();
         }
 
         @Override
@@ -251,6 +435,21 @@ public final class StoreReader implements TraceSource {
                 // already failing with a better message
             }
         }
+    }
+
+    /** The first index in {@code time[0, n)} whose value is {@code >= tick} ({@code n} when none is). */
+    static int lowerBound(long[] time, int n, long tick) {
+        int lo = 0;
+        int hi = n;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (time[mid] < tick) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     private static ArrowBuf data(VectorSchemaRoot root, int col) {

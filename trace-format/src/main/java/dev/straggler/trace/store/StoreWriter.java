@@ -3,6 +3,7 @@ package dev.straggler.trace.store;
 import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.EventKind;
 import dev.straggler.trace.Location;
+import dev.straggler.trace.OpenRegions;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceWriter;
 import org.apache.arrow.compression.CommonsCompressionFactory;
@@ -26,6 +27,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,6 +150,10 @@ public final class StoreWriter implements TraceWriter {
         private final EventBatch pending;
         private final long[] kindCounts = new long[EventKind.COUNT];
         private final CRC32C crc = new CRC32C();
+        private final CRC32C batchCrc = new CRC32C();
+        private final List<StoreManifest.BatchIndex> index = new ArrayList<>();
+        private int[] stack = new int[16];
+        private int depth;
         private long[] deltas = new long[0];
         private FileChannel channel;
         private BufferAllocator child;
@@ -220,7 +226,17 @@ public final class StoreWriter implements TraceWriter {
             putLongs(v.get(StoreLayout.COL_BYTES), pending.bytes, n);
             putLongs(v.get(StoreLayout.COL_AUX), pending.aux, n);
             root.setRowCount(n);
-            writer.writeBatch();
+            int[] open = depth <= StoreLayout.MAX_INDEXED_DEPTH ? Arrays.copyOf(stack, depth) : null;
+            batchCrc.reset();
+            writer.writeBatch(); // writes exactly the batch's Arrow message, the block the footer will point to
+            index.add(new StoreManifest.BatchIndex(events, pending.time[0], pending.time[n - 1],
+                    String.format("%08x", batchCrc.getValue()), open));
+            for (int i = 0; i < n; i++) {
+                if (depth == stack.length) {
+                    stack = Arrays.copyOf(stack, depth * 2);
+                }
+                depth = OpenRegions.apply(pending.kind[i], pending.ref[i], stack, depth);
+            }
             events += n;
             batches++;
             pending.clear();
@@ -243,7 +259,7 @@ public final class StoreWriter implements TraceWriter {
                 }
             }
             return new StoreManifest.LocationFile(location, fileName, events, batches, bytes,
-                    String.format("%08x", crc.getValue()), byKind);
+                    String.format("%08x", crc.getValue()), byKind, List.copyOf(index));
         }
 
         void abandon() {
@@ -278,7 +294,8 @@ public final class StoreWriter implements TraceWriter {
                 ByteBuffer view = src.duplicate();
                 int n = out.write(src);
                 view.limit(view.position() + n);
-                crc.update(view);
+                crc.update(view.duplicate());
+                batchCrc.update(view);
                 bytes += n;
                 return n;
             }
