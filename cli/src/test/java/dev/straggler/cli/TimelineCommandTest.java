@@ -57,6 +57,22 @@ class TimelineCommandTest {
     }
 
     @Test
+    void theAnalysisNamesEachWaitStatesWorstInstanceAndTheTimelineCommandThatShowsIt() throws Exception {
+        CliTest.Run a = CliTest.run("analyze", CliTest.SAMPLE.toString(), "-q");
+        assertEquals(0, a.code(), a.err());
+        String text = a.out().replaceAll("\\s+", " ");
+        String hint = "`straggler timeline " + CliTest.SAMPLE + " --instance mpi_latesender:1 --html F` shows it";
+        assertTrue(text.contains("worst instance: 0.005000 s lost on rank 1, in the call from 0.002000 to 0.007200 s"
+                + " since the start of the measurement, partner rank 0; " + hint), text);
+        // the command it names works as written
+        Path html = tmp.resolve("F.html");
+        CliTest.Run t = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1", "--html",
+                html.toString(), "-q");
+        assertEquals(0, t.code(), t.err());
+        assertTrue(Files.size(html) > 0);
+    }
+
+    @Test
     void timesCountFromTheStartOfTheMeasurementWhileTheExportCountsFromTheFirstEvent() throws Exception {
         // the sample with every event 1 ms later: the Late Sender waits from 3 ms since the start of the measurement,
         // 2 ms after the first event

@@ -215,6 +215,20 @@ public final class TextReport {
                 ranks.setLength(ranks.length() - 1);
             }
             out.append(wrap(ranks.toString(), width));
+            // the worst occurrence, where to look for it, and the command that shows it on a time axis
+            for (dev.straggler.patterns.Instance i : r.mostSevere()) {
+                if (i.metric().equals(mt.uniqueName())) {
+                    out.append(wrap(String.format(Locale.ROOT, "  worst instance: %s s %s on %s %d%s, in the call "
+                                    + "from %s to %s s since the start of the measurement%s; `straggler timeline %s "
+                                    + "--instance %s:1 --html F` shows it", seconds(i.severity()),
+                            i.waitingRanks() > 1 ? "summed over " + i.waitingRanks() + " ranks, the longest" : "lost",
+                            threads && i.thread() > 0 ? "thread" : "rank", i.rank(),
+                            threads && i.thread() > 0 ? "." + i.thread() : "", seconds(i.start()), seconds(i.end()),
+                            i.partnerRank() >= 0 ? ", partner rank " + i.partnerRank() : "", s.origin(), i.metric()),
+                            width));
+                    break;
+                }
+            }
         }
         CommunicatorSection.render(r.communicators(), width, out);
         RootCauseSection.render(c, s.hasMpi(), width, all, out);
