@@ -7,9 +7,7 @@ import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.timeline.PerfettoExport;
 import dev.straggler.patterns.timeline.TimeProfile;
 import dev.straggler.trace.Clock;
-import dev.straggler.trace.EventBatch;
 import dev.straggler.trace.Location;
-import dev.straggler.trace.LocationReader;
 import dev.straggler.trace.TraceSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -113,7 +111,7 @@ final class TimelineCommand implements Callable<Integer> {
         Clock c = src.definitions().clock();
         double tps = c.ticksPerSecond();
         // the export counts from the trace's first event; the options, from the start of the measurement
-        double origin = (firstEventTick(src) - c.globalOffset()) / tps;
+        double origin = (PerfettoExport.firstEventTick(src) - c.globalOffset()) / tps;
         List<PerfettoExport.Mark> marks = new ArrayList<>();
         double lo;
         double hi;
@@ -251,20 +249,6 @@ final class TimelineCommand implements Callable<Integer> {
             }
             System.out.println(line);
         }
-    }
-
-    /** The earliest event of any location (its first batch only), in ticks. */
-    private static long firstEventTick(TraceSource src) throws IOException {
-        long first = Long.MAX_VALUE;
-        EventBatch b = new EventBatch(1024);
-        for (Location l : src.definitions().locations()) {
-            try (LocationReader r = src.openLocation(l.index())) {
-                if (r.next(b) && b.size > 0) {
-                    first = Math.min(first, b.time[0]);
-                }
-            }
-        }
-        return first == Long.MAX_VALUE ? src.definitions().clock().globalOffset() : first;
     }
 
     private static int locationOf(TraceSource src, int rank, int thread) {

@@ -87,7 +87,6 @@ public final class PipelinedReader implements AutoCloseable {
                 claimed = ring.next();
                 Slot s = ring.get(claimed);
                 s.error = null;
-                s.end = false;
                 s.end = !r.next(s.batch);
                 ring.publish(claimed);
                 claimed = -1;

@@ -41,7 +41,8 @@ public final class ThreadRecords implements java.io.Serializable {
 
     /** Parallel regions entered while another was open on this thread (Scalasca supports no nesting). */
     private long nestedParallel;
-    private int openMpReleases;
+    /** Lock records of the OpenMP model, acquisitions and releases. */
+    private int openMpLocks;
 
     // --- writing (the location's replay) ---------------------------------------------------------------------
 
@@ -83,6 +84,9 @@ public final class ThreadRecords implements java.io.Serializable {
     public static final byte PTHREAD_LOCK = 1;
 
     void acquire(byte model, int lock, long order, int path, long regionEnter, byte construct) {
+        if (model == OPENMP_LOCK) {
+            openMpLocks++;
+        }
         acquireModel.add(model);
         acquireLock.add(lock);
         acquireOrder.add(order);
@@ -93,7 +97,7 @@ public final class ThreadRecords implements java.io.Serializable {
 
     void release(byte model, int lock, long order, long t) {
         if (model == OPENMP_LOCK) {
-            openMpReleases++;
+            openMpLocks++;
         }
         releaseModel.add(model);
         releaseLock.add(lock);
@@ -109,22 +113,12 @@ public final class ThreadRecords implements java.io.Serializable {
 
     /**
      * True when the location recorded something of OpenMP: a fork, join, parallel region, barrier or OpenMP lock
-     * release (every OpenMP acquisition is released). Pthread mutexes alone make no OpenMP thread: they neither
+     * record. Pthread mutexes alone make no OpenMP thread: they neither
      * reserve idle CPU time nor belong to a team's fork and join.
      */
     public boolean hasOpenMp() {
         return !forkTime.isEmpty() || !joinTime.isEmpty() || !parallelPath.isEmpty() || !barrierPath.isEmpty()
-                || openMpReleases > 0 || openMpAcquisitions() > 0;
-    }
-
-    private int openMpAcquisitions() {
-        int n = 0;
-        for (int i = 0; i < acquireModel.size(); i++) {
-            if (acquireModel.getByte(i) == OPENMP_LOCK) {
-                n++;
-            }
-        }
-        return n;
+                || openMpLocks > 0;
     }
 
     // --- reading ---------------------------------------------------------------------------------------------

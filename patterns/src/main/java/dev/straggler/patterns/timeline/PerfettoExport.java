@@ -144,6 +144,30 @@ public final class PerfettoExport {
         return new Writer(source, window, locations, marks == null ? List.of() : marks).run(out);
     }
 
+    /**
+     * The earliest event of all locations (from each one's first batch), in ticks: time 0 of the export, and of the
+     * caller's marks. A source that seeks starts at its first batch without checking the whole file first.
+     *
+     * @throws IllegalArgumentException for a trace without events
+     */
+    public static long firstEventTick(TraceSource source) throws IOException {
+        boolean seek = source.seeksWithoutScanning();
+        long first = Long.MAX_VALUE;
+        EventBatch b = new EventBatch(1024);
+        for (Location l : source.definitions().locations()) {
+            try (LocationReader r = seek ? source.openLocation(l.index(), Long.MIN_VALUE)
+                    : source.openLocation(l.index())) {
+                if (r.next(b) && b.size > 0) {
+                    first = Math.min(first, b.time[0]);
+                }
+            }
+        }
+        if (first == Long.MAX_VALUE) {
+            throw new IllegalArgumentException(source.origin() + " has no events, so it has no time window to export");
+        }
+        return first;
+    }
+
     /** One envelope (communicator, sender rank, receiver rank, tag) and the records seen on it so far. */
     private static final class Envelope {
         // not final: one instance serves as the lookup key, so that a lookup allocates nothing
@@ -325,7 +349,7 @@ public final class PerfettoExport {
         }
 
         Summary run(OutputStream out) throws IOException {
-            origin = firstEventTime();
+            origin = firstEventTick(source);
             Clock clock = defs.clock();
             long declaredEnd = clock.traceLength() > 0 ? clock.globalOffset() + clock.traceLength() : Long.MAX_VALUE;
             double endSeconds = declaredEnd == Long.MAX_VALUE ? Double.POSITIVE_INFINITY
@@ -365,24 +389,6 @@ public final class PerfettoExport {
             return s;
         }
 
-        /** The earliest event of all locations (chosen or not): time 0 of the output, as of the caller's marks. */
-        private long firstEventTime() throws IOException {
-            long first = Long.MAX_VALUE;
-            EventBatch b = new EventBatch(1024);
-            for (Location l : defs.locations()) {
-                // a seekable source starts at batch 0 without checking the whole file first
-                try (LocationReader r = seek ? source.openLocation(l.index(), Long.MIN_VALUE)
-                        : source.openLocation(l.index())) {
-                    if (r.next(b) && b.size > 0) {
-                        first = Math.min(first, b.time[0]);
-                    }
-                }
-            }
-            if (first == Long.MAX_VALUE) {
-                throw new IllegalArgumentException(source.origin() + " has no events, so it has no time window to export");
-            }
-            return first;
-        }
 
         /** Ticks since the trace's first event as nanoseconds, in long arithmetic (timestamps exceed 2^53). */
         private long ns(long tick) {
