@@ -64,6 +64,10 @@ class TimelineCommandTest {
         String hint = "`straggler timeline " + CliTest.SAMPLE + " --instance mpi_latesender:1 --html F` shows it";
         assertTrue(text.contains("worst instance: 0.005000 s lost on rank 1, in the call from 0.002000 to 0.007200 s"
                 + " since the start of the measurement, partner rank 0; " + hint), text);
+        // a collective's instance spans its operation: from the earliest MPI_COLLECTIVE_BEGIN of its members (rank
+        // 1's, 7,501 µs) to the latest Leave (8,100 µs)
+        assertTrue(text.contains("worst instance: 5.000e-04 s lost on rank 1, in the operation (all its members) from"
+                + " 0.007501 to 0.008100 s"), text);
         // the command it names works as written
         Path html = tmp.resolve("F.html");
         CliTest.Run t = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1", "--html",

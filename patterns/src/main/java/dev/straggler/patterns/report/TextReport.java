@@ -218,12 +218,17 @@ public final class TextReport {
             // the worst occurrence, where to look for it, and the command that shows it on a time axis
             for (dev.straggler.patterns.Instance i : r.mostSevere()) {
                 if (i.metric().equals(mt.uniqueName())) {
-                    out.append(wrap(String.format(Locale.ROOT, "  worst instance: %s s %s on %s %d%s, in the call "
+                    // a point-to-point instance spans the waiting call, a collective one its operation (the
+                    // earliest begin to the latest end of all members, Instance)
+                    boolean p2p = i.metric().startsWith("mpi_latesender") || i.metric().startsWith("mpi_lswo")
+                            || i.metric().equals("mpi_latereceiver");
+                    out.append(wrap(String.format(Locale.ROOT, "  worst instance: %s s %s on %s %d%s, in the %s "
                                     + "from %s to %s s since the start of the measurement%s; `straggler timeline %s "
                                     + "--instance %s:1 --html F` shows it", seconds(i.severity()),
                             i.waitingRanks() > 1 ? "summed over " + i.waitingRanks() + " ranks, the longest" : "lost",
                             threads && i.thread() > 0 ? "thread" : "rank", i.rank(),
-                            threads && i.thread() > 0 ? "." + i.thread() : "", seconds(i.start()), seconds(i.end()),
+                            threads && i.thread() > 0 ? "." + i.thread() : "",
+                            p2p ? "call" : "operation (all its members)", seconds(i.start()), seconds(i.end()),
                             i.partnerRank() >= 0 ? ", partner rank " + i.partnerRank() : "", s.origin(), i.metric()),
                             width));
                     break;
