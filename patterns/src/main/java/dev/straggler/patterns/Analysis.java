@@ -98,6 +98,7 @@ public final class Analysis {
                 rootCauses, options.progress());
         OpenMpAnalysis.Result omp = withTasks(OpenMpAnalysis.addTo(cube, replay), source.definitions());
         String rootCauseProblem = null;
+        List<DelayCause> causes = List.of();
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
             String memory = RootCauseMemory.shortfall(replay);
@@ -106,7 +107,8 @@ public final class Analysis {
             } else {
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
-                            ws.lateSenderWaits(), ws.lateReceiverWaits(), pool, options.threads());
+                            ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads());
+                    causes = rc.causes();
                     RootCauseMetrics.addTo(cube, rc);
                     if (!rc.problems().isEmpty()) {
                         List<String> all = new ArrayList<>(omp.problems());
@@ -121,7 +123,7 @@ public final class Analysis {
             options.progress().update("root causes", 1, 1);
         }
         return complete(source.origin(), source.partialReasons(), replay.definitions(), replay.callTree(),
-                replay.facts(), cube, ws, rootCauseProblem, omp);
+                replay.facts(), cube, ws, rootCauseProblem, omp).withCauses(causes);
     }
 
     /**

@@ -128,12 +128,14 @@ public class DeterminismTest {
         AnalysisResult one = Analysis.run(b.build(), AnalysisOptions.defaults().withThreads(1).withRootCauses(true));
         assertTrue(one.total("delay_latesender") > 0 && one.total("delay_n2n") > 0 && one.total("critical_path") > 0
                 && one.total("mpi_wait_indirect_latesender") > 0);
+        assertTrue(one.causes().size() >= 3, "instances explained: " + one.causes().size());
         for (int threads : new int[] {2, 3, 8}) {
             for (int run = 0; run < 3; run++) {
                 AnalysisResult r = Analysis.run(b.build(),
                         AnalysisOptions.defaults().withThreads(threads).withRootCauses(true));
                 assertEquals(one.warnings(), r.warnings(), threads + " threads");
                 assertSameCube(one.cube(), r.cube());
+                assertEquals(one.causes(), r.causes(), threads + " threads: the delays behind the instances");
             }
         }
     }

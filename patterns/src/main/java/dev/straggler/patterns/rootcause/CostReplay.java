@@ -152,6 +152,8 @@ final class CostReplay {
     private final Long2ObjectOpenHashMap<java.util.List<Arrival>> parked = new Long2ObjectOpenHashMap<>();
     /** Per worker thread: the interval accumulator. */
     private final ThreadLocal<IntervalTimes> times;
+    /** The most severe instances whose delay is recorded as it is booked, or null. */
+    InstanceCauses explain;
     private Scheduler scheduler;
 
     /**
@@ -594,7 +596,8 @@ final class CostReplay {
         if (sh == null) {
             return false;
         }
-        arrived(st, m, s, sh, f.recvRank[send], WaitType.LATE_SENDER, t);
+        arrived(st, m, s, sh, f.recvRank[send], WaitType.LATE_SENDER, t,
+                explain == null ? null : explain.lateSender(f.recvLocation[send], f.recvRow[send]));
         return true;
     }
 
@@ -627,7 +630,8 @@ final class CostReplay {
         if (sh == null) {
             return false;
         }
-        arrived(st, m, q, sh, f.sendRank[recv], WaitType.LATE_RECEIVER, t);
+        arrived(st, m, q, sh, f.sendRank[recv], WaitType.LATE_RECEIVER, t,
+                explain == null ? null : explain.lateReceiver(f.sendLocation[recv], f.sendRow[recv]));
         return true;
     }
 
@@ -652,9 +656,9 @@ final class CostReplay {
 
     /** A shipment reached its cause at synchronisation point {@code s} (mark {@code m}): delay and path. */
     private void arrived(LocationState st, int m, int s, Shipment sh, int partnerRank, int type,
-                         IntervalTimes times) {
+                         IntervalTimes times, IntArrayList explained) {
         if (sh.waitTime() > 0) {
-            pointToPointDelay(st, s, partnerRank, sh, type, times);
+            pointToPointDelay(st, s, partnerRank, sh, type, times, explained);
         }
         if (sh.criticalPath()) {
             st.onCriticalPath = true;
@@ -665,10 +669,11 @@ final class CostReplay {
     /**
      * Delay of a point-to-point wait state, at the location that caused it (Delay.MPI.pattern POST_SEND /
      * POST_INV_RECVREQ, then the DELAY_LATE_SENDER / DELAY_LATE_RECEIVER handlers of the long-term, indirect and
-     * propagating patterns). {@code s} is the synchronisation point here, {@code partner} the waiting rank.
+     * propagating patterns). {@code s} is the synchronisation point here, {@code partner} the waiting rank;
+     * {@code explained}: the most severe instances this wait state is (null: none).
      */
     private void pointToPointDelay(LocationState st, int s, int partner, Shipment sh, int type,
-                                   IntervalTimes times) {
+                                   IntervalTimes times, IntArrayList explained) {
         int prev = st.sp.previous(s, partner);
         TimeMap w = times.waitMap(st, prev, s);
         // the delay stays in the accumulator's scratch: nothing below asks it for another map
@@ -677,6 +682,9 @@ final class CostReplay {
         double rwait = sh.waitTime();
         double dw = dSum + w.sum();
         double scale = dw > 0 ? Math.min(rwait / dw, 1.0) : 0.0;
+        if (explained != null) {
+            explainPointToPoint(explained, st, prev, s, times, d, scale, scale * w.sum());
+        }
         if (dSum > 0) {
             addScaled(st, WaitType.shortTerm(type), times, d, scale);
         }
@@ -714,6 +722,18 @@ final class CostReplay {
                 }
             }
         }
+    }
+
+    /** The short-term delay of a point-to-point wait state that is one of the instances explained. */
+    private void explainPointToPoint(IntArrayList which, LocationState st, int prev, int s, IntervalTimes times, int n,
+                                     double scale, double propagated) {
+        int[] paths = new int[n];
+        double[] seconds = new double[n];
+        for (int i = 0; i < n; i++) {
+            paths[i] = times.delayPath(i);
+            seconds[i] = scale * times.delaySeconds(i);
+        }
+        explain.record(which, st, prev, s, paths, seconds, n, propagated);
     }
 
     /** Books {@code scale} times the delay held by {@code times} ({@link IntervalTimes#prunedMinusPositive}). */
@@ -965,6 +985,7 @@ final class CostReplay {
         // --- per member: local delay against the reference's times, scaled per input
         // inputs: 0 = the member's own wait (short-term), 1 + t = long-term cost of wait-state type t
         int inputs = 1 + WaitType.COUNT;
+        double propagated = 0; // the part of the members' waits explained by the reference rank's own waiting
         double[][] reduced = new double[inputs][cpn];
         double[][] scaleOf = new double[n][inputs];
         for (int j = 0; j < n; j++) {
@@ -996,6 +1017,9 @@ final class CostReplay {
             }
             double[] in = new double[inputs];
             in[0] = a.waitTime();
+            if (dsum + propWait > 0) {
+                propagated += in[0] / (dsum + propWait) * propWait;
+            }
             for (int t = 0; t < WaitType.COUNT; t++) {
                 in[1 + t] = a.costs()[t];
             }
@@ -1008,6 +1032,15 @@ final class CostReplay {
                     reduced[x][i] += diff[i] * scale;
                 }
                 scaleOf[j][x] = scale;
+            }
+        }
+
+        if (explain != null && rootSync && root != null) {
+            for (Arrival a : member) {
+                IntArrayList which = a == null ? null : explain.collective(a.location(), a.row());
+                if (which != null) {
+                    explain.record(which, root, prevSp, rootSp, cp, reduced[0], cpn, propagated);
+                }
             }
         }
 

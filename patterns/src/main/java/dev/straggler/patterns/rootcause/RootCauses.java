@@ -1,5 +1,7 @@
 package dev.straggler.patterns.rootcause;
 
+import dev.straggler.patterns.DelayCause;
+import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
 import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.CallPathIntervals;
@@ -57,7 +59,15 @@ public final class RootCauses {
      * one sentence each, the processes whose threads could not be replayed together (their root causes cover the
      * master thread only).
      */
-    public record Result(Int2DoubleOpenHashMap[][] severities, List<String> problems) {
+    public record Result(Int2DoubleOpenHashMap[][] severities, List<String> problems, List<DelayCause> causes) {
+        public Result {
+            causes = List.copyOf(causes);
+        }
+
+        public Result(Int2DoubleOpenHashMap[][] severities, List<String> problems) {
+            this(severities, problems, List.of());
+        }
+
         public Result(Int2DoubleOpenHashMap[][] severities) {
             this(severities, List.of());
         }
@@ -80,6 +90,16 @@ public final class RootCauses {
     public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
                              InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
                              ExecutorService pool, int threads) throws IOException {
+        return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, List.of(), pool, threads);
+    }
+
+    /**
+     * As above; also finds the delay behind each of the given wait-state instances ({@link Result#causes}: the
+     * point-to-point and MPI collective ones with a delay booked).
+     */
+    public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
+                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
+                             List<Instance> explain, ExecutorService pool, int threads) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         PartnerFacts[] partners = new PartnerFacts[n];
@@ -161,6 +181,8 @@ public final class RootCauses {
         if (!teams.isEmpty()) {
             cost.clock = clock;
         }
+        InstanceCauses causes = explain.isEmpty() ? null : InstanceCauses.of(replay, explain, lateSenderWaits, lateReceiverWaits);
+        cost.explain = causes;
         cost.run(pool, threads);
         cost.forwardClassification((target, row, lateSender, source, sp, v) ->
                 CostReplay.addIndirect(states[target], row, lateSender, v));
@@ -174,7 +196,7 @@ public final class RootCauses {
             }
         });
         CriticalPathImpact.compute(out, ltimes, paths);
-        return new Result(out, problems);
+        return new Result(out, problems, causes == null ? List.of() : causes.causes());
     }
 
     /** The OpenMP teams of held master locations whose threads can be replayed together ({@link #replayable}). */

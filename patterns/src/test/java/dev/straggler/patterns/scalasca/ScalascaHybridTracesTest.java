@@ -162,7 +162,9 @@ class ScalascaHybridTracesTest {
     }
 
     private static void check(Path dir) throws IOException {
-        compare(dir, analyse(dir), ScalascaReference.load(dir), METRICS);
+        AnalysisResult r = analyse(dir);
+        compare(dir, r, ScalascaReference.load(dir), METRICS);
+        ScalascaRealTracesTest.causesExplainEveryInstanceWithinItsWait(r);
     }
 
 

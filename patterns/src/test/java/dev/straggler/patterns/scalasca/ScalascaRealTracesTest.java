@@ -3,6 +3,7 @@ package dev.straggler.patterns.scalasca;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.trace.TraceSource;
 import org.junit.jupiter.api.Assumptions;
@@ -98,6 +99,28 @@ class ScalascaRealTracesTest {
                     assertEquals(t.enter(), o.start(), 1.5e-9, metric + " #" + k + " enter");
                 }
             }
+        }
+        causesExplainEveryInstanceWithinItsWait(r);
+    }
+
+    /**
+     * Every most severe point-to-point and collective-wait instance is found again by the backward replay and gets
+     * its delay; delay and propagated waiting together never exceed the wait, and the stretch lies before the wait.
+     */
+    static void causesExplainEveryInstanceWithinItsWait(AnalysisResult r) {
+        java.util.Set<String> explained = java.util.Set.of("mpi_latesender", "mpi_latesender_wo", "mpi_latereceiver",
+                "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast", "mpi_earlyreduce", "mpi_earlyscan");
+        for (Instance i : r.mostSevere()) {
+            if (!explained.contains(i.metric())) {
+                continue;
+            }
+            DelayCause c = r.causeOf(i);
+            assertTrue(c != null, "no cause for " + i);
+            assertTrue(c.delay() >= 0 && c.propagated() >= 0, c.toString());
+            assertTrue(c.delay() + c.propagated() <= i.severity() * (1 + 1e-9) + 1e-12, c.toString());
+            assertTrue(c.from() <= c.to() && c.to() <= i.end() + 1e-9, c.toString());
+            double parts = c.callPaths().stream().mapToDouble(DelayCause.Part::seconds).sum();
+            assertEquals(c.delay(), parts, 1e-12 + 1e-9 * c.delay(), c.toString());
         }
     }
 }

@@ -1,0 +1,202 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.patterns.DelayCause;
+import dev.straggler.patterns.Instance;
+import dev.straggler.patterns.MetricTree;
+import dev.straggler.replay.CallPathIntervals;
+import dev.straggler.replay.CollectiveTable;
+import dev.straggler.replay.LocationData;
+import dev.straggler.replay.RecvTable;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.SendTable;
+import dev.straggler.trace.Clock;
+import dev.straggler.trace.Location;
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The delay behind each of the most severe wait-state instances, taken while the backward replay books delay costs
+ * (Delay.MPI.pattern: the time maps of the two sides since their previous synchronisation, compared per call path).
+ * An instance is found again by the record that waited: the receive of a Late Sender, the send of a Late Receiver,
+ * the waiting member's call of a collective; the replay asks at each delay whether its wait state is one of them
+ * (one hash lookup), so that the explanation costs nothing beyond the few instances explained.
+ *
+ * <p>Point-to-point and MPI collective instances are explained; the OpenMP instances are not (their delay costs
+ * are booked per team, docs/openmp.md §6). Thread-safe: the replay records from any of its threads.
+ */
+final class InstanceCauses {
+    private final List<Instance> instances;
+    /** (receiving location, receive row) of Late Sender instances → their indices. */
+    private final Long2ObjectOpenHashMap<IntArrayList> lateSender = new Long2ObjectOpenHashMap<>();
+    /** (sending location, send row) of Late Receiver instances → their indices. */
+    private final Long2ObjectOpenHashMap<IntArrayList> lateReceiver = new Long2ObjectOpenHashMap<>();
+    /** (waiting location, collective row) of collective instances → their indices. */
+    private final Long2ObjectOpenHashMap<IntArrayList> collective = new Long2ObjectOpenHashMap<>();
+    private final DelayCause[] found;
+    private final Clock clock;
+
+    private InstanceCauses(List<Instance> instances, Clock clock) {
+        this.instances = List.copyOf(instances);
+        this.found = new DelayCause[instances.size()];
+        this.clock = clock;
+    }
+
+    /**
+     * The records of the given instances in the replay's tables; instances without a record are not explained.
+     * The waits per record tell which of the records of one call (a multi-completion such as MPI_Waitall) is the
+     * synchronisation point that the instance is (see {@link RootCauses#run}).
+     */
+    static InstanceCauses of(Replay replay, List<Instance> instances, long[][] lateSenderWaits,
+                             long[][] lateReceiverWaits) {
+        Clock clock = replay.definitions().clock();
+        InstanceCauses c = new InstanceCauses(instances, clock);
+        for (int i = 0; i < c.instances.size(); i++) {
+            Instance in = c.instances.get(i);
+            int l = location(replay, in.rank(), in.thread());
+            if (l < 0 || replay.location(l) == null) {
+                continue;
+            }
+            LocationData d = replay.location(l);
+            long start = c.ticks(in.start());
+            long end = c.ticks(in.end());
+            int m = MetricTree.indexOf(in.metric());
+            if (m == MetricTree.MPI_LATESENDER || m == MetricTree.MPI_LATESENDER_WO) {
+                RecvTable r = d.receives();
+                for (int row = firstAtOrAfter(r.size(), r::enter, start); row < r.size() && r.enter(row) == start;
+                     row++) {
+                    if (r.leave(row) == end && lateSenderWaits[l] != null && lateSenderWaits[l][row] > 0) {
+                        add(c.lateSender, CostReplay.key(l, row), i);
+                        break;
+                    }
+                }
+            } else if (m == MetricTree.MPI_LATERECEIVER) {
+                SendTable s = d.sends();
+                for (int row = 0; row < s.size(); row++) {
+                    if (s.cmpEnter(row) == start && s.cmpLeave(row) == end && lateReceiverWaits[l] != null
+                            && lateReceiverWaits[l][row] > 0) {
+                        add(c.lateReceiver, CostReplay.key(l, row), i);
+                        break;
+                    }
+                }
+            } else if (m == MetricTree.MPI_BARRIER_WAIT || m == MetricTree.MPI_WAIT_NXN
+                    || m == MetricTree.MPI_LATEBROADCAST || m == MetricTree.MPI_EARLYREDUCE
+                    || m == MetricTree.MPI_EARLYSCAN) {
+                // the instance spans its operation (the earliest begin to the latest end of its members): the
+                // waiting member's own call lies within, and calls of one location do not overlap
+                CollectiveTable t = d.collectives();
+                for (int row = firstAtOrAfter(t.size(), t::begin, start); row < t.size() && t.begin(row) <= end;
+                     row++) {
+                    if (t.end(row) <= end
+                            && d.globalCallPath(t.callPath(row)) == in.callPath()) {
+                        add(c.collective, CostReplay.key(l, row), i);
+                        break;
+                    }
+                }
+            }
+        }
+        return c;
+    }
+
+    /**
+     * The first row whose time is at least {@code t}, for a column that does not decrease with the row (a record's
+     * call begins no earlier than the previous record's: receives and collectives are kept in stream order).
+     */
+    private static int firstAtOrAfter(int size, java.util.function.IntToLongFunction time, long t) {
+        int lo = 0;
+        int hi = size;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (time.applyAsLong(mid) < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static void add(Long2ObjectOpenHashMap<IntArrayList> map, long key, int index) {
+        map.computeIfAbsent(key, k -> new IntArrayList(1)).add(index);
+    }
+
+    private static int location(Replay replay, int rank, int thread) {
+        for (Location loc : replay.definitions().locations()) {
+            if (loc.rank() == rank && loc.thread() == thread) {
+                return loc.index();
+            }
+        }
+        return -1;
+    }
+
+    /** Seconds since the start of the measurement back to ticks (the instances were converted from ticks). */
+    private long ticks(double seconds) {
+        return Math.round(seconds * (double) clock.ticksPerSecond()) + clock.globalOffset();
+    }
+
+    private double seconds(long ticks) {
+        return (ticks - clock.globalOffset()) / (double) clock.ticksPerSecond();
+    }
+
+    IntArrayList lateSender(int recvLocation, int recvRow) {
+        return lateSender.isEmpty() ? null : lateSender.get(CostReplay.key(recvLocation, recvRow));
+    }
+
+    IntArrayList lateReceiver(int sendLocation, int sendRow) {
+        return lateReceiver.isEmpty() ? null : lateReceiver.get(CostReplay.key(sendLocation, sendRow));
+    }
+
+    IntArrayList collective(int location, int row) {
+        return collective.isEmpty() ? null : collective.get(CostReplay.key(location, row));
+    }
+
+    /**
+     * Records the delay of the instances {@code which} at the delaying location: the stretch from synchronisation
+     * point {@code prev} (-1: the location's start) to {@code s}, and per call path the seconds charged.
+     */
+    void record(IntArrayList which, LocationState delaying, int prev, int s, int[] paths, double[] seconds, int n,
+                double propagated) {
+        long fromTick = prev < 0 ? delaying.loc.firstTime() : after(delaying, delaying.sp.mark(prev));
+        long toTick = delaying.intervals.enter(delaying.sp.mark(s));
+        List<DelayCause.Part> parts = new ArrayList<>();
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            if (seconds[i] > 0) {
+                parts.add(new DelayCause.Part(paths[i], seconds[i]));
+                sum += seconds[i];
+            }
+        }
+        parts.sort((a, b) -> a.seconds() != b.seconds() ? Double.compare(b.seconds(), a.seconds())
+                : Integer.compare(a.callPath(), b.callPath()));
+        synchronized (found) {
+            for (int k = 0; k < which.size(); k++) {
+                int i = which.getInt(k);
+                found[i] = new DelayCause(instances.get(i), delaying.rank, delaying.loc.thread(),
+                        seconds(fromTick), seconds(toTick), sum, Math.max(propagated, 0), parts);
+            }
+        }
+    }
+
+    /**
+     * Where the stretch after a synchronisation point's mark begins: the time of the call holding the mark belongs
+     * to the stretch after it (CallPathIntervals), except MPI_Init's, whose mark is its Leave.
+     */
+    private static long after(LocationState st, int mark) {
+        return st.intervals.kind(mark) == CallPathIntervals.INIT ? st.intervals.leave(mark) : st.intervals.enter(mark);
+    }
+
+    /** The causes found, in the order of the instances (those without a delay booked are left out). */
+    List<DelayCause> causes() {
+        List<DelayCause> out = new ArrayList<>();
+        synchronized (found) {
+            for (DelayCause c : found) {
+                if (c != null) {
+                    out.add(c);
+                }
+            }
+        }
+        return out;
+    }
+}
