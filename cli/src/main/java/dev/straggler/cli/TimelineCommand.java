@@ -2,6 +2,7 @@ package dev.straggler.cli;
 
 import dev.straggler.cli.report.TimelinePage;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.timeline.PerfettoExport;
@@ -60,6 +61,14 @@ final class TimelineCommand implements Callable<Integer> {
             + "that waited; --from/--to then cannot be given.")
     String instance;
 
+    @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "With --instance: also mark the delay that caused the waiting on the location that caused "
+                    + "it (runs the root-cause analysis); on by default, --no-root-causes for the wait states alone.")
+    boolean rootCauses = true;
+
+    /** How far before the instance the window reaches back to show the delay's stretch, in instance durations. */
+    static final double DELAY_REACH = 20;
+
     @Option(names = "--perfetto", paramLabel = "FILE", description = "Write the window as Chrome/Perfetto "
             + "trace-event JSON.")
     Path perfetto;
@@ -116,8 +125,11 @@ final class TimelineCommand implements Callable<Integer> {
         double lo;
         double hi;
         String what;
+        String delayNote = "";
         if (instance != null) {
-            Instance i = instance(src);
+            InstanceSpec spec = instanceSpec();
+            AnalysisResult r = analysis(src);
+            Instance i = instance(r, spec);
             // the waiting call with as much again on both sides, so that what led to it is in view
             double pad = Math.max(i.duration(), 1e-6);
             lo = Math.max(origin, i.start() - pad);
@@ -133,6 +145,34 @@ final class TimelineCommand implements Callable<Integer> {
             if (!chosen.contains(loc)) {
                 throw new IllegalArgumentException("--locations leaves out location " + loc
                         + ", where the instance waited");
+            }
+            DelayCause why = r.causeOf(i);
+            if (why != null) {
+                int dl = locationOf(src, why.rank(), why.thread());
+                // the window reaches back over the delay's stretch, but not without bound: a stretch since the
+                // start of the run would make the instance a sliver of the window
+                double reach = Math.max(origin, i.start() - DELAY_REACH * pad);
+                double from = Math.max(why.from(), reach);
+                lo = Math.min(lo, from);
+                String where = where(r, why);
+                if (chosen.contains(dl)) {
+                    marks.add(new PerfettoExport.Mark(dl, from - origin, Math.max(from, why.to()) - origin,
+                            "delay behind " + MetricTree.standaloneName(i.metric()), "delay",
+                            Map.of("delay_s", why.delay(), "propagated_s", why.propagated(), "where", where,
+                                    "stretch_from_s", why.from(), "stretch_to_s", why.to(),
+                                    "waiting_rank", i.rank())));
+                    delayNote = String.format(Locale.ROOT, "; the delay that caused it is marked on location %d "
+                                    + "(rank %d%s): %.6f s in %s%s", dl, why.rank(),
+                            why.thread() > 0 ? " thread " + why.thread() : "", why.delay(), where,
+                            from > why.from() ? String.format(Locale.ROOT, " (its stretch begins at %.6f s, before "
+                                    + "the window, and is drawn from the window's start)", why.from()) : "");
+                } else {
+                    delayNote = String.format(Locale.ROOT, "; the delay that caused it lies on location %d (rank "
+                            + "%d), which --locations leaves out: not drawn", dl, why.rank());
+                }
+            } else if (rootCauses) {
+                delayNote = "; no delay is charged for this instance (root causes explain point-to-point and MPI "
+                        + "collective instances)";
             }
         } else {
             // the trace's declared length bounds both (without one, any finite time is taken)
@@ -174,7 +214,10 @@ final class TimelineCommand implements Callable<Integer> {
                 s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations() > 0
                         ? String.format(Locale.ROOT, " (%,d more leave the window or the locations, not drawn)",
                         s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations()) : "",
-                s.marksDrawn() > 0 ? String.format(Locale.ROOT, ", %d wait state marked", s.marksDrawn()) : "");
+                s.marksDrawn() > 0 ? String.format(Locale.ROOT, ", %d mark(s) drawn", s.marksDrawn()) : "");
+        if (!delayNote.isEmpty()) {
+            System.out.println(delayNote.substring(2));
+        }
         if (perfetto != null) {
             System.out.println("open " + perfetto + " in https://ui.perfetto.dev or chrome://tracing");
         }
@@ -190,8 +233,33 @@ final class TimelineCommand implements Callable<Integer> {
         }
     }
 
-    /** The K-th most severe instance of the metric, from the wait-state analysis (root causes are not needed). */
-    private Instance instance(TraceSource src) throws IOException {
+    /** The call paths of a delay, largest first, as "a/b (0.1 s), c (0.05 s) +2 more (0.01 s)". */
+    private static String where(AnalysisResult r, DelayCause why) {
+        StringBuilder b = new StringBuilder();
+        int shown = Math.min(3, why.callPaths().size());
+        for (int k = 0; k < shown; k++) {
+            DelayCause.Part p = why.callPaths().get(k);
+            b.append(k > 0 ? ", " : "").append(String.join("/", r.cube().pathNames(p.callPath())))
+                    .append(String.format(Locale.ROOT, " (%.6f s)", p.seconds()));
+        }
+        if (why.callPaths().size() > shown) {
+            double rest = why.callPaths().subList(shown, why.callPaths().size()).stream()
+                    .mapToDouble(DelayCause.Part::seconds).sum();
+            b.append(String.format(Locale.ROOT, " +%d more (%.6f s)", why.callPaths().size() - shown, rest));
+        }
+        return b.length() == 0 ? "no call path" : b.toString();
+    }
+
+    /** The analysis that finds the instances: the wait states, with root causes when the delay is to be marked. */
+    private AnalysisResult analysis(TraceSource src) throws IOException {
+        return AnalyzeCommand.analyse(src, 0, common.quiet, rootCauses);
+    }
+
+    /** --instance METRIC:K, checked before any analysis runs. */
+    private record InstanceSpec(String metric, int k) {
+    }
+
+    private InstanceSpec instanceSpec() {
         int colon = instance.lastIndexOf(':');
         if (colon <= 0 || colon == instance.length() - 1) {
             throw new IllegalArgumentException("--instance takes METRIC:K, e.g. mpi_latesender:1, not '" + instance + "'");
@@ -208,7 +276,13 @@ final class TimelineCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--instance names no metric '" + metric + "' (e.g. mpi_latesender, "
                     + "mpi_wait_nxn, omp_ibarrier_wait)");
         }
-        AnalysisResult r = AnalyzeCommand.analyse(src, 0, common.quiet, false);
+        return new InstanceSpec(metric, k);
+    }
+
+    /** The K-th most severe instance of the metric named by --instance. */
+    private Instance instance(AnalysisResult r, InstanceSpec spec) {
+        String metric = spec.metric();
+        int k = spec.k();
         List<Instance> of = r.mostSevere().stream().filter(i -> i.metric().equals(metric)).toList();
         if (of.isEmpty()) {
             throw new IllegalArgumentException(trace + " has no instance of " + metric + " among the most severe ones "

@@ -40,9 +40,10 @@ class TimelineCommandTest {
         assertTrue(out.contains("Late Sender instance 1 (0.005000 s lost on rank 1)"), out);
         assertTrue(out.contains("14 region slices"), out);
         assertTrue(out.contains("1 messages drawn"), out);
-        assertTrue(out.contains("1 wait state marked"), out);
+        assertTrue(out.contains("2 mark(s) drawn"), out);
         List<JsonNode> ev = events(json);
-        JsonNode mark = ev.stream().filter(e -> "X".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        JsonNode mark = ev.stream().filter(e -> "X".equals(e.path("ph").asText())
+                && "wait state".equals(e.path("cat").asText())).findFirst().orElseThrow();
         assertEquals("Late Sender", mark.get("name").asText());
         assertEquals(1, mark.get("pid").asInt());
         assertEquals(2000, mark.get("ts").asDouble(), 1e-6);
@@ -56,6 +57,39 @@ class TimelineCommandTest {
         assertEquals(start.get("id").asText(), end.get("id").asText());
     }
 
+    /**
+     * Rank 0 computed 6,000 µs since both left MPI_Init at 1,000 µs, rank 1 1,000 µs: the 5 ms wait is delay in
+     * rank 0's {@code compute}, over rank 0's stretch from MPI_Init's end to its MPI_Send (1,000 to 7,000 µs).
+     */
+    @Test
+    void theDelayThatCausedTheWaitingIsMarkedOnTheLateSendersStretch() throws Exception {
+        Path json = tmp.resolve("ls.json");
+        CliTest.Run r = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1",
+                "--perfetto", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        String out = r.out().replaceAll("\\s+", " ");
+        assertTrue(out.contains("the delay that caused it is marked on location 0 (rank 0): 0.005000 s in "
+                + "main/compute (0.005000 s)"), out);
+        JsonNode delay = events(json).stream().filter(e -> "delay".equals(e.path("cat").asText())).findFirst()
+                .orElseThrow();
+        assertEquals("delay behind Late Sender", delay.get("name").asText());
+        assertEquals(0, delay.get("pid").asInt());
+        assertEquals(1000, delay.get("ts").asDouble(), 1e-6);
+        assertEquals(6000, delay.get("dur").asDouble(), 1e-6);
+        assertEquals(0.005, delay.get("args").get("delay_s").asDouble(), 1e-12);
+        assertEquals(0.0, delay.get("args").get("propagated_s").asDouble(), 1e-12);
+    }
+
+    @Test
+    void withoutRootCausesOnlyTheWaitStateIsMarked() throws Exception {
+        Path json = tmp.resolve("ws.json");
+        CliTest.Run r = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1",
+                "--no-root-causes", "--perfetto", json.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("1 mark(s) drawn"), r.out());
+        assertTrue(events(json).stream().noneMatch(e -> "delay".equals(e.path("cat").asText())));
+    }
+
     @Test
     void theAnalysisNamesEachWaitStatesWorstInstanceAndTheTimelineCommandThatShowsIt() throws Exception {
         CliTest.Run a = CliTest.run("analyze", CliTest.SAMPLE.toString(), "-q");
@@ -64,6 +98,10 @@ class TimelineCommandTest {
         String hint = "`straggler timeline " + CliTest.SAMPLE + " --instance mpi_latesender:1 --html F` shows it";
         assertTrue(text.contains("worst instance: 0.005000 s lost on rank 1, in the call from 0.002000 to 0.007200 s"
                 + " since the start of the measurement, partner rank 0; " + hint), text);
+        // and why: rank 0's compute since both left MPI_Init (1,000 µs) exceeds rank 1's by the whole wait
+        assertTrue(text.contains("why: between 0.001000 and 0.007000 s (since it last synchronised with the waiting "
+                + "rank), rank 0 took longer than the waiting rank: 0.005000 s of the wait is delay in main/compute "
+                + "(0.005000 s)"), text);
         // a collective's instance spans its operation: from the earliest MPI_COLLECTIVE_BEGIN of its members (rank
         // 1's, 7,501 µs) to the latest Leave (8,100 µs)
         assertTrue(text.contains("worst instance: 5.000e-04 s lost on rank 1, in the operation (all its members) from"
@@ -96,7 +134,8 @@ class TimelineCommandTest {
         assertEquals(0, r.code(), r.err());
         // the waiting call 3.0-8.2 ms with 5.2 ms on both sides, from the first event at 1 ms to the end at 13 ms
         assertTrue(r.out().contains("[0.001000, 0.013000] s since the start of the measurement"), r.out());
-        JsonNode mark = events(json).stream().filter(e -> "X".equals(e.path("ph").asText())).findFirst().orElseThrow();
+        JsonNode mark = events(json).stream().filter(e -> "X".equals(e.path("ph").asText())
+                && "wait state".equals(e.path("cat").asText())).findFirst().orElseThrow();
         assertEquals(2000, mark.get("ts").asDouble(), 1e-6);
         JsonNode recv = events(json).stream().filter(e -> "B".equals(e.path("ph").asText())
                 && "MPI_Recv".equals(e.path("name").asText())).findFirst().orElseThrow();

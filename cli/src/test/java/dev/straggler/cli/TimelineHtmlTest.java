@@ -59,7 +59,7 @@ class TimelineHtmlTest {
     }
 
     @Test
-    void theLateSenderPageDrawsTwoRowsFourteenBarsTheMessageAndTheMarkOverTheWindowThatWasPrinted() throws Exception {
+    void theLateSenderPageDrawsTwoRowsFourteenBarsTheMessageAndTheMarksOverTheWindowThatWasPrinted() throws Exception {
         Path page = tmp.resolve("ls.html");
         CliTest.Run r = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--instance", "mpi_latesender:1", "--html",
                 page.toString(), "-q");
@@ -71,7 +71,9 @@ class TimelineHtmlTest {
         assertEquals("2", attr(dom, "data-rows"));
         assertEquals("14", attr(dom, "data-drawn-bars"));
         assertEquals("1", attr(dom, "data-drawn-messages"));
-        assertEquals("1", attr(dom, "data-marks"));
+        // the wait state on rank 1 and the delay that caused it on rank 0, each named in the legend
+        assertEquals("2", attr(dom, "data-marks"));
+        assertTrue(dom.contains("wait state (analysis)") && dom.contains("delay that caused it (root causes)"), dom);
         // main, and the calls inside it
         assertEquals("2", attr(dom, "data-levels"));
         assertEquals(Double.parseDouble(w.group(1)), num(dom, "data-visible-from"), 5e-7);
@@ -91,7 +93,8 @@ class TimelineHtmlTest {
         assertEquals(0.0072, num(dom, "data-visible-to"), 1e-12);
         assertEquals("6", attr(dom, "data-drawn-bars"));
         assertEquals("1", attr(dom, "data-drawn-messages"));
-        assertEquals("1", attr(dom, "data-marks"));
+        // the wait (2-7.2 ms) and the delay (1-7 ms) both reach into the view
+        assertEquals("2", attr(dom, "data-marks"));
     }
 
     @Test

@@ -17,6 +17,9 @@
   var OTHER_COLOUR = '#c9a227';
   var LEGEND = ['MPI', 'MPI,I/O', 'OpenMP', 'I/O', 'Pthreads', 'user', 'measurement'];
   var MARK_COLOUR = '#f0a020';
+  /** the delay behind a wait state (category "delay"): on the location that caused the waiting */
+  var DELAY_COLOUR = '#c0392b';
+  function markColour(mk) { return mk.cat === 'delay' ? DELAY_COLOUR : MARK_COLOUR; }
   var LABEL_W = 92;      // the rows' names, left of the plot
   var AXIS_H = 30;
   var MARK_LANE_H = 18;
@@ -212,8 +215,10 @@
     cats.forEach(function (c) { seen[c] = true; });
     var items = LEGEND.filter(function (c) { return seen[c]; }).map(function (c) { return [c, COLOURS[c]]; });
     cats.forEach(function (c) { if (!COLOURS[c]) items.push([c || 'other', OTHER_COLOUR]); });
-    var marked = rows.some(function (r) { return r.marks.length; });
-    if (marked) items.push(['wait state (analysis)', MARK_COLOUR]);
+    var waits = rows.some(function (r) { return r.marks.some(function (m) { return m.cat !== 'delay'; }); });
+    var delays = rows.some(function (r) { return r.marks.some(function (m) { return m.cat === 'delay'; }); });
+    if (waits) items.push(['wait state (analysis)', MARK_COLOUR]);
+    if (delays) items.push(['delay that caused it (root causes)', DELAY_COLOUR]);
     if (messages.length) items.push(['message (send \u2192 receive)', '#1d2430']);
     items.forEach(function (it) {
       var s = document.createElement('span');
@@ -336,17 +341,19 @@
       if (mk.e < v0 || mk.s > v1 || (mk.e === v0 && mk.s < mk.e) || (mk.s === v1 && mk.s < mk.e)) continue;
       var ma0 = Math.max(X(mk.s), xl), ma1 = Math.min(Math.max(X(mk.e), X(mk.s) + 2), xr);
       var my = r.y + 3 + mk.lane * MARK_LANE_H;
-      ctx.fillStyle = 'rgba(240,160,32,0.22)';
+      var delay = mk.cat === 'delay';
+      ctx.fillStyle = delay ? 'rgba(192,57,43,0.14)' : 'rgba(240,160,32,0.22)';
       ctx.fillRect(ma0, r.barsY, ma1 - ma0, r.h - 6 - r.markH);
-      ctx.strokeStyle = MARK_COLOUR;
+      ctx.strokeStyle = markColour(mk);
       ctx.lineWidth = 2;
       ctx.strokeRect(ma0 + 1, r.barsY, Math.max(0, ma1 - ma0 - 2), r.h - 6 - r.markH);
       ctx.lineWidth = 1;
-      ctx.fillStyle = MARK_COLOUR;
+      ctx.fillStyle = markColour(mk);
       ctx.fillRect(ma0, my, ma1 - ma0, MARK_LANE_H - 3);
-      var sev = mk.args.severity_s;
-      drawLabel(mk.name + (typeof sev === 'number' ? ' \u00b7 ' + fmtDuration(sev) + ' lost' : ''), ma0, ma1,
-          my + (MARK_LANE_H - 3) / 2 + 0.5, '#1d2430');
+      var sev = mk.args.severity_s, dl = mk.args.delay_s;
+      drawLabel(mk.name + (typeof sev === 'number' ? ' \u00b7 ' + fmtDuration(sev) + ' lost' : '')
+          + (typeof dl === 'number' ? ' \u00b7 ' + fmtDuration(dl) + ' delay' : ''), ma0, ma1,
+          my + (MARK_LANE_H - 3) / 2 + 0.5, delay ? '#ffffff' : '#1d2430');
       drawnMarks++;
     }
   }
@@ -472,10 +479,13 @@
           var mk = r.marks[m];
           if (yy >= r.y + 3 + mk.lane * MARK_LANE_H && yy < r.y + 3 + (mk.lane + 1) * MARK_LANE_H
               && t >= mk.s - tol && t <= mk.e + tol) {
-            var sev = mk.args.severity_s;
+            var sev = mk.args.severity_s, dl = mk.args.delay_s, pr = mk.args.propagated_s;
             return r.label + ' \u00b7 ' + mk.name + (mk.cat ? ' [' + mk.cat + ']' : '') + ' \u00b7 start '
                 + fmtTime(mk.s) + ' \u00b7 duration ' + fmtDuration((mk.e - mk.s) / 1e6)
                 + (typeof sev === 'number' ? ' \u00b7 severity ' + fmtDuration(sev) : '')
+                + (typeof dl === 'number' ? ' \u00b7 delay ' + fmtDuration(dl) : '')
+                + (typeof pr === 'number' && pr > 0 ? ' \u00b7 propagated ' + fmtDuration(pr) : '')
+                + (mk.args.where ? ' \u00b7 in ' + mk.args.where : '')
                 + (mk.args.partner_rank !== undefined && mk.args.partner_rank >= 0 ? ' \u00b7 partner rank '
                     + mk.args.partner_rank : '');
           }

@@ -9,6 +9,7 @@ import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.ClockViolations;
 import dev.straggler.patterns.CommunicatorWaits;
+import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.TraceSummary;
 import dev.straggler.patterns.ViolationKind;
@@ -170,6 +171,25 @@ public final class AnalysisJson {
                 g.writeNumberField("start", i.start());
                 g.writeNumberField("end", i.end());
                 g.writeNumberField("duration", i.duration());
+                DelayCause why = r.causeOf(i);
+                if (why != null) {
+                    g.writeObjectFieldStart("cause");
+                    g.writeNumberField("rank", why.rank());
+                    g.writeNumberField("thread", why.thread());
+                    g.writeNumberField("from", why.from());
+                    g.writeNumberField("to", why.to());
+                    g.writeNumberField("delay", why.delay());
+                    g.writeNumberField("propagated", why.propagated());
+                    g.writeArrayFieldStart("callpaths");
+                    for (DelayCause.Part part : why.callPaths()) {
+                        g.writeStartObject();
+                        g.writeNumberField("callpath", part.callPath());
+                        g.writeNumberField("seconds", part.seconds());
+                        g.writeEndObject();
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -304,16 +324,28 @@ public final class AnalysisJson {
         List<String> warnings = new ArrayList<>();
         root.path("warnings").forEach(w -> warnings.add(w.asText()));
         List<Instance> instances = new ArrayList<>();
+        List<DelayCause> causes = new ArrayList<>();
         for (JsonNode i : root.path("instances")) {
-            instances.add(new Instance(i.path("metric").asText(), i.path("severity").asDouble(),
+            Instance inst = new Instance(i.path("metric").asText(), i.path("severity").asDouble(),
                     i.path("callpath").asInt(), i.path("rank").asInt(), i.path("thread").asInt(),
                     i.path("partnerRank").asInt(), i.path("waitingRanks").asInt(), i.path("start").asDouble(),
-                    i.path("end").asDouble()));
+                    i.path("end").asDouble());
+            instances.add(inst);
+            JsonNode w = i.path("cause");
+            if (w.isObject()) {
+                List<DelayCause.Part> parts = new ArrayList<>();
+                for (JsonNode p : w.path("callpaths")) {
+                    parts.add(new DelayCause.Part(p.path("callpath").asInt(), p.path("seconds").asDouble()));
+                }
+                causes.add(new DelayCause(inst, w.path("rank").asInt(), w.path("thread").asInt(),
+                        w.path("from").asDouble(), w.path("to").asDouble(), w.path("delay").asDouble(),
+                        w.path("propagated").asDouble(), parts));
+            }
         }
         Map<String, Long> counts = new LinkedHashMap<>();
         root.path("instanceCounts").fields().forEachRemaining(e -> counts.put(e.getKey(), e.getValue().asLong()));
         return new AnalysisResult(cube, summary, new ClockViolations(byKind), instances, warnings, counts,
-                readCommunicators(root));
+                readCommunicators(root), causes);
     }
 
     /** {@code communicators}: every communicator with its wait states (seconds per unique metric name). */

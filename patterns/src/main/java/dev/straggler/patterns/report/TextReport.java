@@ -231,6 +231,10 @@ public final class TextReport {
                             p2p ? "call" : "operation (all its members)", seconds(i.start()), seconds(i.end()),
                             i.partnerRank() >= 0 ? ", partner rank " + i.partnerRank() : "", s.origin(), i.metric()),
                             width));
+                    dev.straggler.patterns.DelayCause why = r.causeOf(i);
+                    if (why != null) {
+                        out.append(wrap(causeLine(c, i, why, threads), width));
+                    }
                     break;
                 }
             }
@@ -238,6 +242,52 @@ public final class TextReport {
         CommunicatorSection.render(r.communicators(), width, out);
         RootCauseSection.render(c, s.hasMpi(), width, all, out);
         return out.toString();
+    }
+
+    /** Call paths named in a cause line; the rest are summed and counted. */
+    private static final int CAUSE_PATHS = 3;
+
+    /**
+     * Why the worst instance waited (root causes): where the delaying location spent longer than the waiting side
+     * since they last synchronised, the delay per call path, the waiting that propagated, and what no delay explains.
+     */
+    static String causeLine(SeverityCube c, dev.straggler.patterns.Instance i, dev.straggler.patterns.DelayCause why,
+                            boolean threads) {
+        String who = (threads && why.thread() > 0 ? "thread " : "rank ") + why.rank()
+                + (threads && why.thread() > 0 ? "." + why.thread() : "");
+        String waiting = i.waitingRanks() > 1 ? "the waiting ranks" : "the waiting " + (threads && i.thread() > 0
+                ? "thread" : "rank");
+        StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "  why: between %s and %s s (since it last "
+                + "synchronised with %s), %s ", seconds(why.from()), seconds(why.to()), waiting, who));
+        if (why.callPaths().isEmpty()) {
+            b.append("spent no longer than ").append(waiting).append(" anywhere");
+        } else {
+            b.append("took longer than ").append(waiting).append(": ").append(seconds(why.delay()))
+                    .append(" s of the wait is delay in ");
+            int shown = Math.min(CAUSE_PATHS, why.callPaths().size());
+            for (int k = 0; k < shown; k++) {
+                var part = why.callPaths().get(k);
+                b.append(k > 0 ? ", " : "").append(path(c, part.callPath())).append(" (")
+                        .append(seconds(part.seconds())).append(" s)");
+            }
+            if (why.callPaths().size() > shown) {
+                double rest = 0;
+                for (var part : why.callPaths().subList(shown, why.callPaths().size())) {
+                    rest += part.seconds();
+                }
+                b.append(String.format(Locale.ROOT, " and %d more call path%s (%s s)", why.callPaths().size() - shown,
+                        why.callPaths().size() - shown == 1 ? "" : "s", seconds(rest)));
+            }
+        }
+        if (why.propagated() > 0) {
+            b.append("; ").append(seconds(why.propagated())).append(" s propagated: ").append(who)
+                    .append(" itself waited in that stretch");
+        }
+        double unexplained = i.severity() - why.delay() - why.propagated();
+        if (unexplained > 1e-9 * Math.max(1, i.severity())) {
+            b.append("; ").append(seconds(unexplained)).append(" s is charged to no delay");
+        }
+        return b.toString();
     }
 
     /** The call paths with a value of metric {@code m}, largest first. */
