@@ -62,7 +62,8 @@ import java.util.regex.Pattern;
 public final class SqlSession implements AutoCloseable {
     /** The tables of a trace, as docs/sql.md lists them. */
     public enum Table {
-        EVENTS, REGIONS, CALLPATHS, LOCATIONS, COMMUNICATORS, MESSAGES, COLLECTIVES, WAIT_STATES, SEVERITIES, METRICS;
+        EVENTS, REGIONS, CALLPATHS, LOCATIONS, COMMUNICATORS, MESSAGES, COLLECTIVES, WAIT_STATES, SEVERITIES, METRICS,
+        COMMUNICATOR_WAITS;
 
         String sqlName() {
             return name().toLowerCase(Locale.ROOT);
@@ -273,10 +274,14 @@ public final class SqlSession implements AutoCloseable {
         return replay;
     }
 
-    /** The wait-state analysis of the trace (without root causes), run once when a statement first needs it. */
+    /**
+     * The wait-state analysis of the trace (without root causes), keeping every wait-state instance, run once when a
+     * statement first needs it.
+     */
     public AnalysisResult analysis() throws IOException {
         if (analysis == null) {
-            analysis = Analysis.run(source, AnalysisOptions.defaults().withThreads(threads));
+            analysis = Analysis.run(source, AnalysisOptions.defaults().withThreads(threads)
+                    .withTopInstances(AnalysisOptions.ALL_INSTANCES));
         }
         return analysis;
     }
@@ -292,6 +297,7 @@ public final class SqlSession implements AutoCloseable {
             case SEVERITIES -> makeSeverities();
             case METRICS -> makeMetrics();
             case WAIT_STATES -> makeWaitStates();
+            case COMMUNICATOR_WAITS -> makeCommunicatorWaits();
             default -> throw new IllegalStateException(t.toString());
         }
     }
@@ -541,10 +547,14 @@ public final class SqlSession implements AutoCloseable {
                 + "waiting_ranks INTEGER)");
         AnalysisResult r = analysis();
         int[] map = cubePaths(r.cube());
-        int[] master = source.definitions().masterLocationByRank();
+        java.util.Map<Long, Integer> locationOf = new java.util.HashMap<>();
+        for (Location l : source.definitions().locations()) {
+            locationOf.putIfAbsent(((long) l.rank() << 32) | l.thread(), l.index());
+        }
         try (DuckDBAppender a = appender("wait_states")) {
             for (dev.straggler.patterns.Instance i : r.mostSevere()) {
-                a.beginRow().append(i.metric()).append(master[i.rank()]).append(i.rank()).append(i.thread());
+                a.beginRow().append(i.metric()).append(locationOf.get(((long) i.rank() << 32) | i.thread()))
+                        .append(i.rank()).append(i.thread());
                 if (map[i.callPath()] < 0) {
                     a.appendNull();
                 } else {
@@ -557,6 +567,19 @@ public final class SqlSession implements AutoCloseable {
                     a.append(i.partnerRank());
                 }
                 a.append(i.waitingRanks()).endRow();
+            }
+        }
+    }
+
+    private void makeCommunicatorWaits() throws SQLException, IOException {
+        create("CREATE TABLE communicator_waits (communicator INTEGER, name VARCHAR, size INTEGER, metric VARCHAR, "
+                + "seconds DOUBLE)");
+        try (DuckDBAppender a = appender("communicator_waits")) {
+            for (dev.straggler.patterns.CommunicatorWaits c : analysis().communicators()) {
+                for (java.util.Map.Entry<String, Double> e : c.metrics().entrySet()) {
+                    a.beginRow().append(c.id()).append(c.name()).append(c.size()).append(e.getKey())
+                            .append(e.getValue()).endRow();
+                }
             }
         }
     }

@@ -189,4 +189,77 @@ class SqlSessionRealTraceTest {
             }
         }
     }
+
+    @Test
+    void waitStatesSummedPerPatternAndCallPathEqualTheCube() throws Exception {
+        SeverityCube cube = session.analysis().cube();
+        List<String> patterns = new ArrayList<>();
+        for (List<Object> r : rows("SELECT DISTINCT pattern FROM wait_states ORDER BY 1")) {
+            patterns.add((String) r.get(0));
+        }
+        assertTrue(patterns.contains("mpi_latesender") && patterns.contains("mpi_wait_nxn"), patterns.toString());
+        for (String metric : patterns) {
+            int m = cube.metricIndex(metric);
+            Map<Integer, Double> expected = new TreeMap<>();
+            for (int c = 0; c < cube.callPaths().size(); c++) {
+                double v = cube.sumOverLocations(m, c);
+                if (v != 0) {
+                    expected.put(c, v);
+                }
+            }
+            Map<Integer, Double> actual = new TreeMap<>();
+            for (List<Object> r : rows("SELECT callpath, SUM(severity) FROM wait_states WHERE pattern = '" + metric
+                    + "' GROUP BY callpath")) {
+                actual.put((Integer) r.get(0), (Double) r.get(1));
+            }
+            assertEquals(expected.keySet(), actual.keySet(), metric);
+            for (Integer k : expected.keySet()) {
+                assertEquals(expected.get(k), actual.get(k), 1e-9 * Math.max(1, expected.get(k)), metric + " " + k);
+            }
+        }
+    }
+
+    @Test
+    void messagesEqualOtf2PrintsSendsPerSenderAndTag() throws Exception {
+        Pattern recv = Pattern.compile("Tag: (\\d+), Length: (\\d+)");
+        Map<String, long[]> expected = new TreeMap<>();
+        for (String[] e : otf2Print()) {
+            if (e[0].equals("MPI_SEND") || e[0].equals("MPI_ISEND")) {
+                Matcher m = recv.matcher(e[3]);
+                assertTrue(m.find(), e[3]);
+                long[] v = expected.computeIfAbsent(e[1] + ">" + m.group(1), k -> new long[2]);
+                v[0]++;
+                v[1] += Long.parseLong(m.group(2));
+            }
+        }
+        Map<String, long[]> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT l.source_id, m.tag, COUNT(*), SUM(m.bytes) FROM messages m "
+                + "JOIN locations l ON l.id = m.send_location GROUP BY ALL")) {
+            actual.put(r.get(0) + ">" + r.get(1), new long[]{((Number) r.get(2)).longValue(), ((Number) r.get(3)).longValue()});
+        }
+        assertFalse(expected.isEmpty());
+        assertEquals(expected.keySet(), actual.keySet());
+        for (String k : expected.keySet()) {
+            assertEquals(List.of(expected.get(k)[0], expected.get(k)[1]), List.of(actual.get(k)[0], actual.get(k)[1]), k);
+        }
+    }
+
+    @Test
+    void collectivesEqualOtf2PrintsCollectiveEndsPerOperationAndRank() throws Exception {
+        Pattern op = Pattern.compile("Operation: ([A-Z_]+), Communicator: \"[^\"]*\" <(\\d+)>");
+        Map<String, Long> expected = new TreeMap<>();
+        for (String[] e : otf2Print()) {
+            if (e[0].equals("MPI_COLLECTIVE_END")) {
+                Matcher m = op.matcher(e[3]);
+                assertTrue(m.find(), e[3]);
+                expected.merge(e[1] + " " + m.group(1), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT l.source_id, c.op, COUNT(*) FROM collectives c JOIN locations l ON l.id = c.location "
+                + "GROUP BY ALL")) {
+            actual.put(r.get(0) + " " + r.get(1), (Long) r.get(2));
+        }
+        assertEquals(expected, actual);
+    }
 }
