@@ -13,7 +13,7 @@ import java.nio.file.NoSuchFileException;
         description = "Finds out why a parallel program is slow from its event traces.",
         subcommands = {AnalyzeCommand.class, DemoCommand.class, GenerateCommand.class, ImportCommand.class, InfoCommand.class, ValidateCommand.class,
                 DumpCommand.class, CommMatrixCommand.class, IncludeListCommand.class, FilterCommand.class, DiffCommand.class, MergeCommand.class,
-                MeanCommand.class, CallsitesCommand.class, ScalingCommand.class, ModelCommand.class, StudyCommand.class, PopCommand.class, DbCommand.class, BandwidthCommand.class, PhasesCommand.class, TimelineCommand.class,
+                MeanCommand.class, CallsitesCommand.class, ScalingCommand.class, ModelCommand.class, StudyCommand.class, PopCommand.class, DbCommand.class, SqlCommand.class, BandwidthCommand.class, PhasesCommand.class, TimelineCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** What --version prints, and what the experiment database records as the tool that stored a trial. */

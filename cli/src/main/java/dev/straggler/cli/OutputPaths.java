@@ -23,7 +23,7 @@ final class OutputPaths {
 
     /** Path options that name a file the command writes. */
     private static final Set<String> FILE_OPTIONS = Set.of("--csv", "--json", "--cube", "--html", "--extrap",
-            "--table-out", "--output", "--perfetto");
+            "--table-out", "--output", "--perfetto", "--parquet");
 
     /** Commands whose {@code --output} is a directory they create (a store, a study's reports) or a store or file. */
     private static final Set<String> DIRECTORY_OUTPUTS = Set.of("import", "generate", "filter", "study", "demo");

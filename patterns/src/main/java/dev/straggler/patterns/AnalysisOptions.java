@@ -20,6 +20,12 @@ import java.util.Objects;
  */
 public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading,
                               boolean rootCauses) {
+    /**
+     * {@code topInstances} that keeps every occurrence of every pattern instead of the most severe per call path
+     * (one record each: memory grows with the number of wait states found).
+     */
+    public static final int ALL_INSTANCES = Integer.MAX_VALUE;
+
     public AnalysisOptions {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -47,6 +53,10 @@ public record AnalysisOptions(int threads, ProgressListener progress, int topIns
 
     public AnalysisOptions withReading(Reading r) {
         return new AnalysisOptions(threads, progress, topInstances, r, rootCauses);
+    }
+
+    public AnalysisOptions withTopInstances(int n) {
+        return new AnalysisOptions(threads, progress, n, reading, rootCauses);
     }
 
     public AnalysisOptions withRootCauses(boolean on) {

@@ -1,5 +1,6 @@
 package dev.straggler.patterns.waitstate;
 
+import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.MetricTree;
 
@@ -9,7 +10,8 @@ import java.util.List;
 
 /**
  * Keeps, per wait-state metric, the {@code limit} most severe occurrences on distinct call paths, as Scalasca's
- * statistics do (a more severe occurrence on a call path replaces the one kept for it). Values are in ticks
+ * statistics do (a more severe occurrence on a call path replaces the one kept for it); with
+ * {@link AnalysisOptions#ALL_INSTANCES}, every occurrence (what {@code straggler sql}'s {@code wait_states} lists). Values are in ticks
  * until {@link #instances} converts them. Insertion order decides ties, so callers feed it in a fixed order.
  * Single-threaded; serializable, so that a distributed engine can bring its tasks' occurrences to the driver.
  */
@@ -42,6 +44,10 @@ public final class InstanceCollector implements java.io.Serializable {
             return;
         }
         List<Raw> list = byMetric.get(metric);
+        if (limit == AnalysisOptions.ALL_INSTANCES) {
+            list.add(new Raw(metric, severity, callPath, rank, thread, partnerRank, waitingRanks, start, end));
+            return;
+        }
         int slot = slotFor(list, severity, callPath);
         if (slot >= 0) {
             Raw r = new Raw(metric, severity, callPath, rank, thread, partnerRank, waitingRanks, start, end);
@@ -58,6 +64,10 @@ public final class InstanceCollector implements java.io.Serializable {
             return;
         }
         List<Raw> list = byMetric.get(r.metric());
+        if (limit == AnalysisOptions.ALL_INSTANCES) {
+            list.add(r);
+            return;
+        }
         int slot = slotFor(list, r.severity(), r.callPath());
         if (slot == list.size()) {
             list.add(r);

@@ -1,0 +1,265 @@
+package dev.straggler.experiments.sql;
+
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.cubex.CubexReader;
+import dev.straggler.trace.TraceSource;
+import dev.straggler.trace.Traces;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The trace tables of {@code straggler sql} on NPB MG at 4 ranks, against independent sources: otf2-print (the OTF2
+ * project's own reader) for events, messages and collectives; Scalasca's own cube ({@code scout.cubex}) for the
+ * severities.
+ */
+class SqlSessionRealTraceTest {
+    private static Path dir;
+    private static TraceSource source;
+    private static SqlSession session;
+    private static List<String[]> printed;
+
+    @BeforeAll
+    static void open() throws IOException {
+        String shared = System.getProperty("straggler.shared");
+        Assumptions.assumeTrue(shared != null, "system property straggler.shared is not set");
+        dir = Path.of(shared, "traces", "real", "npb-mg.S-4");
+        Assumptions.assumeTrue(Files.isRegularFile(dir.resolve("traces.otf2")), "shared traces absent");
+        source = Traces.open(dir.resolve("traces.otf2"));
+        session = SqlSession.ofTrace(source, 2);
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        if (session != null) {
+            session.close();
+        }
+        if (source != null) {
+            source.close();
+        }
+    }
+
+    static List<List<Object>> rows(String sql) throws IOException {
+        List<List<Object>> out = new ArrayList<>();
+        session.query(sql, new SqlSession.RowSink() {
+            @Override
+            public void columns(List<String> names, List<String> types) {
+            }
+
+            @Override
+            public void row(Object[] values) {
+                out.add(new ArrayList<>(java.util.Arrays.asList(values)));
+            }
+        });
+        return out;
+    }
+
+    private static final Pattern RECORD = Pattern.compile("^([A-Z_]+)\\s+(\\d+)\\s+(\\d+)\\s*(.*)$");
+
+    /** otf2-print's event lines: record, location, timestamp, attributes. */
+    static List<String[]> otf2Print() throws IOException, InterruptedException {
+        if (printed != null) {
+            return printed;
+        }
+        Path tool = Path.of("/usr/bin/otf2-print");
+        if (!Files.isExecutable(tool)) {
+            tool = Path.of("/work/opt/scorep/bin/otf2-print");
+        }
+        Assumptions.assumeTrue(Files.isExecutable(tool), "otf2-print absent (apt-get install otf2-tools)");
+        Process p = new ProcessBuilder(tool.toString(), dir.resolve("traces.otf2").toString()).redirectErrorStream(true)
+                .start();
+        List<String[]> out = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                Matcher m = RECORD.matcher(line);
+                if (m.matches()) {
+                    out.add(new String[]{m.group(1), m.group(2), m.group(3), m.group(4)});
+                }
+            }
+        }
+        assertEquals(0, p.waitFor());
+        printed = out;
+        return out;
+    }
+
+    @Test
+    void eventCountsPerLocationAndKindEqualOtf2Print() throws Exception {
+        Map<String, Long> expected = new TreeMap<>();
+        Map<Long, Integer> indexOfId = new HashMap<>();
+        for (List<Object> r : rows("SELECT source_id, id FROM locations")) {
+            indexOfId.put(((Number) r.get(0)).longValue(), (Integer) r.get(1));
+        }
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        for (dev.straggler.trace.EventKind k : dev.straggler.trace.EventKind.values()) {
+            kinds.add(k.name());
+        }
+        for (String[] e : otf2Print()) {
+            if (kinds.contains(e[0])) {
+                expected.merge(indexOfId.get(Long.parseLong(e[1])) + " " + e[0], 1L, Long::sum);
+            }
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT location, kind, COUNT(*) FROM events GROUP BY ALL")) {
+            actual.put(r.get(0) + " " + r.get(1), (Long) r.get(2));
+        }
+        assertFalse(expected.isEmpty());
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void firstEntersOfEveryLocationHaveOtf2PrintsRegionAndTimestamp() throws Exception {
+        Map<String, List<String>> expected = new TreeMap<>();
+        Map<Long, Integer> indexOfId = new HashMap<>();
+        for (List<Object> r : rows("SELECT source_id, id FROM locations")) {
+            indexOfId.put(((Number) r.get(0)).longValue(), (Integer) r.get(1));
+        }
+        Pattern region = Pattern.compile("Region: \"([^\"]*)\"");
+        for (String[] e : otf2Print()) {
+            if (e[0].equals("ENTER")) {
+                List<String> l = expected.computeIfAbsent("" + indexOfId.get(Long.parseLong(e[1])), k -> new ArrayList<>());
+                if (l.size() < 20) {
+                    Matcher m = region.matcher(e[3]);
+                    assertTrue(m.find());
+                    l.add(e[2] + " " + m.group(1));
+                }
+            }
+        }
+        Map<String, List<String>> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT e.location, e.tick, r.name FROM events e JOIN regions r ON r.id = e.region "
+                + "WHERE e.kind = 'ENTER' QUALIFY row_number() OVER (PARTITION BY e.location ORDER BY e.event) <= 20 "
+                + "ORDER BY e.location, e.event")) {
+            actual.computeIfAbsent("" + r.get(0), k -> new ArrayList<>()).add(r.get(1) + " " + r.get(2));
+        }
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void callPathsAreTheAnalysisCubesCallPaths() throws Exception {
+        SeverityCube cube = session.analysis().cube();
+        List<String> expected = new ArrayList<>();
+        for (int c = 0; c < cube.callPaths().size(); c++) {
+            expected.add(c + " " + String.join("/", cube.pathNames(c)));
+        }
+        List<String> actual = new ArrayList<>();
+        for (List<Object> r : rows("SELECT id, path FROM callpaths ORDER BY id")) {
+            actual.add(r.get(0) + " " + r.get(1));
+        }
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void severitiesPerMetricAndCallPathEqualScalascasCube() throws Exception {
+        SeverityCube scout = CubexReader.read(dir.resolve("scout.cubex"));
+        for (String metric : List.of("time", "visits", "mpi_latesender", "mpi_wait_nxn", "bytes_sent")) {
+            int m = scout.metricIndex(metric);
+            Map<String, Double> expected = new TreeMap<>();
+            for (int c = 0; c < scout.callPaths().size(); c++) {
+                double v = scout.sumOverLocations(m, c);
+                if (v != 0) {
+                    expected.put(String.join("/", scout.pathNames(c)), v);
+                }
+            }
+            Map<String, Double> actual = new TreeMap<>();
+            for (List<Object> r : rows("SELECT c.path, SUM(s.value) FROM severities s JOIN callpaths c ON c.id = s.callpath "
+                    + "WHERE s.metric = '" + metric + "' GROUP BY c.path")) {
+                actual.put((String) r.get(0), (Double) r.get(1));
+            }
+            assertEquals(expected.keySet(), actual.keySet(), metric);
+            for (String k : expected.keySet()) {
+                assertEquals(expected.get(k), actual.get(k), 1e-9 * Math.max(1, Math.abs(expected.get(k))), metric + " " + k);
+            }
+        }
+    }
+
+    @Test
+    void waitStatesSummedPerPatternAndCallPathEqualTheCube() throws Exception {
+        SeverityCube cube = session.analysis().cube();
+        List<String> patterns = new ArrayList<>();
+        for (List<Object> r : rows("SELECT DISTINCT pattern FROM wait_states ORDER BY 1")) {
+            patterns.add((String) r.get(0));
+        }
+        assertTrue(patterns.contains("mpi_latesender") && patterns.contains("mpi_wait_nxn"), patterns.toString());
+        for (String metric : patterns) {
+            int m = cube.metricIndex(metric);
+            Map<Integer, Double> expected = new TreeMap<>();
+            for (int c = 0; c < cube.callPaths().size(); c++) {
+                double v = cube.sumOverLocations(m, c);
+                if (v != 0) {
+                    expected.put(c, v);
+                }
+            }
+            Map<Integer, Double> actual = new TreeMap<>();
+            for (List<Object> r : rows("SELECT callpath, SUM(severity) FROM wait_states WHERE pattern = '" + metric
+                    + "' GROUP BY callpath")) {
+                actual.put((Integer) r.get(0), (Double) r.get(1));
+            }
+            assertEquals(expected.keySet(), actual.keySet(), metric);
+            for (Integer k : expected.keySet()) {
+                assertEquals(expected.get(k), actual.get(k), 1e-9 * Math.max(1, expected.get(k)), metric + " " + k);
+            }
+        }
+    }
+
+    @Test
+    void messagesEqualOtf2PrintsSendsPerSenderAndTag() throws Exception {
+        Pattern recv = Pattern.compile("Tag: (\\d+), Length: (\\d+)");
+        Map<String, long[]> expected = new TreeMap<>();
+        for (String[] e : otf2Print()) {
+            if (e[0].equals("MPI_SEND") || e[0].equals("MPI_ISEND")) {
+                Matcher m = recv.matcher(e[3]);
+                assertTrue(m.find(), e[3]);
+                long[] v = expected.computeIfAbsent(e[1] + ">" + m.group(1), k -> new long[2]);
+                v[0]++;
+                v[1] += Long.parseLong(m.group(2));
+            }
+        }
+        Map<String, long[]> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT l.source_id, m.tag, COUNT(*), SUM(m.bytes) FROM messages m "
+                + "JOIN locations l ON l.id = m.send_location GROUP BY ALL")) {
+            actual.put(r.get(0) + ">" + r.get(1), new long[]{((Number) r.get(2)).longValue(), ((Number) r.get(3)).longValue()});
+        }
+        assertFalse(expected.isEmpty());
+        assertEquals(expected.keySet(), actual.keySet());
+        for (String k : expected.keySet()) {
+            assertEquals(List.of(expected.get(k)[0], expected.get(k)[1]), List.of(actual.get(k)[0], actual.get(k)[1]), k);
+        }
+    }
+
+    @Test
+    void collectivesEqualOtf2PrintsCollectiveEndsPerOperationAndRank() throws Exception {
+        Pattern op = Pattern.compile("Operation: ([A-Z_]+), Communicator: \"[^\"]*\" <(\\d+)>");
+        Map<String, Long> expected = new TreeMap<>();
+        for (String[] e : otf2Print()) {
+            if (e[0].equals("MPI_COLLECTIVE_END")) {
+                Matcher m = op.matcher(e[3]);
+                assertTrue(m.find(), e[3]);
+                expected.merge(e[1] + " " + m.group(1), 1L, Long::sum);
+            }
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT l.source_id, c.op, COUNT(*) FROM collectives c JOIN locations l ON l.id = c.location "
+                + "GROUP BY ALL")) {
+            actual.put(r.get(0) + " " + r.get(1), (Long) r.get(2));
+        }
+        assertEquals(expected, actual);
+    }
+}
