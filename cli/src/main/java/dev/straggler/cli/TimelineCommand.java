@@ -5,6 +5,7 @@ import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.MetricTree;
+import dev.straggler.patterns.timeline.InstanceWindow;
 import dev.straggler.patterns.timeline.PerfettoExport;
 import dev.straggler.patterns.timeline.TimeProfile;
 import dev.straggler.trace.Clock;
@@ -65,9 +66,6 @@ final class TimelineCommand implements Callable<Integer> {
             description = "With --instance: also mark the delay that caused the waiting on the location that caused "
                     + "it (runs the root-cause analysis); on by default, --no-root-causes for the wait states alone.")
     boolean rootCauses = true;
-
-    /** How far before the instance the window reaches back to show the delay's stretch, in instance durations. */
-    static final double DELAY_REACH = 20;
 
     @Option(names = "--perfetto", paramLabel = "FILE", description = "Write the window as Chrome/Perfetto "
             + "trace-event JSON.")
@@ -130,41 +128,25 @@ final class TimelineCommand implements Callable<Integer> {
             InstanceSpec spec = instanceSpec();
             AnalysisResult r = analysis(src);
             Instance i = instance(r, spec);
-            // the waiting call with as much again on both sides, so that what led to it is in view
-            double pad = Math.max(i.duration(), 1e-6);
-            lo = Math.max(origin, i.start() - pad);
-            hi = i.end() + pad;
-            int loc = locationOf(src, i.rank(), i.thread());
-            marks.add(new PerfettoExport.Mark(loc, i.start() - origin, i.end() - origin,
-                    MetricTree.standaloneName(i.metric()), "wait state",
-                    Map.of("metric", i.metric(), "severity_s", i.severity(), "partner_rank", i.partnerRank(),
-                            "waiting_ranks", i.waitingRanks())));
+            InstanceWindow iw = InstanceWindow.of(src.definitions(), r.cube(), origin, i, r.causeOf(i));
+            lo = iw.window().from() + origin;
+            hi = iw.window().to() + origin;
             what = String.format(Locale.ROOT, "%s instance %s (%.6f s lost on rank %d%s)",
                     MetricTree.standaloneName(i.metric()), instance.substring(instance.lastIndexOf(':') + 1),
                     i.severity(), i.rank(), i.thread() > 0 ? " thread " + i.thread() : "");
-            if (!chosen.contains(loc)) {
-                throw new IllegalArgumentException("--locations leaves out location " + loc
+            if (!chosen.contains(iw.waitingLocation())) {
+                throw new IllegalArgumentException("--locations leaves out location " + iw.waitingLocation()
                         + ", where the instance waited");
             }
-            DelayCause why = r.causeOf(i);
+            marks.addAll(iw.marksOn(chosen));
+            DelayCause why = iw.cause();
             if (why != null) {
-                int dl = locationOf(src, why.rank(), why.thread());
-                // the window reaches back over the delay's stretch, but not without bound: a stretch since the
-                // start of the run would make the instance a sliver of the window
-                double reach = Math.max(origin, i.start() - DELAY_REACH * pad);
-                double from = Math.max(why.from(), reach);
-                lo = Math.min(lo, from);
-                String where = where(r, why);
+                int dl = iw.delayingLocation();
                 if (chosen.contains(dl)) {
-                    marks.add(new PerfettoExport.Mark(dl, from - origin, Math.max(from, why.to()) - origin,
-                            "delay behind " + MetricTree.standaloneName(i.metric()), "delay",
-                            Map.of("delay_s", why.delay(), "propagated_s", why.propagated(), "where", where,
-                                    "stretch_from_s", why.from(), "stretch_to_s", why.to(),
-                                    "waiting_rank", i.rank())));
                     delayNote = String.format(Locale.ROOT, "; the delay that caused it is marked on location %d "
                                     + "(rank %d%s): %.6f s in %s%s", dl, why.rank(),
-                            why.thread() > 0 ? " thread " + why.thread() : "", why.delay(), where,
-                            from > why.from() ? String.format(Locale.ROOT, " (its stretch begins at %.6f s, before "
+                            why.thread() > 0 ? " thread " + why.thread() : "", why.delay(), iw.where(),
+                            iw.stretchCut() ? String.format(Locale.ROOT, " (its stretch begins at %.6f s, before "
                                     + "the window, and is drawn from the window's start)", why.from()) : "");
                 } else {
                     delayNote = String.format(Locale.ROOT, "; the delay that caused it lies on location %d (rank "
@@ -231,23 +213,6 @@ final class TimelineCommand implements Callable<Integer> {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-    }
-
-    /** The call paths of a delay, largest first, as "a/b (0.1 s), c (0.05 s) +2 more (0.01 s)". */
-    private static String where(AnalysisResult r, DelayCause why) {
-        StringBuilder b = new StringBuilder();
-        int shown = Math.min(3, why.callPaths().size());
-        for (int k = 0; k < shown; k++) {
-            DelayCause.Part p = why.callPaths().get(k);
-            b.append(k > 0 ? ", " : "").append(String.join("/", r.cube().pathNames(p.callPath())))
-                    .append(String.format(Locale.ROOT, " (%.6f s)", p.seconds()));
-        }
-        if (why.callPaths().size() > shown) {
-            double rest = why.callPaths().subList(shown, why.callPaths().size()).stream()
-                    .mapToDouble(DelayCause.Part::seconds).sum();
-            b.append(String.format(Locale.ROOT, " +%d more (%.6f s)", why.callPaths().size() - shown, rest));
-        }
-        return b.length() == 0 ? "no call path" : b.toString();
     }
 
     /** The analysis that finds the instances: the wait states, with root causes when the delay is to be marked. */
@@ -323,15 +288,6 @@ final class TimelineCommand implements Callable<Integer> {
             }
             System.out.println(line);
         }
-    }
-
-    private static int locationOf(TraceSource src, int rank, int thread) {
-        for (Location l : src.definitions().locations()) {
-            if (l.rank() == rank && l.thread() == thread) {
-                return l.index();
-            }
-        }
-        throw new IllegalStateException("no location of rank " + rank + " thread " + thread);
     }
 
     /** "0-7,12" as location indices, each checked; null: all. */

@@ -47,7 +47,7 @@ public final class TimelinePage {
                     + "</p></header>\n"
                     + "<div id=\"tl-legend\" class=\"tl-legend\"></div>\n"
                     + "<div id=\"tl-status\" class=\"tl-status\">&nbsp;</div>\n"
-                    + "<div id=\"tl-view\" class=\"tl-view\"><canvas id=\"tl-canvas\" tabindex=\"0\"></canvas></div>\n"
+                    + "<div id=\"tl-view\" class=\"tl-view\"><canvas id=\"tl-canvas\" class=\"tl-canvas\" tabindex=\"0\"></canvas></div>\n"
                     + "<p class=\"tl-help\">Wheel or <kbd>+</kbd>/<kbd>-</kbd>: zoom (around the pointer); drag or "
                     + "<kbd>\u2190</kbd>/<kbd>\u2192</kbd>: pan; <kbd>0</kbd>: the whole window. Times are seconds since "
                     + "the start of the measurement. Bars narrower than a pixel are merged into one bar per pixel "

@@ -1,4 +1,5 @@
-/* Straggler timeline page: draws the trace-event JSON of PerfettoExport (embedded as #tl-data) on a canvas.
+/* Straggler timeline: draws the trace-event JSON of PerfettoExport on a canvas, on the timeline page (embedded as
+ * #tl-data) and in the analysis report (StragglerTimeline(root, meta, data), one window at a time).
  * Rows are locations (trace-event pid = rank, tid = thread), regions are B/E pairs nested by depth, messages are
  * flow starts (ph "s") and ends (ph "f") with one id, marks are X slices on tids MARK_TID_BASE * (lane + 1) + thread.
  * Times in the JSON are microseconds since the trace's first event; the page shows seconds since the start of the
@@ -7,7 +8,7 @@
  * since the start of the measurement), data-rows, data-drawn-bars, data-drawn-messages, data-marks (marks drawn),
  * data-slices (region slices in the page), data-levels (nesting levels of the deepest row), data-hover (the last text shown for the pointer), data-error; the canvas
  * has data-plot-left and data-plot-width (CSS pixels of the time axis). */
-(function () {
+window.StragglerTimeline = function (root, meta, data, standalone) {
   'use strict';
   var MARK_TID_BASE = 1000000;
   var COLOURS = {
@@ -23,25 +24,9 @@
   var LABEL_W = 92;      // the rows' names, left of the plot
   var AXIS_H = 30;
   var MARK_LANE_H = 18;
-  var body = document.body;
-  var status = document.getElementById('tl-status');
-
-  function fail(msg) {
-    body.dataset.error = msg;
-    var p = document.createElement('p');
-    p.className = 'tl-error';
-    p.textContent = 'Cannot draw the timeline: ' + msg;
-    body.insertBefore(p, document.getElementById('tl-view'));
-  }
-
-  var data, meta;
-  try {
-    meta = JSON.parse(document.getElementById('tl-meta').textContent);
-    data = JSON.parse(document.getElementById('tl-data').textContent);
-  } catch (e) {
-    fail('the embedded trace events are not valid JSON (' + e.message + ')');
-    return;
-  }
+  // the drawing's state goes on root's data-* attributes (the page's <body> when the page is one timeline)
+  var body = root;
+  var status = root.querySelector('.tl-status');
   var origin = meta.origin_s || 0;
   var other = data.otherData || {};
   var events = data.traceEvents || [];
@@ -152,11 +137,11 @@
     if (a + span > w1) a = w1 - span;
     v0 = a; v1 = a + span;
   }
-  var hash = /(?:^#|&)view=([-0-9.eE+]+),([-0-9.eE+]+)/.exec(location.hash);
+  var hash = standalone && /(?:^#|&)view=([-0-9.eE+]+),([-0-9.eE+]+)/.exec(location.hash);
   if (hash) setView((parseFloat(hash[1]) - origin) * 1e6, (parseFloat(hash[2]) - origin) * 1e6);
 
   // ---- layout
-  var canvas = document.getElementById('tl-canvas');
+  var canvas = root.querySelector('canvas.tl-canvas');
   var ctx = canvas.getContext('2d');
   var maxDepth = 0;
   rows.forEach(function (r) { maxDepth = Math.max(maxDepth, r.depths.length); });
@@ -210,7 +195,7 @@
 
   // ---- legend
   (function legend() {
-    var box = document.getElementById('tl-legend');
+    var box = root.querySelector('.tl-legend');
     var seen = {};
     cats.forEach(function (c) { seen[c] = true; });
     var items = LEGEND.filter(function (c) { return seen[c]; }).map(function (c) { return [c, COLOURS[c]]; });
@@ -543,6 +528,10 @@
     canvas.focus();
   });
   window.addEventListener('mouseup', function () { drag = null; canvas.classList.remove('dragging'); });
+  /** a page may hold several timelines one after the other: keys go to the one whose canvas has the focus */
+  function active() {
+    return root.isConnected && (standalone || document.activeElement === canvas);
+  }
   canvas.addEventListener('mousemove', function (ev) {
     var p = pointer(ev);
     if (drag && ev.buttons) {
@@ -557,7 +546,7 @@
   });
   canvas.addEventListener('mouseleave', function () { hovering = false; showView(); });
   document.addEventListener('keydown', function (ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || !active()) return;
     switch (ev.key) {
       case '+': case '=': measure(); zoomAt(LABEL_W + plotW / 2, 1 / 1.5); break;
       case '-': case '_': measure(); zoomAt(LABEL_W + plotW / 2, 1.5); break;
@@ -568,10 +557,30 @@
     }
     ev.preventDefault();
   });
-  window.addEventListener('resize', draw);
+  window.addEventListener('resize', function () { if (root.isConnected) draw(); });
   if (window.ResizeObserver) {
     new ResizeObserver(function () { if ((canvas.parentNode.clientWidth || 800) !== cssW) draw(); })
         .observe(canvas.parentNode);
   }
   draw();
+};
+
+// the timeline page: one timeline, its trace events and their origin embedded as #tl-data and #tl-meta
+(function () {
+  var el = document.getElementById('tl-data');
+  if (!el) return;
+  var data, meta;
+  try {
+    meta = JSON.parse(document.getElementById('tl-meta').textContent);
+    data = JSON.parse(el.textContent);
+  } catch (e) {
+    var msg = 'the embedded trace events are not valid JSON (' + e.message + ')';
+    document.body.dataset.error = msg;
+    var p = document.createElement('p');
+    p.className = 'tl-error';
+    p.textContent = 'Cannot draw the timeline: ' + msg;
+    document.body.insertBefore(p, document.getElementById('tl-view'));
+    return;
+  }
+  window.StragglerTimeline(document.body, meta, data, true);
 })();

@@ -129,6 +129,11 @@ public final class PerfettoExport {
     }
 
     /** Writes the window for all locations. */
+    /** The category a region's slices get (MPI, MPI,I/O, OpenMP, Pthreads, I/O, user, measurement). */
+    public static String categoryOf(Region r) {
+        return Writer.category(r, RegionClass.of(r));
+    }
+
     public static Summary write(TraceSource source, Window window, List<Mark> marks, OutputStream out) throws IOException {
         return write(source, window, null, marks, out);
     }
@@ -327,7 +332,7 @@ public final class PerfettoExport {
         }
 
         /** The slice category: the paradigm a person filters by (MPI, OpenMP, I/O, user code, measurement). */
-        private static String category(Region r, int regionClass) {
+        static String category(Region r, int regionClass) {
             boolean io = r.role() == RegionRole.FILE_IO || r.role() == RegionRole.FILE_IO_METADATA
                     || (regionClass & RegionClass.CAT_IO) != 0;
             if (RegionClass.isMpi(regionClass)) {
