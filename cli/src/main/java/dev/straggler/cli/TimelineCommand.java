@@ -6,6 +6,7 @@ import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.MetricTree;
 import dev.straggler.patterns.timeline.InstanceWindow;
+import dev.straggler.patterns.timeline.Otf2WindowExport;
 import dev.straggler.patterns.timeline.PerfettoExport;
 import dev.straggler.patterns.timeline.TimeProfile;
 import dev.straggler.trace.Clock;
@@ -75,6 +76,12 @@ final class TimelineCommand implements Callable<Integer> {
             + "one row per location, zoom and pan in any browser (no network needed).")
     Path html;
 
+    @Option(names = "--otf2", paramLabel = "DIR", description = "Write the window as an OTF2 archive (DIR/traces.otf2, "
+            + "for Vampir, Scalasca and the OTF2 tools): the records of the chosen locations in the window, times "
+            + "unchanged, regions cut at its edges entered at its start and left at its end, records of operations "
+            + "lying partly outside it left out. DIR must be new or empty.")
+    Path otf2;
+
     @Option(names = "--overview", description = "Print the whole run's time profile: per time bin, the regions' "
             + "shares of the selected locations' time.")
     boolean overview;
@@ -89,9 +96,13 @@ final class TimelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (perfetto == null && html == null && !overview) {
+        if (perfetto == null && html == null && otf2 == null && !overview) {
             throw new IllegalArgumentException("nothing to do: give --perfetto FILE (a window for Perfetto), --html "
-                    + "FILE (a page to look at) and/or --overview (the run's time profile)");
+                    + "FILE (a page to look at), --otf2 DIR (an OTF2 archive) and/or --overview (the run's time "
+                    + "profile)");
+        }
+        if (otf2 != null) {
+            checkEmptyDirectory(otf2);
         }
         Ranges.between("--bins", bins, 1, 100_000);
         Ranges.between("--top", top, 1, Integer.MAX_VALUE);
@@ -104,7 +115,7 @@ final class TimelineCommand implements Callable<Integer> {
                 if (overview) {
                     printOverview(src, chosen);
                 }
-                if (perfetto != null || html != null) {
+                if (perfetto != null || html != null || otf2 != null) {
                     writeWindow(src, chosen);
                 }
             } finally {
@@ -118,7 +129,8 @@ final class TimelineCommand implements Callable<Integer> {
         Clock c = src.definitions().clock();
         double tps = c.ticksPerSecond();
         // the export counts from the trace's first event; the options, from the start of the measurement
-        double origin = (PerfettoExport.firstEventTick(src) - c.globalOffset()) / tps;
+        long firstTick = PerfettoExport.firstEventTick(src);
+        double origin = (firstTick - c.globalOffset()) / tps;
         List<PerfettoExport.Mark> marks = new ArrayList<>();
         double lo;
         double hi;
@@ -163,6 +175,19 @@ final class TimelineCommand implements Callable<Integer> {
             hi = to == null ? Double.POSITIVE_INFINITY : Ranges.between("--to", to, lo, Math.max(lo, length));
             what = "window";
         }
+        if (otf2 != null) {
+            // the archive keeps the trace's own times: the window in ticks of its clock
+            long fromTick = instance == null && from == null ? firstTick
+                    : Math.max(firstTick, c.globalOffset() + Math.round(lo * tps));
+            long toTick = Double.isInfinite(hi) ? Long.MAX_VALUE : c.globalOffset() + Math.round(hi * tps);
+            writeOtf2(src, chosen, fromTick, toTick, what, marks);
+        }
+        if (perfetto == null && html == null) {
+            if (!delayNote.isEmpty()) {
+                System.out.println(delayNote.substring(2));
+            }
+            return;
+        }
         PerfettoExport.Window window = new PerfettoExport.Window(Math.max(0, lo - origin), Math.max(0, hi - origin));
         List<Integer> subset = chosen.size() == src.definitions().locations().size() ? null : chosen;
         PerfettoExport.Summary s = null;
@@ -206,6 +231,63 @@ final class TimelineCommand implements Callable<Integer> {
         if (html != null) {
             System.out.println("open " + html + " in a web browser: wheel or +/- zoom, drag or arrow keys pan, 0 resets");
         }
+    }
+
+    /** A directory to write an archive into: new, or existing and empty (refused before anything is read). */
+    private static void checkEmptyDirectory(Path dir) throws IOException {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--otf2 " + dir + ": is a file; give a new or empty directory");
+        }
+        if (Files.isDirectory(dir)) {
+            try (var entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new IllegalArgumentException("--otf2 " + dir + ": exists and is not empty; give a new or "
+                            + "empty directory (an archive is never written over)");
+                }
+            }
+        }
+        OutputPaths.directory("--otf2", dir);
+    }
+
+    private void writeOtf2(TraceSource src, List<Integer> chosen, long fromTick, long toTick, String what,
+                           List<PerfettoExport.Mark> marks) throws IOException {
+        Clock c = src.definitions().clock();
+        double tps = c.ticksPerSecond();
+        List<Integer> subset = chosen.size() == src.definitions().locations().size() ? null : chosen;
+        Otf2WindowExport.Summary s = Otf2WindowExport.write(src, fromTick, toTick, subset, otf2);
+        long cut = s.enterAdded() + s.leaveAddedAtEnd() + s.leaveAddedUnclosed();
+        int all = src.definitions().locations().size();
+        System.out.printf(Locale.ROOT, "wrote %s: %s [%.6f, %.6f] s since the start of the measurement as an OTF2 "
+                        + "archive, %d location(s)%s, times unchanged; %,d events: %,d of the window's %,d records, "
+                        + "%,d regions cut at the window's edges, opened at its start (%,d) and closed at its end "
+                        + "(%,d)%s%s%s%n",
+                otf2.resolve("traces.otf2"), what, (s.fromTick() - c.globalOffset()) / tps,
+                (s.toTick() - c.globalOffset()) / tps, s.locations(),
+                s.locations() < all ? String.format(Locale.ROOT, " (the other %d defined, without events)",
+                        all - s.locations()) : "",
+                s.eventsWritten(), s.eventsInWindow() - s.droppedTotal(), s.eventsInWindow(), cut, s.enterAdded(),
+                s.leaveAddedAtEnd() + s.leaveAddedUnclosed(),
+                s.leaveAddedUnclosed() > 0 ? String.format(Locale.ROOT, " (%,d of them at the last record of a "
+                        + "location that ends inside the window)", s.leaveAddedUnclosed()) : "",
+                s.forksAdded() + s.joinsAdded() > 0 ? String.format(Locale.ROOT, ", %,d OpenMP fork(s) opened at its "
+                        + "start and %,d joined at its end", s.forksAdded(), s.joinsAdded()) : "",
+                s.programRecordsAdded() > 0 ? String.format(Locale.ROOT, ", %,d PROGRAM_BEGIN/END added where the "
+                        + "program begins or ends inside it", s.programRecordsAdded()) : "");
+        System.out.printf(Locale.ROOT, "  kept %,d messages and %,d collective operations whole; dropped %,d "
+                        + "point-to-point, %,d collective and %,d lock records of operations lying partly outside "
+                        + "the window or the locations%s%n", s.messagesKept(), s.collectivesKept(),
+                s.messageRecordsDropped(), s.collectiveRecordsDropped(), s.lockRecordsDropped(),
+                s.seek() ? " (read from the window's start: operations under way there recognised by time)" : "");
+        // marks count from the trace's first event; the command's seconds from the start of the measurement
+        double origin = (PerfettoExport.firstEventTick(src) - c.globalOffset()) / tps;
+        for (PerfettoExport.Mark m : marks) {
+            System.out.printf(Locale.ROOT, "  the %s itself is not in the archive (this writer writes no OTF2 "
+                    + "marker file): it lies on location %d from %.9f to %.9f s since the start of the measurement%n",
+                    "delay".equals(m.category()) ? "delay that caused the waiting" : "wait state",
+                    m.location(), m.start() + origin, m.end() + origin);
+        }
+        System.out.println("open " + otf2.resolve("traces.otf2") + " in Vampir, or read it with otf2-print or "
+                + "straggler");
     }
 
     private static void createParent(Path file) throws IOException {
