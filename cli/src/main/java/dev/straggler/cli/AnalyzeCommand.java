@@ -1,6 +1,7 @@
 package dev.straggler.cli;
 
 import dev.straggler.cli.report.HtmlReport;
+import dev.straggler.cli.report.TimelinesSection;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisEngine;
 import dev.straggler.patterns.AnalysisOptions;
@@ -231,6 +232,9 @@ final class AnalyzeCommand implements Callable<Integer> {
                     .summary(facts)
                     .communication(m.messages(), m.bytes())
                     .communicators(result.communicators())
+                    .timelines(TimelinesSection.of(src, result, s.origin(),
+                            dev.straggler.patterns.Analysis.rootCausesAnalysed(result.cube()),
+                            TimelinesSection.DEFAULT_BUDGET))
                     .write(html);
             System.out.println("wrote " + html);
         }

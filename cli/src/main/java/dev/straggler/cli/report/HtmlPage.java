@@ -108,9 +108,7 @@ public final class HtmlPage {
         w.write("</script>\n");
         Set<String> scripts = new LinkedHashSet<>();
         for (HtmlSection s : sections) {
-            if (s.scriptResource() != null) {
-                scripts.add(s.scriptResource());
-            }
+            scripts.addAll(s.scriptResources());
         }
         for (String r : scripts) {
             w.write("<script>\n");

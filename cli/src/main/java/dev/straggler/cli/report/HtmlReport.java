@@ -109,11 +109,22 @@ public final class HtmlReport {
         return this;
     }
 
+    private TimelinesSection timelines;
+
+    /** The run and its worst instances on a time axis (a section read from the trace; none by default). */
+    public HtmlReport timelines(TimelinesSection section) {
+        this.timelines = section;
+        return this;
+    }
+
     /** The page with the standard sections, to write or to extend with more sections. */
     public HtmlPage page() {
         String sub = subtitle.isEmpty() ? defaultSubtitle() : subtitle;
         HtmlPage page = new HtmlPage(title, sub);
         page.add(new SummarySection(summary, cube, difference));
+        if (timelines != null) {
+            page.add(timelines);
+        }
         if (!difference) {
             // a difference of delay costs or of critical paths has no causal reading: shares of it would mislead
             WaitCauseSection causes = WaitCauseSection.forCube(cube);

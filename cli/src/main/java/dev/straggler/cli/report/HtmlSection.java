@@ -35,4 +35,12 @@ public interface HtmlSection {
     default String scriptResource() {
         return null;
     }
+
+    /**
+     * The section's scripts in the order they run (a script shared by sections is included once, where it is first
+     * named); by default {@link #scriptResource}.
+     */
+    default java.util.List<String> scriptResources() {
+        return scriptResource() == null ? java.util.List.of() : java.util.List.of(scriptResource());
+    }
 }

@@ -318,4 +318,20 @@
     if (WAIT_STATES.includes(m.id) && m.total > 0 && (largest < 0 || m.total > M[largest].total)) largest = i;
   });
   selectMetric(start >= 0 ? start : largest >= 0 ? largest : state.metric);
+  // other sections open a metric at a call path here (e.g. the delay a timeline window marks)
+  window.StragglerExplorer = {
+    show(metricId, path) {
+      const m = M.findIndex(x => x.id === metricId);
+      if (m < 0) return false;
+      selectMetric(m);
+      if (path >= 0 && path < np) {
+        for (let q = P.parent[path]; q >= 0; q = P.parent[q]) state.openPaths.add(q);
+        state.path = path;
+        renderCallTree();
+        renderChart();
+      }
+      document.getElementById('explorer').scrollIntoView();
+      return true;
+    }
+  };
 })();

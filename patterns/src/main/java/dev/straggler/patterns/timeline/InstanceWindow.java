@@ -79,20 +79,38 @@ public record InstanceWindow(Instance instance, DelayCause cause, PerfettoExport
         return locations == null ? marks : marks.stream().filter(m -> locations.contains(m.location())).toList();
     }
 
-    /** The locations that the instance concerns: the waiting one, the partner rank's first, the delaying one. */
+    /** At most this many locations in a window of {@link #concerned} locations. */
+    public static final int MAX_CONCERNED = 16;
+
+    /**
+     * The locations that the instance concerns, in location order: the waiting one, the partner rank's first, the
+     * delaying one, then the other threads of the waiting and the delaying process (what their threads did meanwhile),
+     * at most {@link #MAX_CONCERNED} in all.
+     */
     public List<Integer> concerned(TraceDefinitions defs) {
-        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
-        out.add(waitingLocation);
+        java.util.LinkedHashSet<Integer> pick = new java.util.LinkedHashSet<>();
+        pick.add(waitingLocation);
         if (instance.partnerRank() >= 0) {
             int p = locationOf(defs, instance.partnerRank(), 0);
             if (p >= 0) {
-                out.add(p);
+                pick.add(p);
             }
         }
         if (delayingLocation >= 0) {
-            out.add(delayingLocation);
+            pick.add(delayingLocation);
         }
-        return new ArrayList<>(out);
+        int delayingRank = cause == null ? -1 : cause.rank();
+        for (Location l : defs.locations()) {
+            if (pick.size() >= MAX_CONCERNED) {
+                break;
+            }
+            if (l.rank() == instance.rank() || l.rank() == delayingRank) {
+                pick.add(l.index());
+            }
+        }
+        List<Integer> out = new ArrayList<>(pick);
+        java.util.Collections.sort(out);
+        return out;
     }
 
     /** The delay's call paths, largest first, the first three by name and the rest summed. */
