@@ -215,12 +215,16 @@ final class TimelineCommand implements Callable<Integer> {
         String files = perfetto != null && html != null ? perfetto + " and " + html : perfetto != null
                 ? perfetto.toString() : html.toString();
         System.out.printf(Locale.ROOT, "wrote %s: %s [%.6f, %.6f] s since the start of the measurement, %d location(s); "
-                        + "%,d region slices (%,d cut at the window's edges), %,d messages drawn%s%s%n", files, what,
+                        + "%,d region slices (%,d cut at the window's edges), %,d messages drawn%s, %,d collective "
+                        + "operations drawn%s%s%n", files, what,
                 s.from() + origin, s.to() + origin, s.locations(), s.slices(),
                 s.slicesClippedAtStart() + s.slicesClippedAtEnd(), s.messagesDrawn(),
                 s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations() > 0
                         ? String.format(Locale.ROOT, " (%,d more leave the window or the locations, not drawn)",
                         s.messagesOtherEndOutsideWindow() + s.messagesOtherEndOutsideLocations()) : "",
+                s.collectivesDrawn(), s.collectivesNotDrawn() > 0 ? String.format(Locale.ROOT, " (%,d more whose "
+                        + "members' calls, read from the window's start, do not overlap: not drawn)",
+                        s.collectivesNotDrawn()) : "",
                 s.marksDrawn() > 0 ? String.format(Locale.ROOT, ", %d mark(s) drawn", s.marksDrawn()) : "");
         if (!delayNote.isEmpty()) {
             System.out.println(delayNote.substring(2));

@@ -18,6 +18,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
   var OTHER_COLOUR = '#c9a227';
   var LEGEND = ['MPI', 'MPI,I/O', 'OpenMP', 'I/O', 'Pthreads', 'user', 'measurement'];
   var MARK_COLOUR = '#f0a020';
+  var COLL_COLOUR = '#7b4fb0';
   /** the delay behind a wait state (category "delay"): on the location that caused the waiting */
   var DELAY_COLOUR = '#c0392b';
   function markColour(mk) { return mk.cat === 'delay' ? DELAY_COLOUR : MARK_COLOUR; }
@@ -53,6 +54,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     return i;
   }
   var flowStart = {}, messages = [];
+  var collSteps = {}, collectives = [];
   var totalSlices = 0;
   for (var k = 0; k < events.length; k++) {
     var e = events[k];
@@ -81,6 +83,10 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
       var lane = Math.floor(e.tid / MARK_TID_BASE) - 1;
       mr.marks.push({s: e.ts, e: e.ts + (e.dur || 0), lane: lane, name: e.name, cat: e.cat || '', args: e.args || {}});
       mr.markLanes = Math.max(mr.markLanes, lane + 1);
+    } else if (e.cat === 'MPI collective' && (ph === 's' || ph === 't' || ph === 'f')) {
+      // a collective operation: one flow through its members, step by step
+      if (!collSteps[e.id]) { collSteps[e.id] = []; collectives.push(collSteps[e.id]); }
+      collSteps[e.id].push(e);
     } else if (ph === 's') {
       flowStart[e.id] = e;
     } else if (ph === 'f' && flowStart[e.id]) {
@@ -110,6 +116,10 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     }
     return 0;
   }
+  collectives.forEach(function (steps) {
+    steps.forEach(function (st) { st.row = rowFor(st.pid, st.tid, false); });
+    steps.forEach(function (st) { st.level = levelAt(st.row, st.ts); });
+  });
   for (var mi = 0; mi < messages.length; mi++) {
     var msg = messages[mi];
     msg.ra = rowFor(msg.a.pid, msg.a.tid, false);
@@ -205,6 +215,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     if (waits) items.push(['wait state (analysis)', MARK_COLOUR]);
     if (delays) items.push(['delay that caused it (root causes)', DELAY_COLOUR]);
     if (messages.length) items.push(['message (send \u2192 receive)', '#1d2430']);
+    if (collectives.length) items.push(['collective operation (its members linked)', COLL_COLOUR]);
     items.forEach(function (it) {
       var s = document.createElement('span');
       var i = document.createElement('i');
@@ -216,7 +227,9 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     });
     var n = document.createElement('span');
     n.textContent = '\u00b7 ' + rows.length + ' locations, ' + totalSlices.toLocaleString('en') + ' regions, '
-        + messages.length.toLocaleString('en') + (messages.length === 1 ? ' message' : ' messages') + ' in the window';
+        + messages.length.toLocaleString('en') + (messages.length === 1 ? ' message' : ' messages')
+        + (collectives.length ? ', ' + collectives.length.toLocaleString('en') + ' collective operation'
+            + (collectives.length === 1 ? '' : 's') : '') + ' in the window';
     box.appendChild(n);
   })();
 
@@ -280,7 +293,36 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     ctx.fillText(s, x0 + 3, yMid);
   }
 
-  var drawnBars = 0, drawnMessages = 0, drawnMarks = 0;
+  var drawnBars = 0, drawnMessages = 0, drawnMarks = 0, drawnCollectives = 0;
+
+  /** Collective operations: a line through the members' collective records (rank order), a dot at each. */
+  function drawCollectives() {
+    ctx.strokeStyle = COLL_COLOUR;
+    ctx.fillStyle = COLL_COLOUR;
+    ctx.lineWidth = 1.5;
+    for (var c = 0; c < collectives.length; c++) {
+      var steps = collectives[c];
+      var lo = Infinity, hi = -Infinity;
+      steps.forEach(function (st) { lo = Math.min(lo, st.ts); hi = Math.max(hi, st.ts); });
+      if (hi < v0 || lo > v1) continue;
+      ctx.beginPath();
+      var started = false;
+      for (var k = 0; k < steps.length; k++) {
+        var st = steps[k];
+        if (!st.row) continue;
+        var x = X(st.ts), yy = levelMid(st.row, st.level);
+        if (started) ctx.lineTo(x, yy); else { ctx.moveTo(x, yy); started = true; }
+      }
+      ctx.stroke();
+      for (var k2 = 0; k2 < steps.length; k2++) {
+        var s2 = steps[k2];
+        if (!s2.row) continue;
+        ctx.beginPath(); ctx.arc(X(s2.ts), levelMid(s2.row, s2.level), 2.5, 0, 2 * Math.PI); ctx.fill();
+      }
+      drawnCollectives++;
+    }
+    ctx.lineWidth = 1;
+  }
 
   function drawRow(r) {
     var xl = LABEL_W, xr = LABEL_W + plotW;
@@ -405,7 +447,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     }
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.clearRect(0, 0, cssW, cssH);
-    drawnBars = 0; drawnMessages = 0; drawnMarks = 0;
+    drawnBars = 0; drawnMessages = 0; drawnMarks = 0; drawnCollectives = 0;
     drawAxis();
     ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'left';
@@ -417,6 +459,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
       drawRow(rows[i]);
     }
     drawMessages();
+    drawCollectives();
     ctx.restore();
     // row names and separators
     ctx.font = '12px system-ui, sans-serif';
@@ -437,6 +480,7 @@ window.StragglerTimeline = function (root, meta, data, standalone) {
     body.dataset.rows = String(rows.length);
     body.dataset.drawnBars = String(drawnBars);
     body.dataset.drawnMessages = String(drawnMessages);
+    body.dataset.drawnCollectives = String(drawnCollectives);
     body.dataset.marks = String(drawnMarks);
     body.dataset.slices = String(totalSlices);
     body.dataset.levels = String(maxDepth);

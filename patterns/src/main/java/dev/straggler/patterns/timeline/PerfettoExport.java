@@ -50,6 +50,10 @@ public final class PerfettoExport {
     public static final int MARK_TID_BASE = 1_000_000;
     private static final String FLOW_CATEGORY = "MPI message";
     private static final String FLOW_NAME = "message";
+    private static final String COLLECTIVE_CATEGORY = "MPI collective";
+    private static final String COLLECTIVE_NAME = "collective";
+    /** Flow ids of collective operations start here, apart from the messages' (1, 2, ...). */
+    private static final long COLLECTIVE_IDS = 1L << 40;
     /** Most messages of one envelope taken to be in flight at the window's start when seeking. */
     private static final int MAX_IN_FLIGHT = 64;
 
@@ -121,11 +125,16 @@ public final class PerfettoExport {
      *                                    (exact when transfers are shorter than the interval between messages of an
      *                                    envelope);
      *                                    false when read from the trace's start (exact MPI order)
+     * @param collectivesDrawn            collective operations with at least two members' records in the window and
+     *                                    the locations, drawn as one flow through the members (rank order)
+     * @param collectivesNotDrawn         operations read from the window's start whose members' calls do not all
+     *                                    overlap in time, so that their numbering cannot be trusted: not drawn
      */
     public record Summary(double from, double to, int locations, long traceEvents, long slices,
                           long slicesClippedAtStart, long slicesClippedAtEnd, long slicesUnclosed, long messagesDrawn,
                           long messagesOtherEndOutsideWindow, long messagesOtherEndOutsideLocations,
-                          long marksDrawn, long marksNotDrawn, boolean messagesPairedFromWindowStart) {
+                          long marksDrawn, long marksNotDrawn, boolean messagesPairedFromWindowStart,
+                          long collectivesDrawn, long collectivesNotDrawn) {
     }
 
     /** Writes the window for all locations. */
@@ -237,6 +246,42 @@ public final class PerfettoExport {
         }
     }
 
+    /** Collective records of the window, column by column. */
+    private static final class Collectives {
+        int size;
+        int[] comm = new int[16];
+        int[] ordinal = new int[16];
+        long[] ns = new long[16];
+        int[] pid = new int[16];
+        int[] tid = new int[16];
+        long[] enter = new long[16];
+        long[] leave = new long[16];
+        int[] region = new int[16];
+
+        int add(int c, int o, long t, int p, int th, long callEnter, int callRegion) {
+            if (size == comm.length) {
+                int n = size * 2;
+                comm = Arrays.copyOf(comm, n);
+                ordinal = Arrays.copyOf(ordinal, n);
+                ns = Arrays.copyOf(ns, n);
+                pid = Arrays.copyOf(pid, n);
+                tid = Arrays.copyOf(tid, n);
+                enter = Arrays.copyOf(enter, n);
+                leave = Arrays.copyOf(leave, n);
+                region = Arrays.copyOf(region, n);
+            }
+            comm[size] = c;
+            ordinal[size] = o;
+            ns[size] = t;
+            pid[size] = p;
+            tid[size] = th;
+            enter[size] = callEnter;
+            leave[size] = Long.MAX_VALUE;
+            region[size] = callRegion;
+            return size++;
+        }
+    }
+
     private static final class Writer {
         private final TraceSource source;
         private final TraceDefinitions defs;
@@ -274,6 +319,14 @@ public final class PerfettoExport {
         // per-location region stack
         private int[] stackRegion = new int[64];
         private boolean[] stackWritten = new boolean[64];
+        /** Per stack level, the region's Enter (ns; Long.MIN_VALUE when entered before a window read by seeking). */
+        private long[] stackEnter = new long[64];
+        /** Per stack level, the collective record made inside that call (index in {@link #colls}), -1 for none. */
+        private int[] stackColl = new int[64];
+        /** MPI_COLLECTIVE_END records in the window. */
+        private final Collectives colls = new Collectives();
+        /** Per (location, communicator), the collective records counted so far. */
+        private final java.util.HashMap<Long, Integer> collCount = new java.util.HashMap<>();
         private int depth;
 
         Writer(TraceSource source, Window window, Collection<Integer> locations, List<Mark> marks) {
@@ -383,10 +436,12 @@ public final class PerfettoExport {
             }
             long[] marksCount = writeMarks();
             long[] messages = writeFlows();
+            long[] collectives = writeCollectives();
             g.writeEndArray();
             g.writeStringField("displayTimeUnit", "ms");
             Summary s = new Summary(window.from(), appliedTo, chosen.size(), traceEvents, slices, clippedStart,
-                    clippedEnd, unclosed, messages[0], messages[1], messages[2], marksCount[0], marksCount[1], seek);
+                    clippedEnd, unclosed, messages[0], messages[1], messages[2], marksCount[0], marksCount[1], seek,
+                    collectives[0], collectives[1]);
             writeOtherData(s);
             g.writeEndObject();
             g.close();
@@ -477,7 +532,7 @@ public final class PerfettoExport {
                     // the regions entered before the window and still open at its start, as a read from the
                     // location's start would have stacked them (not yet written: flushPending clips them)
                     for (int region : r.openRegions()) {
-                        push(region, false);
+                        push(region, false, Long.MIN_VALUE);
                     }
                 }
                 read:
@@ -495,7 +550,7 @@ public final class PerfettoExport {
                             // a region left exactly at the window's start has nothing inside the window: drop it
                             // rather than draw a clipped slice of length 0
                             if (k == EventKind.LEAVE_CODE && t == fromTick && depth > 0) {
-                                depth--;
+                                pop(ns(t));
                                 continue;
                             }
                             flushPending(pid, tid);
@@ -503,14 +558,14 @@ public final class PerfettoExport {
                         }
                         switch (k) {
                             case EventKind.ENTER_CODE -> {
-                                push(b.ref[i], inWindow);
+                                push(b.ref[i], inWindow, ns(t));
                                 if (inWindow) {
                                     begin(b.ref[i], ns(t), pid, tid, false);
                                 }
                             }
                             case EventKind.LEAVE_CODE -> {
                                 if (depth > 0) {
-                                    depth--;
+                                    pop(ns(t));
                                     if (inWindow) {
                                         end(ns(t), pid, tid, null);
                                     }
@@ -520,6 +575,7 @@ public final class PerfettoExport {
                                     message(b, i, l.rank(), true, inWindow, pid, tid);
                             case EventKind.MPI_RECV_CODE, EventKind.MPI_IRECV_CODE ->
                                     message(b, i, l.rank(), false, inWindow, pid, tid);
+                            case EventKind.MPI_COLLECTIVE_END_CODE -> collective(b, i, l, inWindow, pid, tid);
                             default -> {
                             }
                         }
@@ -530,7 +586,7 @@ public final class PerfettoExport {
                 flushPending(pid, tid);
                 long endNs = ns(toTick);
                 while (depth > 0) {
-                    depth--;
+                    pop(Long.MAX_VALUE); // left after the window: the call's end is not known
                     end(endNs, pid, tid, "clipped");
                     clippedEnd++;
                 }
@@ -539,21 +595,33 @@ public final class PerfettoExport {
                 flushPending(pid, tid);
                 long endNs = ns(last);
                 while (depth > 0) {
-                    depth--;
+                    pop(endNs);
                     end(endNs, pid, tid, "unclosed");
                     unclosed++;
                 }
             }
         }
 
-        private void push(int region, boolean written) {
+        private void push(int region, boolean written, long enterNs) {
             if (depth == stackRegion.length) {
                 stackRegion = Arrays.copyOf(stackRegion, depth * 2);
                 stackWritten = Arrays.copyOf(stackWritten, depth * 2);
+                stackEnter = Arrays.copyOf(stackEnter, depth * 2);
+                stackColl = Arrays.copyOf(stackColl, depth * 2);
             }
             stackRegion[depth] = region;
             stackWritten[depth] = written;
+            stackEnter[depth] = enterNs;
+            stackColl[depth] = -1;
             depth++;
+        }
+
+        /** Leaves the innermost region at {@code ns}: a collective record made inside it learns its call's end. */
+        private void pop(long ns) {
+            depth--;
+            if (stackColl[depth] >= 0) {
+                colls.leave[stackColl[depth]] = ns;
+            }
         }
 
         /** Begins, at the window's start, the regions entered before it and still open (outermost first). */
@@ -618,6 +686,29 @@ public final class PerfettoExport {
             int ordinal = send ? key.sends++ : key.receives++;
             if (inWindow) {
                 (send ? sends : receives).add(key.id, ordinal, ns(b.time[i]), pid, tid, b.bytes[i]);
+            }
+        }
+
+        /**
+         * Numbers a collective record within its communicator on this location: the k-th MPI_COLLECTIVE_END of a
+         * communicator on each member belongs to its k-th operation (MPI orders a communicator's collectives alike
+         * on all members; {@code CollectiveMatching}). Records outside an MPI call take no part. Read from the
+         * window's start, a call begun before the window is left out on its location, and {@link #writeCollectives}
+         * checks that the members' calls of each operation overlap.
+         */
+        private void collective(EventBatch b, int i, Location l, boolean inWindow, int pid, int tid) {
+            int comm = b.comm[i];
+            if (comm < 0 || comm >= members.length || depth == 0 || !regionIsMpi[stackRegion[depth - 1]]) {
+                return;
+            }
+            long enter = stackEnter[depth - 1];
+            if (seek && enter == Long.MIN_VALUE) {
+                return;
+            }
+            int ordinal = collCount.merge(((long) l.index() << 32) | comm, 1, Integer::sum) - 1;
+            if (inWindow) {
+                stackColl[depth - 1] = colls.add(comm, ordinal, ns(b.time[i]), pid, tid, enter,
+                        stackRegion[depth - 1]);
             }
         }
 
@@ -837,6 +928,68 @@ public final class PerfettoExport {
             return by;
         }
 
+        /**
+         * Draws each collective operation with at least two members' records in the window as one flow through its
+         * members in rank order (Perfetto links them step by step: "s", "t", ..., "f"), each step at the member's
+         * MPI_COLLECTIVE_END. Returns {drawn, not drawn because the members' calls do not all overlap (read from the
+         * window's start only)}.
+         */
+        private long[] writeCollectives() throws IOException {
+            java.util.TreeMap<Long, List<Integer>> ops = new java.util.TreeMap<>();
+            for (int i = 0; i < colls.size; i++) {
+                ops.computeIfAbsent(((long) colls.comm[i] << 32) | colls.ordinal[i], k -> new ArrayList<>()).add(i);
+            }
+            long drawn = 0;
+            long notDrawn = 0;
+            for (List<Integer> op : ops.values()) {
+                if (op.size() < 2) {
+                    continue;
+                }
+                if (seek) {
+                    long latestEnter = Long.MIN_VALUE;
+                    long earliestLeave = Long.MAX_VALUE;
+                    for (int i : op) {
+                        latestEnter = Math.max(latestEnter, colls.enter[i]);
+                        earliestLeave = Math.min(earliestLeave, colls.leave[i]);
+                    }
+                    if (latestEnter > earliestLeave) {
+                        notDrawn++;
+                        continue;
+                    }
+                }
+                op.sort(Comparator.comparingInt((Integer i) -> colls.pid[i]).thenComparingInt(i -> colls.tid[i]));
+                drawn++;
+                long id = COLLECTIVE_IDS + drawn;
+                for (int k = 0; k < op.size(); k++) {
+                    int i = op.get(k);
+                    String ph = k == 0 ? "s" : k == op.size() - 1 ? "f" : "t";
+                    g.writeStartObject();
+                    g.writeStringField("name", COLLECTIVE_NAME);
+                    g.writeStringField("cat", COLLECTIVE_CATEGORY);
+                    g.writeStringField("ph", ph);
+                    g.writeNumberField("id", id);
+                    writeMicros("ts", colls.ns[i]);
+                    g.writeNumberField("pid", colls.pid[i]);
+                    g.writeNumberField("tid", colls.tid[i]);
+                    if (k > 0) {
+                        g.writeStringField("bp", "e");
+                    }
+                    if (k == 0) {
+                        g.writeObjectFieldStart("args");
+                        String comm = defs.communicator(colls.comm[i]).name();
+                        g.writeStringField("communicator", comm.isEmpty() ? "communicator " + colls.comm[i] : comm);
+                        g.writeStringField("operation", regionName[colls.region[i]]);
+                        g.writeNumberField("members_drawn", op.size());
+                        g.writeNumberField("members", members[colls.comm[i]].length);
+                        g.writeEndObject();
+                    }
+                    g.writeEndObject();
+                    traceEvents++;
+                }
+            }
+            return new long[]{drawn, notDrawn};
+        }
+
         private void flow(String ph, long id, long ns, int pid, int tid, Envelope env, long bytes) throws IOException {
             g.writeStartObject();
             g.writeStringField("name", FLOW_NAME);
@@ -880,6 +1033,8 @@ public final class PerfettoExport {
             g.writeNumberField("messages_other_end_outside_locations", s.messagesOtherEndOutsideLocations());
             g.writeNumberField("marks_drawn", s.marksDrawn());
             g.writeNumberField("marks_not_drawn", s.marksNotDrawn());
+            g.writeNumberField("collectives_drawn", s.collectivesDrawn());
+            g.writeNumberField("collectives_not_drawn", s.collectivesNotDrawn());
             g.writeStringField("message_pairing", s.messagesPairedFromWindowStart()
                     ? "k-th send and k-th receive of each envelope counted from the window's start (each location was"
                     + " read from there), the receives of messages sent before the window recognised by time; exact"

@@ -154,4 +154,85 @@ class PerfettoExportRealTracesTest {
         assertEquals(Arrays.asList(0L, 1L, 2L, 3L), w.json().events.stream()
                 .filter(e -> e.path("name").asText().equals("process_name")).map(e -> e.get("pid").asLong()).toList());
     }
+
+    /** An MPI_COLLECTIVE_END record as otf2-print lists it, with its communicator's id. */
+    private record CollectiveEnd(long location, long time, int comm) {
+    }
+
+    private static List<CollectiveEnd> collectiveEnds(Path anchor) throws IOException, InterruptedException {
+        Process p;
+        try {
+            p = new ProcessBuilder("otf2-print", anchor.toString()).redirectErrorStream(false).start();
+        } catch (IOException e) {
+            Assumptions.abort("otf2-print is not installed");
+            return List.of();
+        }
+        java.util.regex.Pattern comm = java.util.regex.Pattern.compile("Communicator: .*?<(\\d+)>");
+        List<CollectiveEnd> out = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("MPI_COLLECTIVE_END")) {
+                    String[] f = line.trim().split("\\s+");
+                    java.util.regex.Matcher m = comm.matcher(line);
+                    assertTrue(m.find(), line);
+                    out.add(new CollectiveEnd(Long.parseLong(f[1]), Long.parseLong(f[2]), Integer.parseInt(m.group(1))));
+                }
+            }
+        }
+        assertEquals(0, p.waitFor(), "otf2-print failed");
+        return out;
+    }
+
+    /**
+     * Each collective operation with two or more members' records in the window is one flow through them: the
+     * members' k-th MPI_COLLECTIVE_END of a communicator, numbered from the trace's start in otf2-print's listing
+     * (one location per rank in this trace), grouped by communicator and k, are the flows' steps.
+     */
+    @Test
+    void npbMgWindowLinksTheMembersOfEachCollectiveOperationAsOtf2PrintNumbersThem() throws Exception {
+        Path anchor = trace("real/npb-mg.S-4");
+        List<Printed> printed = otf2Print(anchor);
+        long tps = ticksPerSecond(anchor);
+        long[] times = printed.stream().mapToLong(Printed::time).sorted().toArray();
+        long origin = times[0];
+        long last = times[times.length - 1];
+        // both edges in gaps of at least 100 µs without a record, so that the reader's clock offsets do not move
+        // any record across them (see above)
+        long minGap = tps / 10_000;
+        List<Long> edges = new ArrayList<>();
+        for (int i = 1; i < times.length; i++) {
+            if (times[i] - times[i - 1] >= minGap && times[i - 1] > origin + (last - origin) / 2 && times[i] < last) {
+                edges.add(times[i - 1] + (times[i] - times[i - 1]) / 2);
+            }
+        }
+        Assumptions.assumeTrue(edges.size() >= 2, "no two gaps of 100 µs to put the window's edges in");
+        long fromTick = edges.get(0);
+        long toTick = edges.get(edges.size() - 1);
+        java.util.Map<String, java.util.TreeSet<Long>> expected = new java.util.TreeMap<>();
+        java.util.Map<String, Integer> ordinal = new java.util.HashMap<>();
+        for (CollectiveEnd c : collectiveEnds(anchor)) {
+            int k = ordinal.merge(c.location() + ":" + c.comm(), 1, Integer::sum) - 1;
+            if (c.time() >= fromTick && c.time() <= toTick) {
+                expected.computeIfAbsent(c.comm() + ":" + k, x -> new java.util.TreeSet<>()).add(c.location());
+            }
+        }
+        expected.values().removeIf(members -> members.size() < 2);
+        Written w = export(anchor, new Window((fromTick - origin) / (double) tps, (toTick - origin) / (double) tps));
+        assertTrue(expected.size() > 5, "window holds too few collective operations: " + expected.size());
+        assertEquals(expected.size(), w.summary().collectivesDrawn());
+        assertEquals(0, w.summary().collectivesNotDrawn());
+        List<java.util.TreeSet<Long>> drawn = new ArrayList<>();
+        for (List<TraceEventJson.FlowEnd> steps : w.json().collectives.values()) {
+            java.util.TreeSet<Long> members = new java.util.TreeSet<>();
+            steps.forEach(st -> members.add((long) st.pid()));
+            assertEquals(steps.size(), members.size(), "a member twice in " + steps);
+            drawn.add(members);
+        }
+        List<java.util.TreeSet<Long>> want = new ArrayList<>(expected.values());
+        java.util.Comparator<java.util.TreeSet<Long>> bySet = java.util.Comparator.comparing(Object::toString);
+        drawn.sort(bySet);
+        want.sort(bySet);
+        assertEquals(want, drawn);
+    }
 }

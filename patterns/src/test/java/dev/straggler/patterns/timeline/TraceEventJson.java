@@ -47,6 +47,8 @@ final class TraceEventJson {
     final List<JsonNode> events = new ArrayList<>();
     final List<Slice> slices = new ArrayList<>();
     final Map<Long, List<FlowEnd>> flows = new TreeMap<>();
+    /** Collective operations: one flow through the members, "s", then "t" steps, then "f". */
+    final Map<Long, List<FlowEnd>> collectives = new TreeMap<>();
 
     TraceEventJson(byte[] json) throws IOException {
         root = new ObjectMapper().readTree(json);
@@ -103,7 +105,8 @@ final class TraceEventJson {
                     slices.add(new Slice(pid, tid, e.get("name").asText(), e.path("cat").asText(), ts, dur, 0,
                             e.get("args")));
                 }
-                case "s", "f" -> flows.computeIfAbsent(e.get("id").asLong(), k -> new ArrayList<>())
+                case "s", "t", "f" -> ("MPI collective".equals(e.path("cat").asText()) ? collectives : flows)
+                        .computeIfAbsent(e.get("id").asLong(), k -> new ArrayList<>())
                         .add(new FlowEnd(ph, e.get("id").asLong(), pid, tid, ts, e.path("bp").asText(null),
                                 e.get("args")));
                 case "M" -> {
@@ -114,6 +117,17 @@ final class TraceEventJson {
         open.forEach((thread, stack) -> assertTrue(stack.isEmpty(), "B without E on thread " + thread + ": " + stack));
         slices.sort(java.util.Comparator.comparingInt(Slice::pid).thenComparingInt(Slice::tid)
                 .thenComparingDouble(Slice::ts).thenComparingInt(Slice::depth));
+        collectives.forEach((id, steps) -> {
+            assertTrue(steps.size() >= 2, "collective " + id + " has " + steps);
+            assertEquals("s", steps.get(0).ph(), "collective " + id + " must start with s: " + steps);
+            assertEquals("f", steps.get(steps.size() - 1).ph(), "collective " + id + " must end with f: " + steps);
+            for (int k = 1; k < steps.size() - 1; k++) {
+                assertEquals("t", steps.get(k).ph(), "collective " + id + ": " + steps);
+            }
+            for (FlowEnd step : steps) {
+                assertTrue(enclosed(step), "collective step outside any slice of its thread: " + step);
+            }
+        });
         flows.forEach((id, ends) -> {
             assertEquals(2, ends.size(), "flow " + id + " has " + ends);
             assertEquals("s", ends.get(0).ph(), "flow " + id + " must start with s: " + ends);
