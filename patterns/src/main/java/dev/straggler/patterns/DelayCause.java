@@ -8,7 +8,8 @@ import java.util.Objects;
  * (Scalasca's short-term delay costs; Böhme et al., reference §9). The delaying location's execution since its
  * previous synchronisation with the waiting side is compared with the waiting side's over the same stretch; the
  * call paths where the delaying location spent more time carry the delay, scaled so that delay and propagated
- * waiting together explain at most the wait. Times are seconds since the start of the measurement.
+ * waiting together explain at most the wait. Times are seconds since the start of the measurement. Serializable: a
+ * distributed engine finds a cause where the delaying location is held.
  *
  * @param instance   the instance explained (one of {@link AnalysisResult#mostSevere})
  * @param rank       rank of the delaying location: the late sender or receiver, or the member of a collective
@@ -25,13 +26,13 @@ import java.util.Objects;
  * @param callPaths  where the delay lies, the largest part first: every call path with a positive part
  */
 public record DelayCause(Instance instance, int rank, int thread, double from, double to, double delay,
-                         double propagated, List<Part> callPaths) {
+                         double propagated, List<Part> callPaths) implements java.io.Serializable {
     public DelayCause {
         Objects.requireNonNull(instance, "instance");
         callPaths = List.copyOf(callPaths);
     }
 
     /** One call path's part of a delay: seconds of the waiting charged to it. */
-    public record Part(int callPath, double seconds) {
+    public record Part(int callPath, double seconds) implements java.io.Serializable {
     }
 }

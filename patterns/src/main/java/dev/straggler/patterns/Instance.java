@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * One of the most severe occurrences of a wait-state pattern, with what a user needs to find it in a timeline
- * viewer. Times are seconds since the start of the measurement.
+ * viewer. Times are seconds since the start of the measurement. Serializable: a distributed engine hands the
+ * instances to the tasks that find their causes.
  *
  * @param metric       unique name of the pattern's metric, e.g. {@code mpi_latesender}
  * @param severity     seconds lost: the wait of this rank for a point-to-point pattern, the waits of all ranks
@@ -19,7 +20,7 @@ import java.util.Objects;
  * @param end          end of the waiting call (collective: latest end of all members)
  */
 public record Instance(String metric, double severity, int callPath, int rank, int thread, int partnerRank,
-                       int waitingRanks, double start, double end) {
+                       int waitingRanks, double start, double end) implements java.io.Serializable {
     public Instance {
         Objects.requireNonNull(metric, "metric");
     }

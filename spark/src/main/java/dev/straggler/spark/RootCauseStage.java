@@ -1,5 +1,7 @@
 package dev.straggler.spark;
 
+import dev.straggler.patterns.DelayCause;
+import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.rootcause.CollectiveRoles;
 import dev.straggler.patterns.rootcause.PartnerFacts;
 import dev.straggler.patterns.rootcause.RootCauses;
@@ -53,6 +55,12 @@ import java.util.List;
  *   single-machine order; the <b>critical-path impact</b>, which sums every location's critical path, runs on the
  *   driver from each location's severities and call-path times (one dense row per location, like the cube).</li>
  * </ol>
+ *
+ * <p>The delay behind each of the most severe wait-state instances ({@link RootCauses.Result#causes}) is recorded
+ * where the backward replay books it, at the delaying location; that side finds an instance by its partner's record
+ * that waited, whose table is on the waiting location's executor. So a small job first finds those records where
+ * the waiting locations are ({@link #explain}), every task of the barrier stage gets all of them (a broadcast), and
+ * each returns the causes it recorded (at most a few per metric).
  */
 final class RootCauseStage {
     private RootCauseStage() {
@@ -103,6 +111,10 @@ final class RootCauseStage {
             implements Out {
     }
 
+    /** The causes of the instances explained that this task's locations delayed (by instance, null elsewhere). */
+    record Causes(DelayCause[] found) implements Out {
+    }
+
     /** The replay could not finish: the trace's communication order is impossible. */
     record Failure(String message) implements Out {
     }
@@ -113,9 +125,66 @@ final class RootCauseStage {
 
     /**
      * The stage's result: severities per location (null where none) with the processes whose threads it could not
-     * replay together, or why there are none.
+     * replay together and the causes of the instances explained, or why there are none.
      */
     record Result(RootCauses.Result result, String problem) {
+    }
+
+    /** The instances to explain and the records at which they waited, for every task of the barrier stage. */
+    record Explain(List<Instance> instances, List<RootCauses.InstanceKey> keys) implements Serializable {
+    }
+
+    /**
+     * Finds the records at which the given instances waited ({@link RootCauses#instanceKeys}), on the executors
+     * that hold the waiting locations; the other locations are not read.
+     *
+     * @param defs the trace's definitions on the driver, which name each instance's location
+     */
+    static Explain explain(JavaPairRDD<Integer, LocationData> locations, JavaPairRDD<Integer, Input> inputs,
+                           Broadcast<Plan> shared, TraceDefinitions defs, List<Instance> instances) {
+        List<Instance> list = List.copyOf(instances);
+        java.util.HashSet<Integer> waiting = new java.util.HashSet<>();
+        for (Instance in : list) {
+            int l = RootCauses.locationOf(defs, in);
+            if (l >= 0) {
+                waiting.add(l);
+            }
+        }
+        if (waiting.isEmpty()) {
+            return new Explain(list, List.of());
+        }
+        // both sides keep their partitioning by location: the join reads the held partitions where they are
+        List<RootCauses.InstanceKey> keys = locations.filter(t -> waiting.contains(t._1()))
+                .join(inputs.filter(t -> waiting.contains(t._1())))
+                .flatMap(t -> {
+                    Plan plan = shared.value();
+                    LocationData d = t._2()._1();
+                    d.setLocalToGlobal(plan.localToGlobal.get(d.location()));
+                    Input in = t._2()._2();
+                    return RootCauses.instanceKeys(d, TaskDefinitions.of(plan.trace, plan.lenient).clock(), list,
+                            in.lateSenderWaits(), in.lateReceiverWaits()).iterator();
+                })
+                .collect();
+        return new Explain(list, keys);
+    }
+
+    /** The causes the tasks recorded, in the order of the instances (those without one left out, as on one machine). */
+    private static List<DelayCause> causes(List<Causes> recorded, int instances) {
+        DelayCause[] all = new DelayCause[instances];
+        for (Causes c : recorded) {
+            for (int i = 0; i < instances; i++) {
+                if (all[i] == null) {
+                    all[i] = c.found()[i];
+                }
+            }
+        }
+        List<DelayCause> out = new ArrayList<>();
+        for (DelayCause c : all) {
+            if (c != null) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     // --- facts, sent while the wait states are found -----------------------------------------------------------
@@ -183,9 +252,9 @@ final class RootCauseStage {
                       JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
                       Broadcast<Plan> shared, LocationPartitioner byLocation, int slots, InitFinalize.Reference init,
                       InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath,
-                      LongAccumulator replayed) {
+                      LongAccumulator replayed, TraceDefinitions defs, List<Instance> explain) {
         Slices s = slices(locations, inputs, facts, roles, shared, byLocation, slots, init, fin, cnodeIds,
-                regionOfPath, replayed);
+                regionOfPath, replayed, defs, explain);
         try {
             if (s.problem() != null) {
                 return new Result(null, s.problem());
@@ -200,7 +269,7 @@ final class RootCauseStage {
                 localTimes[sl.location()] = sl.localTimes();
             }
             RootCauses.impact(severities, localTimes, cnodeIds.length);
-            return new Result(new RootCauses.Result(severities, s.teamProblems()), null);
+            return new Result(new RootCauses.Result(severities, s.teamProblems(), s.causes()), null);
         } finally {
             s.release();
         }
@@ -208,12 +277,14 @@ final class RootCauseStage {
 
     /**
      * The stage up to each location's slice, left on the executors (partitioned by {@code byLocation}, in location
-     * order): its severities before the critical-path impact and its call-path times; or why there are none.
-     * {@link Slices#release} frees what the stage keeps.
+     * order): its severities before the critical-path impact and its call-path times, with the causes of the
+     * instances explained; or why there are none. {@link Slices#release} frees what the stage keeps.
      */
-    record Slices(JavaRDD<Slice> booked, String problem, List<String> teamProblems, JavaRDD<Out> kept) {
+    record Slices(JavaRDD<Slice> booked, String problem, List<String> teamProblems, List<DelayCause> causes,
+                  JavaRDD<Out> kept, Broadcast<Explain> explained) {
         void release() {
             kept.unpersist(false);
+            explained.destroy();
         }
     }
 
@@ -222,9 +293,13 @@ final class RootCauseStage {
                          JavaPairRDD<Integer, FactBlock> facts, JavaPairRDD<Integer, ChunkResult.RoleBlock> roles,
                          Broadcast<Plan> shared, LocationPartitioner byLocation, int slots,
                          InitFinalize.Reference init, InitFinalize.Reference fin, int[] cnodeIds,
-                         String[] regionOfPath, LongAccumulator replayed) {
+                         String[] regionOfPath, LongAccumulator replayed, TraceDefinitions defs,
+                         List<Instance> explain) {
         Plan plan = shared.value();
         int n = plan.locations;
+        // 1b. the records at which the instances to explain waited, for every task
+        Broadcast<Explain> explained = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(
+                locations.context()).broadcast(explain(locations, inputs, shared, defs, explain));
         // 2. and 3.: the barrier stage takes each location with what it needs to find its synchronisation points; the
         // flags for the partners then go between its tasks directly, before the backward replay (a Spark stage of
         // their own would read every location's records once more and keep them a second time); an OpenMP team's
@@ -245,20 +320,23 @@ final class RootCauseStage {
         Timings timings = new Timings(locations.context());
         scala.reflect.ClassTag<Out> tag = scala.reflect.ClassTag$.MODULE$.apply(Out.class);
         JavaRDD<Out> out = new JavaRDD<>(ready.rdd().barrier().mapPartitions(
-                new ReplayTask(shared, gang, init, fin, cnodeIds, regionOfPath, finalizeLatest, replayed, messages,
-                        handed, timings), false,
+                new ReplayTask(shared, explained, gang, init, fin, cnodeIds, regionOfPath, finalizeLatest, replayed,
+                        messages, handed, timings), false,
                 tag), tag).persist(StorageLevel.MEMORY_AND_DISK());
         boolean handedOver = false;
         try {
-            List<Out> notes = out.filter(o -> o instanceof Failure || o instanceof TeamProblem).collect();
+            List<Out> notes = out.filter(o -> o instanceof Failure || o instanceof TeamProblem || o instanceof Causes)
+                    .collect();
             for (Out o : notes) {
                 if (o instanceof Failure f) {
                     handedOver = true;
-                    return new Slices(null, f.message(), List.of(), out);
+                    return new Slices(null, f.message(), List.of(), List.of(), out, explained);
                 }
             }
+            List<DelayCause> causes = causes(notes.stream().filter(o -> o instanceof Causes).map(o -> (Causes) o)
+                    .toList(), explain.size());
             // in rank order, as on one machine
-            List<String> teamProblems = notes.stream().map(o -> (TeamProblem) o)
+            List<String> teamProblems = notes.stream().filter(o -> o instanceof TeamProblem).map(o -> (TeamProblem) o)
                     .sorted(java.util.Comparator.comparingInt(TeamProblem::rank)).map(TeamProblem::message).toList();
             // 4. indirect waiting booked at its records, in the single-machine order
             JavaPairRDD<Integer, Slice> slices = out.mapPartitionsToPair(it -> {
@@ -289,10 +367,11 @@ final class RootCauseStage {
                 return s.iterator();
             }, true);
             handedOver = true;
-            return new Slices(booked, null, teamProblems, out);
+            return new Slices(booked, null, teamProblems, causes, out, explained);
         } finally {
             if (!handedOver) {
                 out.unpersist(false);
+                explained.destroy();
             }
         }
     }
@@ -412,6 +491,7 @@ final class RootCauseStage {
                     Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>>, scala.collection.Iterator<Out>>
             implements Serializable {
         private final Broadcast<Plan> shared;
+        private final Broadcast<Explain> explained;
         private final org.apache.spark.Partitioner gang;
         private final InitFinalize.Reference init;
         private final InitFinalize.Reference fin;
@@ -423,11 +503,12 @@ final class RootCauseStage {
         private final LongAccumulator handed;
         private final Timings timings;
 
-        ReplayTask(Broadcast<Plan> shared, org.apache.spark.Partitioner gang, InitFinalize.Reference init,
-                   InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest,
+        ReplayTask(Broadcast<Plan> shared, Broadcast<Explain> explained, org.apache.spark.Partitioner gang,
+                   InitFinalize.Reference init, InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest,
                    LongAccumulator replayed, LongAccumulator messages, LongAccumulator handed, Timings timings) {
             this.timings = timings;
             this.shared = shared;
+            this.explained = explained;
             this.gang = gang;
             this.init = init;
             this.fin = fin;
@@ -444,8 +525,8 @@ final class RootCauseStage {
                 Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>, Iterable<ChunkResult.RoleBlock>>>> it) {
             try {
                 return scala.jdk.javaapi.CollectionConverters.asScala(replay(
-                        scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), gang, init, fin, cnodeIds,
-                        regionOfPath, finalizeLatest, replayed, messages, handed, timings));
+                        scala.jdk.javaapi.CollectionConverters.asJava(it), shared.value(), explained.value(), gang, init,
+                        fin, cnodeIds, regionOfPath, finalizeLatest, replayed, messages, handed, timings));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -460,8 +541,8 @@ final class RootCauseStage {
     private static Iterator<Out> replay(
             Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
                     Iterable<ChunkResult.RoleBlock>>>> it,
-            Plan plan, org.apache.spark.Partitioner gang, InitFinalize.Reference init, InitFinalize.Reference fin,
-            int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
+            Plan plan, Explain explain, org.apache.spark.Partitioner gang, InitFinalize.Reference init,
+            InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
             LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
         long t0 = System.nanoTime();
         BarrierTaskContext ctx = BarrierTaskContext.get();
@@ -479,6 +560,7 @@ final class RootCauseStage {
         int tasks = ctx.getTaskInfos().length;
         RootCauses.Partition partition = new RootCauses.Partition(plan.locations, memberLocations, plan.members,
                 cnodeIds, p -> regionOfPath[p], gang::getPartition, part, tasks, finalizeLatest);
+        partition.explain(explain.instances(), TaskDefinitions.of(plan.trace, plan.lenient).clock(), explain.keys());
         IntArrayList heldLocations = new IntArrayList();
         int blocked = 0;
         List<String> first = new ArrayList<>();
@@ -618,6 +700,10 @@ final class RootCauseStage {
         partition.forward((target, row, lateSender, source, sp, seconds) ->
                 indirect.computeIfAbsent(target, k -> new IndirectBuilder()).add(row, lateSender, source, sp, seconds));
         indirect.int2ObjectEntrySet().forEach(e -> out.add(e.getValue().build(e.getIntKey())));
+        DelayCause[] found = partition.causes();
+        if (found != null && java.util.Arrays.stream(found).anyMatch(java.util.Objects::nonNull)) {
+            out.add(new Causes(found));
+        }
         for (int l : heldLocations) {
             out.add(new Slice(l, partition.severities(l), partition.localTimes(l), partition.receivePaths(l),
                     partition.completionPaths(l)));

@@ -3,6 +3,8 @@ package dev.straggler.spark;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.DelayCause;
+import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.openmp.OpenMpAnalysis;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
@@ -331,12 +333,14 @@ public final class SparkAnalysis {
             }
             teamResults.unpersist(false);
         }
+        List<DelayCause> causes = List.of();
         if (rootCauses) {
             RootCauseStage.Result r = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation,
-                    init, fin, merged.tree(), regions, options, n, false).result();
+                    init, fin, merged.tree(), regions, options, n, false, defs, ws.instances()).result();
             if (r.result() != null) {
                 RootCauseMetrics.addTo(cube, r.result());
                 omp = withProblems(omp, r.result().problems());
+                causes = r.result().causes();
             }
             rootCauseProblem = r.problem();
         }
@@ -345,7 +349,8 @@ public final class SparkAnalysis {
         List<String> reasons = skips.reasons();
         locations.unpersist(false);
         chunks.unpersist(false);
-        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, rootCauseProblem, omp);
+        return Analysis.complete(origin, reasons, defs, merged.tree(), replayFacts, cube, ws, rootCauseProblem, omp)
+                .withCauses(causes);
     }
 
     /**
@@ -371,7 +376,7 @@ public final class SparkAnalysis {
         try {
             if (rootCauses) {
                 slices = rootCauses(spark, jsc, locations, analysedLocations, chunks, shared, byLocation, init, fin,
-                        tree, regions, options, n, true).slices();
+                        tree, regions, options, n, true, defs, ws.instances()).slices();
                 rootCauseProblem = slices.problem();
                 omp = withProblems(omp, slices.teamProblems());
             }
@@ -417,7 +422,8 @@ public final class SparkAnalysis {
             ReplayFacts replayFacts = facts(facts, collectives, ws.unmatchedSends(), ws.unmatchedReceives());
             List<String> reasons = skips.reasons();
             return Analysis.conclude(origin, reasons, defs, tree, replayFacts,
-                    new SummaryCube(shape, summary, inFocus, false), ws, rootCauseProblem, omp);
+                    new SummaryCube(shape, summary, inFocus, false), ws, rootCauseProblem, omp)
+                    .withCauses(slices != null && rootCauseProblem == null ? slices.causes() : List.of());
         } finally {
             if (slices != null) {
                 slices.release();
@@ -443,7 +449,8 @@ public final class SparkAnalysis {
 
     /**
      * Runs the root-cause stage: to its result on the driver, or ({@code leaveSlices}) up to each location's slice
-     * left on the executors.
+     * left on the executors; either way with the causes of the instances in {@code explain} (the wait-state stage's
+     * most severe, named by {@code defs}).
      */
     private static RootCauseRun rootCauses(SparkSession spark, JavaSparkContext jsc,
                                            JavaPairRDD<Integer, LocationData> locations,
@@ -451,7 +458,7 @@ public final class SparkAnalysis {
                                            Broadcast<Plan> shared, LocationPartitioner byLocation,
                                            InitFinalize.Reference init, InitFinalize.Reference fin, CallTree tree,
                                            RegionTable regions, AnalysisOptions options, int n,
-                                           boolean leaveSlices) {
+                                           boolean leaveSlices, TraceDefinitions defs, List<Instance> explain) {
         options.progress().update("root causes", 0, n);
         JavaPairRDD<Integer, RootCauseStage.Input> inputs = analysedLocations.mapPartitionsToPair(it -> {
             List<Tuple2<Integer, RootCauseStage.Input>> out = new ArrayList<>();
@@ -479,9 +486,11 @@ public final class SparkAnalysis {
         try {
             r = leaveSlices
                     ? new RootCauseRun(null, RootCauseStage.slices(locations, inputs, facts, roles, shared, byLocation,
-                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed))
+                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed, defs,
+                    explain))
                     : new RootCauseRun(RootCauseStage.run(locations, inputs, facts, roles, shared, byLocation,
-                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed), null);
+                    jsc.defaultParallelism(), init, fin, RootCauses.cnodeIds(tree), regionOfPath, replayed, defs,
+                    explain), null);
         } finally {
             watch.interrupt();
             spark.sparkContext().removeSparkListener(live);

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -46,6 +47,23 @@ class SparkRootCausesTest {
                     Results.assertSame(expected, actual);
                     assertEquals(Analysis.rootCausesAnalysed(expected.cube()),
                             Analysis.rootCausesAnalysed(actual.cube()));
+                }));
+    }
+
+    /**
+     * The delay behind each of the most severe instances (AnalysisResult#causes: the delaying rank's stretch, its call
+     * paths' seconds, the waiting propagated) is the single-machine engine's, bit for bit, also where the delaying
+     * location is held by another task than the waiting one: on two real traces and a hybrid one.
+     */
+    @TestFactory
+    Stream<DynamicTest> theMostSevereInstancesGetTheSingleMachineDelayCauses() throws IOException {
+        java.util.Set<String> names = java.util.Set.of("npb-bt.S-4", "npb-mg.S-8", "bt-mz.S-2x2");
+        return SparkAnalysisTest.sharedTraces().stream()
+                .filter(t -> names.contains(t.getParent().getFileName().toString()))
+                .map(t -> DynamicTest.dynamicTest(t.getParent().getFileName().toString(), () -> {
+                    AnalysisResult expected = local(t);
+                    assertFalse(expected.causes().isEmpty(), "the trace has instances with a delay to compare");
+                    assertEquals(expected.causes(), spark(t, 2).causes());
                 }));
     }
 

@@ -64,6 +64,7 @@ class StreamedCubeTest {
                     "terminal report" + (all ? " (--all)" : ""));
         }
         assertEquals(local.warnings(), streamed.warnings());
+        assertEquals(local.causes(), streamed.causes(), "delay causes of the most severe instances");
         // nothing is left beside the output
         try (Stream<Path> left = Files.list(dir)) {
             assertFalse(left.anyMatch(p -> p.getFileName().toString().contains(".rows-")), "row files removed");

@@ -11,6 +11,7 @@ import dev.straggler.replay.Replay;
 import dev.straggler.replay.SendTable;
 import dev.straggler.trace.Clock;
 import dev.straggler.trace.Location;
+import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
@@ -52,32 +53,70 @@ final class InstanceCauses {
     static InstanceCauses of(Replay replay, List<Instance> instances, long[][] lateSenderWaits,
                              long[][] lateReceiverWaits) {
         Clock clock = replay.definitions().clock();
+        List<RootCauses.InstanceKey> keys = new ArrayList<>();
+        java.util.BitSet done = new java.util.BitSet();
+        for (Instance in : instances) {
+            int l = location(replay.definitions(), in.rank(), in.thread());
+            if (l >= 0 && !done.get(l) && replay.location(l) != null) {
+                done.set(l);
+                keys.addAll(keys(replay.location(l), clock, instances, lateSenderWaits[l], lateReceiverWaits[l]));
+            }
+        }
+        return ofKeys(instances, clock, keys);
+    }
+
+    /**
+     * The instances with their records as {@link #keys} found them, wherever each waiting location is held: an
+     * engine that spreads the locations over machines finds them where the tables are and hands them to all.
+     */
+    static InstanceCauses ofKeys(List<Instance> instances, Clock clock, List<RootCauses.InstanceKey> keys) {
         InstanceCauses c = new InstanceCauses(instances, clock);
-        for (int i = 0; i < c.instances.size(); i++) {
-            Instance in = c.instances.get(i);
-            int l = location(replay, in.rank(), in.thread());
-            if (l < 0 || replay.location(l) == null) {
+        List<RootCauses.InstanceKey> sorted = new ArrayList<>(keys);
+        sorted.sort(java.util.Comparator.comparingInt(RootCauses.InstanceKey::instance));
+        for (RootCauses.InstanceKey k : sorted) {
+            add(switch (k.kind()) {
+                case RootCauses.InstanceKey.LATE_SENDER -> c.lateSender;
+                case RootCauses.InstanceKey.LATE_RECEIVER -> c.lateReceiver;
+                default -> c.collective;
+            }, k.record(), k.instance());
+        }
+        return c;
+    }
+
+    /**
+     * The records at which one location waited in the given instances (those of its rank and thread): the receive
+     * of a Late Sender, the send of a Late Receiver, its call of a collective operation. {@code lateSenderWaits}
+     * and {@code lateReceiverWaits} are the location's own (null when it has none).
+     */
+    static List<RootCauses.InstanceKey> keys(LocationData d, Clock clock, List<Instance> instances,
+                                             long[] lateSenderWaits, long[] lateReceiverWaits) {
+        List<RootCauses.InstanceKey> out = new ArrayList<>();
+        int l = d.location();
+        for (int i = 0; i < instances.size(); i++) {
+            Instance in = instances.get(i);
+            if (in.rank() != d.rank() || in.thread() != d.thread()) {
                 continue;
             }
-            LocationData d = replay.location(l);
-            long start = c.ticks(in.start());
-            long end = c.ticks(in.end());
+            long start = ticks(clock, in.start());
+            long end = ticks(clock, in.end());
             int m = MetricTree.indexOf(in.metric());
             if (m == MetricTree.MPI_LATESENDER || m == MetricTree.MPI_LATESENDER_WO) {
                 RecvTable r = d.receives();
                 for (int row = firstAtOrAfter(r.size(), r::enter, start); row < r.size() && r.enter(row) == start;
                      row++) {
-                    if (r.leave(row) == end && lateSenderWaits[l] != null && lateSenderWaits[l][row] > 0) {
-                        add(c.lateSender, CostReplay.key(l, row), i);
+                    if (r.leave(row) == end && lateSenderWaits != null && lateSenderWaits[row] > 0) {
+                        out.add(new RootCauses.InstanceKey(RootCauses.InstanceKey.LATE_SENDER,
+                                CostReplay.key(l, row), i));
                         break;
                     }
                 }
             } else if (m == MetricTree.MPI_LATERECEIVER) {
                 SendTable s = d.sends();
                 for (int row = 0; row < s.size(); row++) {
-                    if (s.cmpEnter(row) == start && s.cmpLeave(row) == end && lateReceiverWaits[l] != null
-                            && lateReceiverWaits[l][row] > 0) {
-                        add(c.lateReceiver, CostReplay.key(l, row), i);
+                    if (s.cmpEnter(row) == start && s.cmpLeave(row) == end && lateReceiverWaits != null
+                            && lateReceiverWaits[row] > 0) {
+                        out.add(new RootCauses.InstanceKey(RootCauses.InstanceKey.LATE_RECEIVER,
+                                CostReplay.key(l, row), i));
                         break;
                     }
                 }
@@ -91,13 +130,14 @@ final class InstanceCauses {
                      row++) {
                     if (t.end(row) <= end
                             && d.globalCallPath(t.callPath(row)) == in.callPath()) {
-                        add(c.collective, CostReplay.key(l, row), i);
+                        out.add(new RootCauses.InstanceKey(RootCauses.InstanceKey.COLLECTIVE,
+                                CostReplay.key(l, row), i));
                         break;
                     }
                 }
             }
         }
-        return c;
+        return out;
     }
 
     /**
@@ -122,8 +162,9 @@ final class InstanceCauses {
         map.computeIfAbsent(key, k -> new IntArrayList(1)).add(index);
     }
 
-    private static int location(Replay replay, int rank, int thread) {
-        for (Location loc : replay.definitions().locations()) {
+    /** The location of a rank's thread, -1 when the trace has none. */
+    static int location(TraceDefinitions defs, int rank, int thread) {
+        for (Location loc : defs.locations()) {
             if (loc.rank() == rank && loc.thread() == thread) {
                 return loc.index();
             }
@@ -132,7 +173,7 @@ final class InstanceCauses {
     }
 
     /** Seconds since the start of the measurement back to ticks (the instances were converted from ticks). */
-    private long ticks(double seconds) {
+    private static long ticks(Clock clock, double seconds) {
         return Math.round(seconds * (double) clock.ticksPerSecond()) + clock.globalOffset();
     }
 
@@ -185,6 +226,13 @@ final class InstanceCauses {
      */
     private static long after(LocationState st, int mark) {
         return st.intervals.kind(mark) == CallPathIntervals.INIT ? st.intervals.leave(mark) : st.intervals.enter(mark);
+    }
+
+    /** Per instance, its cause if its delay was booked here, else null (a copy). */
+    DelayCause[] found() {
+        synchronized (found) {
+            return found.clone();
+        }
     }
 
     /** The causes found, in the order of the instances (those without a delay booked are left out). */

@@ -11,6 +11,7 @@ import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
 import dev.straggler.trace.Clock;
+import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
 
 import java.io.IOException;
@@ -465,6 +466,34 @@ public final class RootCauses {
         PartnerFacts.emitFlags(st, partners, sink);
     }
 
+    /**
+     * Where the backward replay meets one of the instances it explains ({@link Result#causes}): the record that
+     * waited, as {@link #instanceKeys} finds it on the waiting location.
+     *
+     * @param kind     {@link #LATE_SENDER} (a receive), {@link #LATE_RECEIVER} (a send) or {@link #COLLECTIVE}
+     * @param record   the waiting location and the record's row there
+     * @param instance the instance's index in the list explained
+     */
+    public record InstanceKey(int kind, long record, int instance) implements java.io.Serializable {
+        public static final int LATE_SENDER = 0;
+        public static final int LATE_RECEIVER = 1;
+        public static final int COLLECTIVE = 2;
+    }
+
+    /** The location of the rank and thread that waited in an instance, -1 when the trace has none. */
+    public static int locationOf(TraceDefinitions defs, Instance instance) {
+        return InstanceCauses.location(defs, instance.rank(), instance.thread());
+    }
+
+    /**
+     * The records at which a location waited in the given instances (those of its rank and thread), from its own
+     * waits as the wait-state stage found them (null when it has none); for {@link Partition#explain}.
+     */
+    public static List<InstanceKey> instanceKeys(LocationData d, Clock clock, List<Instance> instances,
+                                                 long[] lateSenderWaits, long[] lateReceiverWaits) {
+        return InstanceCauses.keys(d, clock, instances, lateSenderWaits, lateReceiverWaits);
+    }
+
     /** Reads a location's interval times between the given marks (the second pass over its events). */
     public interface IntervalReader {
         CallPathIntervals read(int location, BitSet closingMarks) throws IOException;
@@ -492,6 +521,8 @@ public final class RootCauses {
         /** Set once a team is held: the team rendezvous needs the clock ({@link CostReplay#clock}). */
         private Clock teamClock;
         private CostReplay replay;
+        /** The instances whose delay is recorded where it is booked, or null. */
+        private InstanceCauses explain;
         /** Per task: what this step hands it. */
         private final List<List<Object>> outbox = new ArrayList<>();
 
@@ -548,6 +579,24 @@ public final class RootCauses {
         }
 
         /**
+         * Finds the delay behind the given instances where this partition books it: {@code keys} are the records
+         * of all instances ({@link #instanceKeys} on every waiting location, wherever held), since the delaying
+         * side looks its partner's record up. Before the first {@link #step}; {@link #causes} then has what was
+         * found here.
+         */
+        public void explain(List<Instance> instances, Clock clock, List<InstanceKey> keys) {
+            explain = instances.isEmpty() ? null : InstanceCauses.ofKeys(instances, clock, keys);
+        }
+
+        /**
+         * Per instance given to {@link #explain}, its cause if its delay was booked at a location held here, else
+         * null; null without instances. The causes of all partitions together are those of {@link RootCauses#run}.
+         */
+        public DelayCause[] causes() {
+            return explain == null ? null : explain.found();
+        }
+
+        /**
          * Advances the held locations as far as they can go with what has arrived; returns, per task, what this step
          * hands it (serialized), null where nothing.
          */
@@ -557,6 +606,7 @@ public final class RootCauses {
                         this);
                 replay.finalizeLatest = finalizeLatest;
                 replay.clock = teamClock;
+                replay.explain = explain;
                 replay.start();
             }
             replay.drain();
