@@ -71,6 +71,9 @@ class TimelineHtmlTest {
         assertEquals("2", attr(dom, "data-rows"));
         assertEquals("14", attr(dom, "data-drawn-bars"));
         assertEquals("1", attr(dom, "data-drawn-messages"));
+        // the barrier at 8 ms: one collective operation linking both ranks
+        assertEquals("1", attr(dom, "data-drawn-collectives"));
+        assertTrue(dom.contains("collective operation (its members linked)"), dom);
         // the wait state on rank 1 and the delay that caused it on rank 0, each named in the legend
         assertEquals("2", attr(dom, "data-marks"));
         assertTrue(dom.contains("wait state (analysis)") && dom.contains("delay that caused it (root causes)"), dom);
