@@ -82,6 +82,11 @@ final class TimelineCommand implements Callable<Integer> {
             + "lying partly outside it left out. DIR must be new or empty.")
     Path otf2;
 
+    @Option(names = "--max-events", paramLabel = "N", defaultValue = "5000000", description = "Largest trace written "
+            + "whole by --perfetto or --html without a window (default ${DEFAULT-VALUE}: a few hundred MB of JSON, "
+            + "about what Perfetto's UI and chrome://tracing open); a window has no limit.")
+    long maxEvents;
+
     @Option(names = "--overview", description = "Print the whole run's time profile: per time bin, the regions' "
             + "shares of the selected locations' time.")
     boolean overview;
@@ -106,6 +111,7 @@ final class TimelineCommand implements Callable<Integer> {
         }
         Ranges.between("--bins", bins, 1, 100_000);
         Ranges.between("--top", top, 1, Integer.MAX_VALUE);
+        Ranges.between("--max-events", (double) maxEvents, 1, Long.MAX_VALUE);
         if (instance != null && (from != null || to != null)) {
             throw new IllegalArgumentException("--instance sets the window itself: give it without --from and --to");
         }
@@ -174,6 +180,16 @@ final class TimelineCommand implements Callable<Integer> {
             lo = from == null ? origin : Ranges.between("--from", from, 0, length);
             hi = to == null ? Double.POSITIVE_INFINITY : Ranges.between("--to", to, lo, Math.max(lo, length));
             what = "window";
+            if (from == null && to == null && (perfetto != null || html != null)) {
+                long events = src.eventCount();
+                if (events > maxEvents) {
+                    throw new IllegalArgumentException(String.format(Locale.ROOT, "%s has %,d events; the whole trace is "
+                            + "written for Perfetto or as a page up to --max-events %,d: give a window (--from/--to, "
+                            + "--instance) or a larger --max-events", trace, events, maxEvents));
+                }
+                what = String.format(Locale.ROOT, "the whole trace (%,d events, within --max-events %,d)", events,
+                        maxEvents);
+            }
         }
         if (otf2 != null) {
             // the archive keeps the trace's own times: the window in ticks of its clock

@@ -54,6 +54,15 @@ class ReportTimelinesTest {
         assertEquals(1.0, o.get("rows").get(0).get("shares").get(bin * c + user).asDouble(), 1e-9);
         assertEquals(0.0, o.get("rows").get(0).get("shares").get(bin * c + mpi).asDouble(), 1e-9);
         assertEquals(1.0, o.get("rows").get(1).get("shares").get(bin * c + mpi).asDouble(), 1e-9);
+        // and by function: compute on rank 0 and MPI_Recv on rank 1 fill that bin, nothing else is in it
+        int per = o.get("functionsPerBin").asInt();
+        int r0 = o.get("rows").get(0).get("top").get(bin * per).asInt();
+        int r1 = o.get("rows").get(1).get("top").get(bin * per).asInt();
+        assertEquals("compute", o.get("functions").get(r0 >> 10).asText());
+        assertEquals(1000, r0 & 1023);
+        assertEquals("MPI_Recv", o.get("functions").get(r1 >> 10).asText());
+        assertEquals(1000, r1 & 1023);
+        assertEquals(0, o.get("rows").get(0).get("top").get(bin * per + 1).asInt());
     }
 
     private static int indexOf(JsonNode array, String s) {

@@ -172,6 +172,24 @@ class TimelineCommandTest {
     }
 
     @Test
+    void theWholeTraceIsWrittenOnlyUpToTheStatedLimit() throws Exception {
+        Path json = tmp.resolve("all.json");
+        CliTest.Run ok = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--perfetto", json.toString(), "-q");
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("the whole trace (34 events, within --max-events 5,000,000)"), ok.out());
+        CliTest.Run refused = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--perfetto",
+                tmp.resolve("no.json").toString(), "--max-events", "33", "-q");
+        assertEquals(1, refused.code());
+        assertEquals(1, refused.err().strip().lines().count(), refused.err());
+        assertTrue(refused.err().contains("has 34 events; the whole trace is written for Perfetto or as a page up to "
+                + "--max-events 33"), refused.err());
+        // a window is not limited
+        CliTest.Run window = CliTest.run("timeline", CliTest.SAMPLE.toString(), "--from", "0.001", "--to", "0.002",
+                "--perfetto", tmp.resolve("w.json").toString(), "--max-events", "1", "-q");
+        assertEquals(0, window.code(), window.err());
+    }
+
+    @Test
     void badRequestsAnswerInOneLine() {
         String s = CliTest.SAMPLE.toString();
         String[][] cases = {

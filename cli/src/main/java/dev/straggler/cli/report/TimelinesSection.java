@@ -36,6 +36,10 @@ public final class TimelinesSection implements HtmlSection {
     /** Overview rows drawn; beyond, the section says how many locations are not shown. */
     static final int MAX_ROWS = 512;
     static final int BINS = 300;
+    /** Rows whose bins name their largest functions (under the pointer); beyond, the paradigms only. */
+    static final int FUNCTION_ROWS = 128;
+    /** Functions named per row and bin, the largest first. */
+    static final int FUNCTIONS_PER_BIN = 2;
     /** The paradigms of the overview, in the timeline's legend order; time outside every region is "idle". */
     static final List<String> CATEGORIES = List.of("MPI", "MPI,I/O", "OpenMP", "I/O", "Pthreads", "user",
             "measurement");
@@ -50,6 +54,8 @@ public final class TimelinesSection implements HtmlSection {
     private final TimeProfile profile;
     private final List<String> rowLabels;
     private final float[][] shares;
+    /** Per detailed row, per bin, the largest functions as (region column << 10 | permille of the bin), 0 = none. */
+    private final int[][] functions;
     private final int locationsLeftOut;
     private final List<Window> windows;
     private final int windowsLeftOut;
@@ -57,13 +63,14 @@ public final class TimelinesSection implements HtmlSection {
     private final Map<Integer, String> pathNames;
 
     private TimelinesSection(String origin, double firstEventSeconds, TimeProfile profile, List<String> rowLabels,
-                             float[][] shares, int locationsLeftOut, List<Window> windows, int windowsLeftOut,
+                             float[][] shares, int[][] functions, int locationsLeftOut, List<Window> windows, int windowsLeftOut,
                              boolean rootCauses, Map<Integer, String> pathNames) {
         this.origin = origin;
         this.firstEventSeconds = firstEventSeconds;
         this.profile = profile;
         this.rowLabels = rowLabels;
         this.shares = shares;
+        this.functions = functions;
         this.locationsLeftOut = locationsLeftOut;
         this.windows = windows;
         this.windowsLeftOut = windowsLeftOut;
@@ -97,6 +104,7 @@ public final class TimelinesSection implements HtmlSection {
         boolean threaded = defs.locations().stream().anyMatch(l -> l.thread() > 0);
         List<String> labels = new ArrayList<>();
         float[][] shares = new float[rows][];
+        int[][] functions = new int[Math.min(rows, FUNCTION_ROWS)][];
         for (int k = 0; k < rows; k++) {
             TimeProfile.LocationProfile lp = p.locations().get(k);
             Location loc = defs.locations().get(lp.location());
@@ -113,6 +121,9 @@ public final class TimelinesSection implements HtmlSection {
                 }
             }
             shares[k] = s;
+            if (k < functions.length) {
+                functions[k] = largest(cols, sec, p.binWidth());
+            }
         }
         List<Window> windows = new ArrayList<>();
         Map<Integer, String> names = new LinkedHashMap<>();
@@ -166,7 +177,40 @@ public final class TimelinesSection implements HtmlSection {
                 windows.add(w);
             }
         }
-        return new TimelinesSection(command, first, p, labels, shares, n - rows, windows, leftOut, rootCauses, names);
+        return new TimelinesSection(command, first, p, labels, shares, functions, n - rows, windows, leftOut,
+                rootCauses, names);
+    }
+
+    /**
+     * Per bin the {@link #FUNCTIONS_PER_BIN} largest exclusive times of one location's profile columns, each as
+     * column &lt;&lt; 10 | permille of the bin (at least 1), 0 where there is none.
+     */
+    private static int[] largest(int[] cols, double[] sec, double binWidth) {
+        int[] out = new int[BINS * FUNCTIONS_PER_BIN];
+        for (int b = 0; b < BINS; b++) {
+            for (int slot = 0; slot < FUNCTIONS_PER_BIN; slot++) {
+                int best = -1;
+                for (int j = 0; j < cols.length; j++) {
+                    double v = sec[b * cols.length + j];
+                    if (v <= 0) {
+                        continue;
+                    }
+                    boolean taken = false;
+                    for (int q = 0; q < slot; q++) {
+                        taken |= out[b * FUNCTIONS_PER_BIN + q] >>> 10 == cols[j];
+                    }
+                    if (!taken && (best < 0 || v > sec[b * cols.length + best])) {
+                        best = j;
+                    }
+                }
+                if (best >= 0) {
+                    int permille = (int) Math.max(1, Math.min(1000, Math.round(1000 * sec[b * cols.length + best]
+                            / binWidth)));
+                    out[b * FUNCTIONS_PER_BIN + slot] = (cols[best] << 10) | permille;
+                }
+            }
+        }
+        return out;
     }
 
     /** '<', '>' and '&' occur in JSON only inside strings, where their unicode escapes mean the same. */
@@ -227,10 +271,23 @@ public final class TimelinesSection implements HtmlSection {
             g.writeString(c);
         }
         g.writeEndArray();
+        g.writeArrayFieldStart("functions");
+        for (String name : profile.regionNames()) {
+            g.writeString(name);
+        }
+        g.writeEndArray();
+        g.writeNumberField("functionsPerBin", FUNCTIONS_PER_BIN);
         g.writeArrayFieldStart("rows");
         for (int k = 0; k < rowLabels.size(); k++) {
             g.writeStartObject();
             g.writeStringField("label", rowLabels.get(k));
+            if (k < functions.length) {
+                g.writeArrayFieldStart("top");
+                for (int v : functions[k]) {
+                    g.writeNumber(v);
+                }
+                g.writeEndArray();
+            }
             g.writeArrayFieldStart("shares");
             for (float v : shares[k]) {
                 // three decimals of a share are below a pixel of any row

@@ -116,8 +116,16 @@
           const v = O.rows[row].shares[b * C + c];
           if (v > 0) parts.push(O.categories[c] + ' ' + (100 * v).toFixed(0) + '%');
         }
+        const fn = [];
+        const top = O.rows[row].top;
+        for (let q = 0; top && q < O.functionsPerBin; q++) {
+          const v = top[b * O.functionsPerBin + q];
+          if (v > 0) fn.push(O.functions[v >> 10] + ' ' + ((v & 1023) / 10).toFixed(1) + '%');
+        }
         status.textContent = O.rows[row].label + ' \u00b7 ' + at(t0 + b * O.binWidth) + '\u2013'
-            + at(t0 + (b + 1) * O.binWidth) + ' \u00b7 ' + (parts.length ? parts.join(', ') : 'outside every region');
+            + at(t0 + (b + 1) * O.binWidth) + ' \u00b7 ' + (parts.length ? parts.join(', ') : 'outside every region')
+            + (fn.length ? ' \u00b7 largest: ' + fn.join(', ') : top ? '' : ' \u00b7 (functions named for the first '
+            + O.rows.filter(r => r.top).length + ' rows only)');
       } else {
         status.textContent = '\u00a0';
       }
