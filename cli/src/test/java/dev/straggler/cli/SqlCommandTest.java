@@ -212,6 +212,45 @@ class SqlCommandTest {
         }
     }
 
+    /** The example: the ten longest Late Sender instances, each with the call path that delayed its sender. */
+    @Test
+    void theTenLongestLateSendersExampleNamesTheDelayingCallPath() throws Exception {
+        Path trace = mg();
+        String q = documentedQueries().stream().filter(s -> s.contains("delayed_by")).findFirst().orElseThrow();
+        Path csv = tmp.resolve("delayed.csv");
+        CliTest.Run r = run("sql", trace.toString(), q, "--csv", csv.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals("severity,rank,late_sender,start_time,waited_in,delay,propagated,delayed_by", lines.get(0));
+        assertEquals(11, lines.size(), lines.toString());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            double severity = Double.parseDouble(f[0]);
+            double delay = Double.parseDouble(f[5]);
+            double propagated = Double.parseDouble(f[6]);
+            assertTrue(f.length == 8 && f[7].startsWith("mg.S.x/"), line);
+            assertTrue(delay >= 0 && propagated >= 0 && delay + propagated <= severity + 1e-12, line);
+        }
+    }
+
+    @Test
+    void noRootCausesLeavesTheDelayColumnsNull() {
+        String q = "SELECT COUNT(*) AS n, COUNT(delay) AS explained FROM wait_states WHERE pattern = 'mpi_latesender'";
+        CliTest.Run with = run("sql", store.toString(), q, "--csv", tmp.resolve("with.csv").toString(), "-q");
+        CliTest.Run without = run("sql", store.toString(), q, "--no-root-causes", "--csv",
+                tmp.resolve("without.csv").toString(), "-q");
+        assertEquals(0, with.code(), with.err());
+        assertEquals(0, without.code(), without.err());
+        try {
+            String[] w = Files.readAllLines(tmp.resolve("with.csv")).get(1).split(",");
+            String[] wo = Files.readAllLines(tmp.resolve("without.csv")).get(1).split(",");
+            assertTrue(Long.parseLong(w[0]) > 0 && w[0].equals(w[1]), String.join(",", w));
+            assertEquals(List.of(w[0], "0"), List.of(wo));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void thePapersQuestionEqualsTheBuiltInPerCommunicatorTable() throws Exception {
         Path trace = mg();
