@@ -53,6 +53,7 @@ final class InstanceCauses {
                              long[][] lateReceiverWaits) {
         Clock clock = replay.definitions().clock();
         InstanceCauses c = new InstanceCauses(instances, clock);
+        java.util.Map<Integer, int[]> sendsByCompletion = new java.util.HashMap<>();
         for (int i = 0; i < c.instances.size(); i++) {
             Instance in = c.instances.get(i);
             int l = location(replay, in.rank(), in.thread());
@@ -74,9 +75,14 @@ final class InstanceCauses {
                 }
             } else if (m == MetricTree.MPI_LATERECEIVER) {
                 SendTable s = d.sends();
-                for (int row = 0; row < s.size(); row++) {
-                    if (s.cmpEnter(row) == start && s.cmpLeave(row) == end && lateReceiverWaits[l] != null
-                            && lateReceiverWaits[l][row] > 0) {
+                // the completing calls are not in row order (an Isend's Wait comes later): rows by completion
+                // enter, made once per location, so that every instance costs a binary search and not a scan of
+                // the sends (a scan made sql's every-instance analysis quadratic in the Late Receivers)
+                int[] byEnter = sendsByCompletion.computeIfAbsent(l, k -> rowsByCompletionEnter(s));
+                for (int k = firstAtOrAfter(byEnter.length, x -> s.cmpEnter(byEnter[x]), start);
+                     k < byEnter.length && s.cmpEnter(byEnter[k]) == start; k++) {
+                    int row = byEnter[k];
+                    if (s.cmpLeave(row) == end && lateReceiverWaits[l] != null && lateReceiverWaits[l][row] > 0) {
                         add(c.lateReceiver, CostReplay.key(l, row), i);
                         break;
                     }
@@ -116,6 +122,21 @@ final class InstanceCauses {
             }
         }
         return lo;
+    }
+
+    /** The send rows ordered by the enter of their completing call, rows of one enter in row order. */
+    private static int[] rowsByCompletionEnter(SendTable s) {
+        Integer[] rows = new Integer[s.size()];
+        for (int r = 0; r < rows.length; r++) {
+            rows[r] = r;
+        }
+        java.util.Arrays.sort(rows, java.util.Comparator.<Integer>comparingLong(s::cmpEnter)
+                .thenComparingInt(Integer::intValue));
+        int[] out = new int[rows.length];
+        for (int r = 0; r < rows.length; r++) {
+            out[r] = rows[r];
+        }
+        return out;
     }
 
     private static void add(Long2ObjectOpenHashMap<IntArrayList> map, long key, int index) {
