@@ -256,7 +256,7 @@ public final class SqlSession implements AutoCloseable {
 
     private void registerEvents() throws IOException {
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        Data.exportArrayStream(allocator, new EventStream(allocator, source, callPaths()), stream);
+        Data.exportArrayStream(allocator, new EventStream(allocator, source, callPaths(), threads), stream);
         streams.add(stream);
         connection.registerArrowStream(Table.EVENTS.sqlName(), stream);
     }
@@ -278,7 +278,7 @@ public final class SqlSession implements AutoCloseable {
     /** The call tree, from one pass over the events (the analysis' numbering, {@link CallPaths}). */
     public CallPaths callPaths() throws IOException {
         if (paths == null) {
-            paths = CallPaths.of(source, regions());
+            paths = CallPaths.of(source, regions(), threads);
         }
         return paths;
     }
