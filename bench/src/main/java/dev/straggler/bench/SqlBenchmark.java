@@ -42,7 +42,8 @@ public final class SqlBenchmark {
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-sql-bench"));
         Path store = a.containsKey("trace") ? Path.of(a.get("trace")) : dir.resolve("store-" + events + "-" + ranks);
-        System.out.printf(Locale.ROOT, "sql benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events, ranks,
+        System.out.printf(Locale.ROOT, "sql benchmark: %s, %d cores, heap max %s%n", a.containsKey("trace")
+                        ? store.toString() : String.format(Locale.ROOT, "%,d events, %d ranks", events, ranks),
                 Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
         if (!a.containsKey("trace") && !Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();

@@ -55,8 +55,8 @@ final class SqlCommand implements Callable<Integer> {
     Path parquet;
 
     @Option(names = "--threads", defaultValue = "0",
-            description = "Threads for the replay and analysis behind messages, collectives, wait_states and "
-                    + "severities (default: all cores).")
+            description = "Threads reading the events, and for the replay and analysis behind messages, collectives, "
+                    + "wait_states and severities (default: all cores).")
     int threads;
 
     @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
