@@ -1,6 +1,9 @@
 package dev.straggler.bench;
 
 import dev.straggler.experiments.sql.SqlSession;
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.callsite.CallsiteProfiler;
 import dev.straggler.trace.TraceSource;
 import dev.straggler.trace.TraceStatistics;
@@ -21,7 +24,8 @@ import java.util.Map;
  * (TraceStatistics) and {@code callsites} (CallsiteProfiler). The first query of a session also builds the call tree
  * (one more pass over the events); the second runs with it built.
  *
- * <p>Usage: {@code java -cp CLASSPATH dev.straggler.bench.SqlBenchmark [--events 10000000] [--ranks 16] [--dir D]}
+ * <p>Usage: {@code java -cp CLASSPATH dev.straggler.bench.SqlBenchmark [--events 10000000] [--ranks 16] [--dir D]
+ * [--wait-states true] [--events-query false] [--trace OTF2]}
  * (the shaded bench jar leaves DuckDB out; run with the bench module's class path).
  */
 public final class SqlBenchmark {
@@ -37,10 +41,11 @@ public final class SqlBenchmark {
         long events = Long.parseLong(a.getOrDefault("events", "10000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-sql-bench"));
-        Path store = dir.resolve("store-" + events + "-" + ranks);
-        System.out.printf(Locale.ROOT, "sql benchmark: %,d events, %d ranks, %d cores, heap max %s%n", events, ranks,
+        Path store = a.containsKey("trace") ? Path.of(a.get("trace")) : dir.resolve("store-" + events + "-" + ranks);
+        System.out.printf(Locale.ROOT, "sql benchmark: %s, %d cores, heap max %s%n", a.containsKey("trace")
+                        ? store.toString() : String.format(Locale.ROOT, "%,d events, %d ranks", events, ranks),
                 Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
-        if (!Files.exists(store.resolve("manifest.json"))) {
+        if (!a.containsKey("trace") && !Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
                 AnalyzeBenchmark.generate(w, ranks, events / ranks);
@@ -51,16 +56,46 @@ public final class SqlBenchmark {
             long n = src.eventCount();
             measure("info (TraceStatistics)", n, () -> TraceStatistics.compute(src, done -> { }));
             measure("callsites (CallsiteProfiler)", n, () -> CallsiteProfiler.profile(src));
-            try (SqlSession s = SqlSession.ofTrace(src, Runtime.getRuntime().availableProcessors())) {
-                measure("sql, call tree + query", n, () -> rows(s));
-                measure("sql, query", n, () -> rows(s));
+            if (!a.getOrDefault("events-query", "true").equals("false")) {
+                try (SqlSession s = SqlSession.ofTrace(src, Runtime.getRuntime().availableProcessors())) {
+                    measure("sql, call tree + query", n, () -> rows(s, QUERY));
+                    measure("sql, query", n, () -> rows(s, QUERY));
+                }
+            }
+            if (a.getOrDefault("wait-states", "false").equals("true")) {
+                waitStates(src, n);
             }
         }
     }
 
-    private static long rows(SqlSession s) throws IOException {
+    /**
+     * The cost of the delay behind every wait-state instance: the analysis with and without root causes, keeping the
+     * five most severe instances per pattern (as {@code analyze}) or every instance (as {@code sql}; with root causes
+     * every point-to-point and collective instance is then explained), then {@code wait_states} made from the last.
+     */
+    static void waitStates(TraceSource src, long n) throws IOException {
+        int threads = Runtime.getRuntime().availableProcessors();
+        for (boolean rootCauses : new boolean[]{false, true}) {
+            for (int top : new int[]{5, AnalysisOptions.ALL_INSTANCES}) {
+                AnalysisResult[] r = {null};
+                measure("analysis, " + (rootCauses ? "root causes" : "wait states") + ", "
+                        + (top == 5 ? "top 5" : "every instance"), n, () -> r[0] = Analysis.run(src,
+                        AnalysisOptions.defaults().withThreads(threads).withRootCauses(rootCauses).withTopInstances(top)));
+                System.out.printf(Locale.ROOT, "  %,d instances, %,d explained%n", r[0].mostSevere().size(),
+                        r[0].causes().size());
+            }
+        }
+        try (SqlSession s = SqlSession.ofTrace(src, threads, true)) {
+            s.analysis();
+            measure("sql wait_states table (analysed)", n, () -> rows(s, WAIT_STATES));
+        }
+    }
+
+    static final String WAIT_STATES = "SELECT pattern, COUNT(*), COUNT(delay), SUM(delay) FROM wait_states GROUP BY pattern";
+
+    private static long rows(SqlSession s, String query) throws IOException {
         long[] rows = {0};
-        s.query(QUERY, new SqlSession.RowSink() {
+        s.query(query, new SqlSession.RowSink() {
             @Override
             public void columns(List<String> names, List<String> types) {
             }

@@ -29,8 +29,8 @@ import java.util.concurrent.Callable;
 /** {@code straggler sql}: SQL over a trace and its analysis, or over an experiment database (docs/sql.md). */
 @Command(name = "sql", mixinStandardHelpOptions = true,
         description = "Asks your own questions in SQL (DuckDB) over a trace and what its analysis found: tables events, "
-                + "regions, callpaths, locations, communicators, messages, collectives, wait_states, severities, metrics "
-                + "(docs/sql.md); or over an experiment database (db:FILE). Without a query: an interactive prompt.")
+                + "regions, callpaths, locations, communicators, messages, collectives, wait_states (with the delay each "
+                + "waited for), wait_state_delays, severities, metrics, communicator_waits (docs/sql.md); or over an experiment database (db:FILE). Without a query: an interactive prompt.")
 final class SqlCommand implements Callable<Integer> {
     @Mixin
     ReadingOptions common;
@@ -55,9 +55,15 @@ final class SqlCommand implements Callable<Integer> {
     Path parquet;
 
     @Option(names = "--threads", defaultValue = "0",
-            description = "Threads for the replay and analysis behind messages, collectives, wait_states and "
-                    + "severities (default: all cores).")
+            description = "Threads reading the events, and for the replay and analysis behind messages, collectives, "
+                    + "wait_states and severities (default: all cores).")
     int threads;
+
+    @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "The analysis behind wait_states, wait_state_delays and severities also finds why the "
+            + "waiting happens: the delay each instance waited for, the delay costs (on by default, as in analyze; "
+            + "--no-root-causes for the wait states alone, the delay columns then NULL).")
+    boolean rootCauses = true;
 
     @Override
     public Integer call() throws IOException {
@@ -79,7 +85,7 @@ final class SqlCommand implements Callable<Integer> {
                 return run(s, query);
             }
         }
-        try (TraceSource src = Inputs.open(Path.of(input), common); SqlSession s = SqlSession.ofTrace(src, t)) {
+        try (TraceSource src = Inputs.open(Path.of(input), common); SqlSession s = SqlSession.ofTrace(src, t, rootCauses)) {
             try {
                 return run(s, query);
             } finally {

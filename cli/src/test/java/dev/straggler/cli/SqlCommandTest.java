@@ -212,6 +212,73 @@ class SqlCommandTest {
         }
     }
 
+    /** The example: the ten longest Late Sender instances, each with the call path that delayed its sender. */
+    @Test
+    void theTenLongestLateSendersExampleNamesTheDelayingCallPath() throws Exception {
+        Path trace = mg();
+        String q = documentedQueries().stream().filter(s -> s.contains("delayed_by")).findFirst().orElseThrow();
+        Path csv = tmp.resolve("delayed.csv");
+        CliTest.Run r = run("sql", trace.toString(), q, "--csv", csv.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals("severity,rank,late_sender,start_time,waited_in,delay,propagated,delayed_by", lines.get(0));
+        assertEquals(11, lines.size(), lines.toString());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            double severity = Double.parseDouble(f[0]);
+            double delay = Double.parseDouble(f[5]);
+            double propagated = Double.parseDouble(f[6]);
+            assertTrue(f.length == 8 && f[7].startsWith("mg.S.x/"), line);
+            assertTrue(delay >= 0 && propagated >= 0 && delay + propagated <= severity + 1e-12, line);
+        }
+    }
+
+    /**
+     * late-receiver-nonblocking: the sender's MPI_Wait completing an Isend waits for the receiver, which worked
+     * {@code extra} = 0.05 s longer in do_work since their previous exchange; the whole wait (extra less the send
+     * overhead of 0.5 us) is charged to rank 1's do_work, nothing propagated. The instances are found by the Wait
+     * that completes each Isend, which comes after the Isend's own row.
+     */
+    @Test
+    void aNonBlockingLateReceiverIsChargedToTheReceiversExtraWork() throws Exception {
+        Path lr = tmp.resolve("lrn");
+        assertEquals(0, run("generate", "late-receiver-nonblocking", "-n", "2", "-o", lr.toString(), "--param",
+                "reps=4", "-q").code());
+        Path csv = tmp.resolve("lrn.csv");
+        CliTest.Run r = run("sql", lr.toString(), "SELECT w.severity, w.delay_rank, w.delay, w.propagated, c.path "
+                + "FROM wait_states w LEFT JOIN callpaths c ON c.id = w.delay_callpath "
+                + "WHERE w.pattern = 'mpi_latereceiver'", "--csv", csv.toString(), "-q");
+        assertEquals(0, r.code(), r.err());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(5, lines.size(), lines.toString());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            assertEquals(0.0499995, Double.parseDouble(f[0]), 1e-12, line);
+            assertEquals("1", f[1], line);
+            assertEquals(0.0499995, Double.parseDouble(f[2]), 1e-12, line);
+            assertEquals(0.0, Double.parseDouble(f[3]), 1e-12, line);
+            assertTrue(f[4].endsWith("/do_work"), line);
+        }
+    }
+
+    @Test
+    void noRootCausesLeavesTheDelayColumnsNull() {
+        String q = "SELECT COUNT(*) AS n, COUNT(delay) AS explained FROM wait_states WHERE pattern = 'mpi_latesender'";
+        CliTest.Run with = run("sql", store.toString(), q, "--csv", tmp.resolve("with.csv").toString(), "-q");
+        CliTest.Run without = run("sql", store.toString(), q, "--no-root-causes", "--csv",
+                tmp.resolve("without.csv").toString(), "-q");
+        assertEquals(0, with.code(), with.err());
+        assertEquals(0, without.code(), without.err());
+        try {
+            String[] w = Files.readAllLines(tmp.resolve("with.csv")).get(1).split(",");
+            String[] wo = Files.readAllLines(tmp.resolve("without.csv")).get(1).split(",");
+            assertTrue(Long.parseLong(w[0]) > 0 && w[0].equals(w[1]), String.join(",", w));
+            assertEquals(List.of(w[0], "0"), List.of(wo));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void thePapersQuestionEqualsTheBuiltInPerCommunicatorTable() throws Exception {
         Path trace = mg();

@@ -35,24 +35,68 @@ public final class CallPaths {
         }
     }
 
-    /** Reads every location once (in location order) and merges their trees. */
-    public static CallPaths of(TraceSource source, RegionTable regions) throws IOException {
+    /** Reads every location once, on {@code threads} threads (a location each at a time), and merges their trees. */
+    public static CallPaths of(TraceSource source, RegionTable regions, int threads) throws IOException {
         int n = source.definitions().locations().size();
-        List<CallTree.LocalTree> trees = new ArrayList<>(n);
-        EventBatch b = new EventBatch(1 << 16);
-        for (int l = 0; l < n; l++) {
-            LocalBuilder local = new LocalBuilder();
-            Walker w = new Walker(regions, local::child);
-            try (LocationReader r = source.openLocation(l)) {
-                while (r.next(b)) {
-                    for (int i = 0; i < b.size; i++) {
-                        w.step(b.kind[i], b.ref[i]);
-                    }
+        CallTree.LocalTree[] trees = new CallTree.LocalTree[n];
+        int workers = Math.max(1, Math.min(threads, n));
+        if (workers == 1) {
+            EventBatch b = new EventBatch(1 << 16);
+            for (int l = 0; l < n; l++) {
+                trees[l] = localTree(source, regions, l, b);
+            }
+        } else {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(workers, r -> {
+                Thread t = new Thread(r, "straggler-sql-calltree");
+                t.setDaemon(true);
+                return t;
+            });
+            try {
+                java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+                List<java.util.concurrent.Future<?>> parts = new ArrayList<>();
+                for (int w = 0; w < workers; w++) {
+                    parts.add(pool.submit(() -> {
+                        EventBatch b = new EventBatch(1 << 16);
+                        for (int l; (l = next.getAndIncrement()) < n; ) {
+                            trees[l] = localTree(source, regions, l, b);
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : parts) {
+                    f.get();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while building the call tree", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                if (e.getCause() instanceof IOException io) {
+                    throw io;
+                }
+                if (e.getCause() instanceof RuntimeException re) {
+                    throw re;
+                }
+                throw new IOException(e.getCause());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        // merged in location order, whichever thread read which: the numbering is the analysis' (CallTree.mergeTrees)
+        return new CallPaths(CallTree.mergeTrees(java.util.Arrays.asList(trees)).tree(), regions);
+    }
+
+    private static CallTree.LocalTree localTree(TraceSource source, RegionTable regions, int l, EventBatch b)
+            throws IOException {
+        LocalBuilder local = new LocalBuilder();
+        Walker w = new Walker(regions, local::child);
+        try (LocationReader r = source.openLocation(l)) {
+            while (r.next(b)) {
+                for (int i = 0; i < b.size; i++) {
+                    w.step(b.kind[i], b.ref[i]);
                 }
             }
-            trees.add(new CallTree.LocalTree(local.parent.toIntArray(), local.region.toIntArray()));
         }
-        return new CallPaths(CallTree.mergeTrees(trees).tree(), regions);
+        return new CallTree.LocalTree(local.parent.toIntArray(), local.region.toIntArray());
     }
 
     public CallTree tree() {

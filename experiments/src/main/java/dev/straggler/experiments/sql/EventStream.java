@@ -24,13 +24,21 @@ import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The {@code events} table as a stream of Arrow record batches: one location after the other, one batch per batch the
- * trace delivers, so that a query holds a batch at a time whatever the size of the trace. DuckDB scans it through the
- * Arrow C Data Interface (the buffers filled here are handed over, not copied). A stream is read once; the session
- * makes a new one for every statement.
+ * The {@code events} table as a stream of Arrow record batches, one per batch the trace delivers. DuckDB scans it
+ * through the Arrow C Data Interface on one thread (the buffers filled here are handed over, not copied), so the
+ * reading and the conversion to Arrow run ahead of it on {@code workers} threads: each takes the next location not yet
+ * taken and converts its batches, in order, into a pool of {@value #AHEAD_PER_WORKER} record batches per worker that
+ * the scan hands back once it has taken their buffers. A query thus holds a few batches whatever the size of the trace;
+ * batches of different locations interleave (SQL promises no order: ORDER BY gives one). A stream is read once; the
+ * session makes a new one for every statement.
  */
 final class EventStream extends ArrowReader {
     static final List<String> COLUMNS = List.of("location", "rank", "thread", "event", "tick", "time", "kind",
@@ -44,22 +52,34 @@ final class EventStream extends ArrowReader {
         }
     }
 
+    /** Record batches per worker: one being filled while the scan takes another. */
+    static final int AHEAD_PER_WORKER = 2;
+
     private final TraceSource source;
     private final TraceDefinitions defs;
     private final CallPaths paths;
     private final Clock clock;
-    private final EventBatch batch = new EventBatch(1 << 16);
-    private int location = -1;
-    private LocationReader reader;
-    private CallPaths.Walker walker;
+    private final int workers;
+    /** Filled record batches, a failure, or {@link #DONE} once per worker. */
+    private final BlockingQueue<Object> full = new LinkedBlockingQueue<>();
+    /** Record batches to fill; their number bounds what the stream holds. */
+    private final BlockingQueue<VectorSchemaRoot> free = new LinkedBlockingQueue<>();
+    private final List<VectorSchemaRoot> pool = new ArrayList<>();
+    private final AtomicInteger nextLocation = new AtomicInteger();
+    private final List<Thread> threads = new ArrayList<>();
+    private volatile boolean stopped;
+    private int done;
     private long bytesRead;
 
-    EventStream(BufferAllocator allocator, TraceSource source, CallPaths paths) {
+    private static final Object DONE = new Object();
+
+    EventStream(BufferAllocator allocator, TraceSource source, CallPaths paths, int workers) {
         super(allocator);
         this.source = source;
         this.defs = source.definitions();
         this.paths = paths;
         this.clock = defs.clock();
+        this.workers = Math.max(1, Math.min(workers, defs.locations().size()));
     }
 
     static Schema schema() {
@@ -86,26 +106,88 @@ final class EventStream extends ArrowReader {
 
     @Override
     public boolean loadNextBatch() throws IOException {
-        while (true) {
-            if (reader != null && reader.next(batch)) {
-                fill();
+        if (threads.isEmpty()) {
+            start();
+        }
+        while (done < workers) {
+            Object o;
+            try {
+                o = full.take();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while reading the events", e);
+            }
+            if (o == DONE) {
+                done++;
+            } else if (o instanceof IOException e) {
+                throw new IOException(e.getMessage(), e);
+            } else if (o instanceof RuntimeException e) {
+                throw e;
+            } else if (o instanceof Error e) {
+                throw e;
+            } else {
+                VectorSchemaRoot filled = (VectorSchemaRoot) o;
+                VectorSchemaRoot root = getVectorSchemaRoot();
+                // hands the buffers over (no copy); the exported previous batch keeps its own references
+                for (int i = 0; i < filled.getFieldVectors().size(); i++) {
+                    filled.getVector(i).makeTransferPair(root.getVector(i)).transfer();
+                }
+                root.setRowCount(filled.getRowCount());
+                bytesRead += filled.getRowCount() * 40L;
+                filled.setRowCount(0);
+                free.add(filled);
                 return true;
             }
-            if (reader != null) {
-                reader.close();
-                reader = null;
-            }
-            if (location + 1 >= defs.locations().size()) {
-                return false;
-            }
-            location++;
-            reader = source.openLocation(location);
-            walker = new CallPaths.Walker(paths.regions(), paths::child);
+        }
+        return false;
+    }
+
+    private void start() {
+        Schema schema = schema();
+        for (int i = 0; i < workers * AHEAD_PER_WORKER; i++) {
+            VectorSchemaRoot r = VectorSchemaRoot.create(schema, allocator);
+            pool.add(r);
+            free.add(r);
+        }
+        for (int w = 0; w < workers; w++) {
+            Thread t = new Thread(this::work, "straggler-sql-events-" + w);
+            t.setDaemon(true);
+            threads.add(t);
+            t.start();
         }
     }
 
-    private void fill() throws IOException {
-        VectorSchemaRoot root = getVectorSchemaRoot();
+    /** Converts location after location until none is left, then says so. */
+    private void work() {
+        EventBatch batch = new EventBatch(1 << 16);
+        try {
+            for (int l; !stopped && (l = nextLocation.getAndIncrement()) < defs.locations().size(); ) {
+                CallPaths.Walker walker = new CallPaths.Walker(paths.regions(), paths::child);
+                try (LocationReader reader = source.openLocation(l)) {
+                    while (!stopped && reader.next(batch)) {
+                        VectorSchemaRoot root = null;
+                        // no interrupt stops a worker (it could close a reader's channel): it looks at stopped
+                        while (root == null && !stopped) {
+                            root = free.poll(20, TimeUnit.MILLISECONDS);
+                        }
+                        if (root == null) {
+                            break;
+                        }
+                        fill(root, batch, l, walker);
+                        full.add(root);
+                    }
+                }
+            }
+            full.add(DONE);
+        } catch (InterruptedException e) {
+            full.add(DONE);
+        } catch (IOException | RuntimeException | Error e) {
+            // the scan reports it as the error of the statement, and stops there
+            full.add(e);
+        }
+    }
+
+    private void fill(VectorSchemaRoot root, EventBatch batch, int location, CallPaths.Walker w) {
         int n = batch.size;
         for (FieldVector v : root.getFieldVectors()) {
             v.setInitialCapacity(n);
@@ -128,7 +210,6 @@ final class EventStream extends ArrowReader {
         Location l = defs.location(location);
         long offset = clock.globalOffset();
         double perSecond = clock.ticksPerSecond();
-        CallPaths.Walker w = walker;
         for (int i = 0; i < n; i++) {
             byte k = batch.kind[i];
             loc.set(i, location);
@@ -181,7 +262,6 @@ final class EventStream extends ArrowReader {
             }
         }
         root.setRowCount(n);
-        bytesRead += n * 40L;
     }
 
     private int globalRank(int comm, int peer) {
@@ -207,9 +287,20 @@ final class EventStream extends ArrowReader {
 
     @Override
     protected void closeReadSource() throws IOException {
-        if (reader != null) {
-            reader.close();
-            reader = null;
+        stopped = true;
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
         }
+        for (VectorSchemaRoot r : pool) {
+            r.close();
+        }
+        pool.clear();
+        full.clear();
+        free.clear();
     }
 }

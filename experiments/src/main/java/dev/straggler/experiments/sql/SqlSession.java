@@ -3,6 +3,7 @@ package dev.straggler.experiments.sql;
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
+import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.cube.CallPath;
 import dev.straggler.patterns.cube.Metric;
 import dev.straggler.patterns.cube.SeverityCube;
@@ -62,8 +63,8 @@ import java.util.regex.Pattern;
 public final class SqlSession implements AutoCloseable {
     /** The tables of a trace, as docs/sql.md lists them. */
     public enum Table {
-        EVENTS, REGIONS, CALLPATHS, LOCATIONS, COMMUNICATORS, MESSAGES, COLLECTIVES, WAIT_STATES, SEVERITIES, METRICS,
-        COMMUNICATOR_WAITS;
+        EVENTS, REGIONS, CALLPATHS, LOCATIONS, COMMUNICATORS, MESSAGES, COLLECTIVES, WAIT_STATES, WAIT_STATE_DELAYS,
+        SEVERITIES, METRICS, COMMUNICATOR_WAITS;
 
         String sqlName() {
             return name().toLowerCase(Locale.ROOT);
@@ -76,6 +77,7 @@ public final class SqlSession implements AutoCloseable {
     private final String where;
     private final TraceSource source;
     private final int threads;
+    private final boolean rootCauses;
     private final BufferAllocator allocator;
     private final Set<Table> made = EnumSet.noneOf(Table.class);
     private final List<ArrowArrayStream> streams = new ArrayList<>();
@@ -84,19 +86,33 @@ public final class SqlSession implements AutoCloseable {
     private Replay replay;
     private AnalysisResult analysis;
 
-    private SqlSession(DuckDBConnection connection, String where, TraceSource source, int threads) {
+    private SqlSession(DuckDBConnection connection, String where, TraceSource source, int threads,
+                       boolean rootCauses) {
         this.connection = connection;
         this.where = where;
         this.source = source;
         this.threads = Math.max(1, threads);
+        this.rootCauses = rootCauses;
         this.allocator = source == null ? null : new RootAllocator();
     }
 
-    /** A session over a trace: its tables are made when a statement first names them. */
+    /**
+     * A session over a trace whose analysis runs with root causes: its tables are made when a statement first names
+     * them.
+     */
     public static SqlSession ofTrace(TraceSource source, int threads) throws IOException {
+        return ofTrace(source, threads, true);
+    }
+
+    /**
+     * A session over a trace: its tables are made when a statement first names them. With {@code rootCauses} the
+     * analysis behind the wait-state tables also finds the delay behind each instance (and the cube's delay costs);
+     * without, those columns are NULL.
+     */
+    public static SqlSession ofTrace(TraceSource source, int threads, boolean rootCauses) throws IOException {
         try {
             DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:");
-            return new SqlSession(c, source.origin(), source, threads);
+            return new SqlSession(c, source.origin(), source, threads, rootCauses);
         } catch (SQLException e) {
             throw new IOException("cannot start DuckDB: " + oneLine(e), e);
         }
@@ -111,7 +127,7 @@ public final class SqlSession implements AutoCloseable {
         p.setProperty("duckdb.read_only", "true");
         try {
             DuckDBConnection c = (DuckDBConnection) DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), p);
-            return new SqlSession(c, file.toString(), null, 1);
+            return new SqlSession(c, file.toString(), null, 1, false);
         } catch (SQLException e) {
             throw new IOException(file + ": cannot open the experiment database: " + oneLine(e), e);
         }
@@ -240,7 +256,7 @@ public final class SqlSession implements AutoCloseable {
 
     private void registerEvents() throws IOException {
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        Data.exportArrayStream(allocator, new EventStream(allocator, source, callPaths()), stream);
+        Data.exportArrayStream(allocator, new EventStream(allocator, source, callPaths(), threads), stream);
         streams.add(stream);
         connection.registerArrowStream(Table.EVENTS.sqlName(), stream);
     }
@@ -262,7 +278,7 @@ public final class SqlSession implements AutoCloseable {
     /** The call tree, from one pass over the events (the analysis' numbering, {@link CallPaths}). */
     public CallPaths callPaths() throws IOException {
         if (paths == null) {
-            paths = CallPaths.of(source, regions());
+            paths = CallPaths.of(source, regions(), threads);
         }
         return paths;
     }
@@ -275,15 +291,27 @@ public final class SqlSession implements AutoCloseable {
     }
 
     /**
-     * The wait-state analysis of the trace (without root causes), keeping every wait-state instance, run once when a
-     * statement first needs it.
+     * The analysis of the trace (with root causes unless the session was opened without), keeping every wait-state
+     * instance and, with root causes, the delay behind each one that has it; run once when a statement first needs it.
      */
     public AnalysisResult analysis() throws IOException {
         if (analysis == null) {
             analysis = Analysis.run(source, AnalysisOptions.defaults().withThreads(threads)
-                    .withTopInstances(AnalysisOptions.ALL_INSTANCES));
+                    .withTopInstances(AnalysisOptions.ALL_INSTANCES).withRootCauses(rootCauses));
         }
         return analysis;
+    }
+
+    /**
+     * The delay behind each instance of {@code r.mostSevere()}, by the instance itself (the causes refer to the very
+     * instances of the list; {@link AnalysisResult#causeOf} would search the list once per instance).
+     */
+    private static java.util.Map<dev.straggler.patterns.Instance, DelayCause> causesByInstance(AnalysisResult r) {
+        java.util.Map<dev.straggler.patterns.Instance, DelayCause> out = new java.util.IdentityHashMap<>();
+        for (DelayCause c : r.causes()) {
+            out.put(c.instance(), c);
+        }
+        return out;
     }
 
     private void make(Table t) throws SQLException, IOException {
@@ -297,6 +325,7 @@ public final class SqlSession implements AutoCloseable {
             case SEVERITIES -> makeSeverities();
             case METRICS -> makeMetrics();
             case WAIT_STATES -> makeWaitStates();
+            case WAIT_STATE_DELAYS -> makeWaitStateDelays();
             case COMMUNICATOR_WAITS -> makeCommunicatorWaits();
             default -> throw new IllegalStateException(t.toString());
         }
@@ -542,32 +571,79 @@ public final class SqlSession implements AutoCloseable {
     }
 
     private void makeWaitStates() throws SQLException, IOException {
-        create("CREATE TABLE wait_states (pattern VARCHAR, location INTEGER, rank INTEGER, thread INTEGER, "
+        create("CREATE TABLE wait_states (id INTEGER, pattern VARCHAR, location INTEGER, rank INTEGER, thread INTEGER, "
                 + "callpath INTEGER, start_time DOUBLE, end_time DOUBLE, severity DOUBLE, partner_rank INTEGER, "
-                + "waiting_ranks INTEGER)");
+                + "waiting_ranks INTEGER, delay_rank INTEGER, delay_thread INTEGER, delay_from DOUBLE, delay_to DOUBLE, "
+                + "delay DOUBLE, propagated DOUBLE, delay_callpath INTEGER)");
         AnalysisResult r = analysis();
         int[] map = cubePaths(r.cube());
+        java.util.Map<dev.straggler.patterns.Instance, DelayCause> causes = causesByInstance(r);
         java.util.Map<Long, Integer> locationOf = new java.util.HashMap<>();
         for (Location l : source.definitions().locations()) {
             locationOf.putIfAbsent(((long) l.rank() << 32) | l.thread(), l.index());
         }
+        List<dev.straggler.patterns.Instance> all = r.mostSevere();
         try (DuckDBAppender a = appender("wait_states")) {
-            for (dev.straggler.patterns.Instance i : r.mostSevere()) {
-                a.beginRow().append(i.metric()).append(locationOf.get(((long) i.rank() << 32) | i.thread()))
-                        .append(i.rank()).append(i.thread());
-                if (map[i.callPath()] < 0) {
-                    a.appendNull();
-                } else {
-                    a.append(map[i.callPath()]);
-                }
+            for (int k = 0; k < all.size(); k++) {
+                dev.straggler.patterns.Instance i = all.get(k);
+                a.beginRow().append(k).append(i.metric())
+                        .append(locationOf.get(((long) i.rank() << 32) | i.thread())).append(i.rank()).append(i.thread());
+                appendPath(a, map, i.callPath());
                 a.append(i.start()).append(i.end()).append(i.severity());
                 if (i.partnerRank() < 0) {
                     a.appendNull();
                 } else {
                     a.append(i.partnerRank());
                 }
-                a.append(i.waitingRanks()).endRow();
+                a.append(i.waitingRanks());
+                DelayCause c = causes.get(i);
+                if (c == null) {
+                    // no cause: root causes off or not computable, an OpenMP instance, or none booked
+                    for (int n = 0; n < 7; n++) {
+                        a.appendNull();
+                    }
+                } else {
+                    a.append(c.rank()).append(c.thread()).append(c.from()).append(c.to()).append(c.delay())
+                            .append(c.propagated());
+                    if (c.callPaths().isEmpty()) {
+                        a.appendNull();
+                    } else {
+                        // the parts come largest first (DelayCause)
+                        appendPath(a, map, c.callPaths().get(0).callPath());
+                    }
+                }
+                a.endRow();
             }
+        }
+    }
+
+    /** One row per wait-state instance and call path of its delay: {@link DelayCause#callPaths()}. */
+    private void makeWaitStateDelays() throws SQLException, IOException {
+        create("CREATE TABLE wait_state_delays (wait_state INTEGER, callpath INTEGER, seconds DOUBLE)");
+        AnalysisResult r = analysis();
+        int[] map = cubePaths(r.cube());
+        java.util.Map<dev.straggler.patterns.Instance, DelayCause> causes = causesByInstance(r);
+        List<dev.straggler.patterns.Instance> all = r.mostSevere();
+        try (DuckDBAppender a = appender("wait_state_delays")) {
+            for (int k = 0; k < all.size(); k++) {
+                DelayCause c = causes.get(all.get(k));
+                if (c == null) {
+                    continue;
+                }
+                for (DelayCause.Part p : c.callPaths()) {
+                    a.beginRow().append(k);
+                    appendPath(a, map, p.callPath());
+                    a.append(p.seconds()).endRow();
+                }
+            }
+        }
+    }
+
+    private static void appendPath(DuckDBAppender a, int[] map, int cubePath) throws SQLException {
+        if (cubePath < 0 || cubePath >= map.length || map[cubePath] < 0) {
+            a.appendNull();
+        } else {
+            a.append(map[cubePath]);
         }
     }
 

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The trace tables of {@code straggler sql} on NPB MG at 4 ranks, against independent sources: otf2-print (the OTF2
  * project's own reader) for events, messages and collectives; Scalasca's own cube ({@code scout.cubex}) for the
- * severities.
+ * severities; python3-otf2 (the OTF2 project's Python reader, {@code otf2_events.py}) for events and messages.
  */
 class SqlSessionRealTraceTest {
     private static Path dir;
@@ -261,5 +261,115 @@ class SqlSessionRealTraceTest {
             actual.put(r.get(0) + " " + r.get(1), (Long) r.get(2));
         }
         assertEquals(expected, actual);
+    }
+
+    private static List<String[]> pythonOtf2;
+
+    /** The facts otf2_events.py prints for the trace, read by python3-otf2; skips when that module is absent. */
+    static List<String[]> pythonOtf2() throws IOException, InterruptedException {
+        if (pythonOtf2 != null) {
+            return pythonOtf2;
+        }
+        Path python = Path.of("/usr/bin/python3");
+        Assumptions.assumeTrue(Files.isExecutable(python), "/usr/bin/python3 absent (apt-get install python3-otf2)");
+        Process probe = new ProcessBuilder(python.toString(), "-c", "import otf2").redirectErrorStream(true).start();
+        probe.getInputStream().readAllBytes();
+        Assumptions.assumeTrue(probe.waitFor() == 0, "python3-otf2 absent (apt-get install python3-otf2)");
+        Path script = Files.createTempFile("otf2_events", ".py");
+        try (var in = SqlSessionRealTraceTest.class.getResourceAsStream("otf2_events.py")) {
+            Files.write(script, in.readAllBytes());
+        }
+        Process p = new ProcessBuilder(python.toString(), script.toString(), dir.resolve("traces.otf2").toString(),
+                String.valueOf(FIRST)).start();
+        List<String[]> out = new ArrayList<>();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                out.add(line.split(" "));
+            }
+        }
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), err);
+        Files.delete(script);
+        pythonOtf2 = out;
+        return out;
+    }
+
+    private static final int FIRST = 200;
+
+    private static java.util.Set<String> eventKinds() {
+        java.util.Set<String> kinds = new java.util.HashSet<>();
+        for (dev.straggler.trace.EventKind k : dev.straggler.trace.EventKind.values()) {
+            kinds.add(k.name());
+        }
+        return kinds;
+    }
+
+    /** Every record kind python3-otf2 reads that the events table has: the same count per location. */
+    @Test
+    void eventCountsPerLocationAndKindEqualPythonOtf2s() throws Exception {
+        java.util.Set<String> kinds = eventKinds();
+        Map<String, Long> expected = new TreeMap<>();
+        for (String[] f : pythonOtf2()) {
+            if (f[0].equals("count") && kinds.contains(f[2])) {
+                expected.put(f[1] + " " + f[2], Long.parseLong(f[3]));
+            }
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT l.source_id, e.kind, COUNT(*) FROM events e JOIN locations l "
+                + "ON l.id = e.location GROUP BY ALL")) {
+            actual.put(r.get(0) + " " + r.get(1), (Long) r.get(2));
+        }
+        assertTrue(expected.size() >= 4 * 6, expected.toString());
+        assertEquals(expected, actual);
+    }
+
+    /**
+     * The first records of each location as python3-otf2 reads them (those of a kind the events table has): the same
+     * kinds in the same order, the same ticks, and times equal to the double python computes from the trace's clock.
+     */
+    @Test
+    void firstEventsOfEveryLocationHavePythonOtf2sKindTickAndTime() throws Exception {
+        java.util.Set<String> kinds = eventKinds();
+        Map<String, List<String>> expected = new TreeMap<>();
+        for (String[] f : pythonOtf2()) {
+            if (f[0].equals("first") && kinds.contains(f[2])) {
+                expected.computeIfAbsent(f[1], k -> new ArrayList<>())
+                        .add(f[2] + " " + f[3] + " " + Double.parseDouble(f[4]));
+            }
+        }
+        Map<String, List<String>> actual = new TreeMap<>();
+        for (String loc : expected.keySet()) {
+            for (List<Object> r : rows("SELECT e.kind, e.tick, e.time FROM events e JOIN locations l ON l.id = e.location "
+                    + "WHERE l.source_id = " + Long.parseLong(loc) + " ORDER BY e.event LIMIT " + expected.get(loc).size())) {
+                actual.computeIfAbsent(loc, k -> new ArrayList<>()).add(r.get(0) + " " + r.get(1) + " " + r.get(2));
+            }
+        }
+        assertEquals(4, expected.size(), expected.keySet().toString());
+        assertEquals(expected, actual);
+    }
+
+    /**
+     * Every matched message is a send and a receive python3-otf2 reads with the same sending and receiving locations,
+     * tag and length, and every one it reads is matched: the messages per (sender, receiver, tag, bytes) equal its
+     * sends and its receives alike.
+     */
+    @Test
+    void messagesEqualPythonOtf2sSendsAndReceives() throws Exception {
+        Map<String, Long> sends = new TreeMap<>();
+        Map<String, Long> receives = new TreeMap<>();
+        for (String[] f : pythonOtf2()) {
+            if (f[0].equals("send") || f[0].equals("recv")) {
+                (f[0].equals("send") ? sends : receives).merge(f[1] + ">" + f[2] + " tag " + f[3] + " " + f[4] + " B",
+                        1L, Long::sum);
+            }
+        }
+        Map<String, Long> actual = new TreeMap<>();
+        for (List<Object> r : rows("SELECT s.source_id, r.source_id, m.tag, m.bytes, COUNT(*) FROM messages m "
+                + "JOIN locations s ON s.id = m.send_location JOIN locations r ON r.id = m.recv_location GROUP BY ALL")) {
+            actual.put(r.get(0) + ">" + r.get(1) + " tag " + r.get(2) + " " + r.get(3) + " B", (Long) r.get(4));
+        }
+        assertFalse(sends.isEmpty());
+        assertEquals(sends, actual);
+        assertEquals(receives, actual);
     }
 }

@@ -92,6 +92,7 @@ final class InstanceCauses {
                                              long[] lateSenderWaits, long[] lateReceiverWaits) {
         List<RootCauses.InstanceKey> out = new ArrayList<>();
         int l = d.location();
+        int[] sendsByCompletion = null;
         for (int i = 0; i < instances.size(); i++) {
             Instance in = instances.get(i);
             if (in.rank() != d.rank() || in.thread() != d.thread()) {
@@ -112,9 +113,17 @@ final class InstanceCauses {
                 }
             } else if (m == MetricTree.MPI_LATERECEIVER) {
                 SendTable s = d.sends();
-                for (int row = 0; row < s.size(); row++) {
-                    if (s.cmpEnter(row) == start && s.cmpLeave(row) == end && lateReceiverWaits != null
-                            && lateReceiverWaits[row] > 0) {
+                // the completing calls are not in row order (an Isend's Wait comes later): rows by completion
+                // enter, made once per location, so that every instance costs a binary search and not a scan of
+                // the sends (a scan made an every-instance analysis quadratic in the Late Receivers)
+                if (sendsByCompletion == null) {
+                    sendsByCompletion = rowsByCompletionEnter(s);
+                }
+                int[] byEnter = sendsByCompletion;
+                for (int k = firstAtOrAfter(byEnter.length, x -> s.cmpEnter(byEnter[x]), start);
+                     k < byEnter.length && s.cmpEnter(byEnter[k]) == start; k++) {
+                    int row = byEnter[k];
+                    if (s.cmpLeave(row) == end && lateReceiverWaits != null && lateReceiverWaits[row] > 0) {
                         out.add(new RootCauses.InstanceKey(RootCauses.InstanceKey.LATE_RECEIVER,
                                 CostReplay.key(l, row), i));
                         break;
@@ -156,6 +165,16 @@ final class InstanceCauses {
             }
         }
         return lo;
+    }
+
+    /** The send rows ordered by the enter of their completing call, rows of one enter in row order. */
+    private static int[] rowsByCompletionEnter(SendTable s) {
+        int[] rows = new int[s.size()];
+        for (int r = 0; r < rows.length; r++) {
+            rows[r] = r;
+        }
+        it.unimi.dsi.fastutil.ints.IntArrays.stableSort(rows, (x, y) -> Long.compare(s.cmpEnter(x), s.cmpEnter(y)));
+        return rows;
     }
 
     private static void add(Long2ObjectOpenHashMap<IntArrayList> map, long key, int index) {
