@@ -34,7 +34,8 @@ final class OutputPaths {
             return null;
         }
         String name = option.longestName();
-        if (name.equals("--output-dir") || name.equals("--output") && DIRECTORY_OUTPUTS.contains(command.name())) {
+        if (name.equals("--output-dir") || name.equals("--output") && DIRECTORY_OUTPUTS.contains(command.name())
+                || name.equals("--otf2")) {
             return Kind.DIRECTORY;
         }
         return FILE_OPTIONS.contains(name) ? Kind.FILE : null;

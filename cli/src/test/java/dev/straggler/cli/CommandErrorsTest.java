@@ -138,7 +138,9 @@ class CommandErrorsTest {
         Map<String, String> inputs = new TreeMap<>(kinds);
         inputs.values().removeIf(v -> !v.equals("input"));
         assertEquals(List.of("straggler filter --filter", "straggler include-list --analysis",
-                "straggler include-list --apply", "straggler include-list --rules"), List.copyOf(inputs.keySet()));
+                "straggler include-list --apply", "straggler include-list --rules", "straggler sql --query-file"),
+                List.copyOf(inputs.keySet()));
+        assertEquals("DIRECTORY", kinds.get("straggler timeline --otf2"));
         assertEquals("DIRECTORY", kinds.get("straggler study --output"));
         assertEquals("DIRECTORY", kinds.get("straggler import --output"));
         assertEquals("FILE", kinds.get("straggler merge --output"));
