@@ -168,7 +168,7 @@ public final class TimelinesSection implements HtmlSection {
             int k = byMetric.get(i.metric()).indexOf(i) + 1;
             made.put(i, new Window(i, iw.cause(), iw.where(), iw.stretchCut(),
                     scriptSafe(out.toString(StandardCharsets.UTF_8)), shown.size(),
-                    "straggler timeline " + command + " --instance " + i.metric() + ":" + k + " --html F"));
+                    dev.straggler.patterns.report.TextReport.timelineCommand(command, i.metric() + ":" + k)));
         }
         // listed in the report's order: wait state by wait state, most severe first
         for (Instance i : r.mostSevere()) {
@@ -312,7 +312,9 @@ public final class TimelinesSection implements HtmlSection {
             g.writeNumberField("start", i.start());
             g.writeNumberField("end", i.end());
             g.writeStringField("callpath", pathNames.get(i.callPath()));
-            g.writeStringField("command", w.command());
+            if (w.command() != null) {
+                g.writeStringField("command", w.command());
+            }
             g.writeNumberField("locationsShown", w.locationsShown());
             int row = rowLabels.indexOf("rank " + i.rank() + (rowLabels.stream().anyMatch(s -> s.contains("."))
                     ? "." + i.thread() : ""));

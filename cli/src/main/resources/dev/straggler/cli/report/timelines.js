@@ -204,8 +204,8 @@
     box.appendChild(p);
     box.appendChild(S.el('div', {class: 'tls-cmd'}, 'Rows: the ' + inst.locationsShown + ' location'
         + (inst.locationsShown === 1 ? '' : 's') + ' this instance concerns (the waiting, partner and delaying ones, '
-        + 'and the threads of the waiting and delaying processes). All locations: '
-        + inst.command));
+        + 'and the threads of the waiting and delaying processes).' + (inst.command ? ' All locations: '
+        + inst.command : '')));
     const legend = S.el('div', {class: 'tl-legend'});
     const st = S.el('div', {class: 'tl-status'}, '\u00a0');
     const view = S.el('div', {class: 'tl-view'}, [S.el('canvas', {class: 'tl-canvas', tabindex: '0'})]);

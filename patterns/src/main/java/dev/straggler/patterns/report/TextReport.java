@@ -222,15 +222,15 @@ public final class TextReport {
                     // earliest begin to the latest end of all members, Instance)
                     boolean p2p = i.metric().startsWith("mpi_latesender") || i.metric().startsWith("mpi_lswo")
                             || i.metric().equals("mpi_latereceiver");
+                    String command = timelineCommand(s.origin(), i.metric() + ":1");
                     out.append(wrap(String.format(Locale.ROOT, "  worst instance: %s s %s on %s %d%s, in the %s "
-                                    + "from %s to %s s since the start of the measurement%s; `straggler timeline %s "
-                                    + "--instance %s:1 --html F` shows it", seconds(i.severity()),
+                                    + "from %s to %s s since the start of the measurement%s%s", seconds(i.severity()),
                             i.waitingRanks() > 1 ? "summed over " + i.waitingRanks() + " ranks, the longest" : "lost",
                             threads && i.thread() > 0 ? "thread" : "rank", i.rank(),
                             threads && i.thread() > 0 ? "." + i.thread() : "",
                             p2p ? "call" : "operation (all its members)", seconds(i.start()), seconds(i.end()),
-                            i.partnerRank() >= 0 ? ", partner rank " + i.partnerRank() : "", s.origin(), i.metric()),
-                            width));
+                            i.partnerRank() >= 0 ? ", partner rank " + i.partnerRank() : "",
+                            command == null ? "" : "; `" + command + "` shows it"), width));
                     dev.straggler.patterns.DelayCause why = r.causeOf(i);
                     if (why != null) {
                         out.append(wrap(causeLine(c, i, why, threads), width));
@@ -242,6 +242,21 @@ public final class TextReport {
         CommunicatorSection.render(r.communicators(), width, out);
         RootCauseSection.render(c, s.hasMpi(), width, all, out);
         return out.toString();
+    }
+
+    /**
+     * The command that draws an instance's window ({@code METRIC:K}), or null when the trace is no file or directory
+     * the command could read again (a simulated or in-memory trace, whose origin is a description).
+     */
+    public static String timelineCommand(String origin, String instance) {
+        try {
+            if (origin == null || !java.nio.file.Files.exists(java.nio.file.Path.of(origin))) {
+                return null;
+            }
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
+        return "straggler timeline " + origin + " --instance " + instance + " --html F";
     }
 
     /** Call paths named in a cause line; the rest are summed and counted. */

@@ -207,4 +207,19 @@ class InstanceCausesTest {
         AnalysisResult r = analyse(CHAIN, false);
         assertTrue(r.causes().isEmpty());
     }
+
+    /**
+     * The terminal report gives the why line under the worst instance; the trace here is read from text in memory
+     * (its origin is a name, not a file), so no timeline command is offered that could not run.
+     */
+    @Test
+    void theReportSaysWhyAndOffersNoCommandForATraceWithoutAFile() throws IOException {
+        AnalysisResult r = analyse(CHAIN, true);
+        String text = dev.straggler.patterns.report.TextReport.render(r, 200, false).replaceAll("\\s+", " ");
+        assertTrue(text.contains("why: between 0.010000 and 0.133000 s (since it last synchronised with the waiting "
+                + "rank), rank 0 took longer than the waiting rank: 0.020527 s of the wait is delay in main/more "
+                + "(0.017849 s), main/exchange/MPI_Recv (0.002677 s); 0.062473 s propagated: rank 0 itself waited in "
+                + "that stretch"), text);
+        assertTrue(!text.contains("straggler timeline"), text);
+    }
 }
