@@ -111,7 +111,9 @@ final class TimelineCommand implements Callable<Integer> {
         }
         Ranges.between("--bins", bins, 1, 100_000);
         Ranges.between("--top", top, 1, Integer.MAX_VALUE);
-        Ranges.between("--max-events", (double) maxEvents, 1, Long.MAX_VALUE);
+        if (maxEvents < 1) {
+            throw new IllegalArgumentException("--max-events takes a whole number of at least 1, not " + maxEvents);
+        }
         if (instance != null && (from != null || to != null)) {
             throw new IllegalArgumentException("--instance sets the window itself: give it without --from and --to");
         }

@@ -230,11 +230,31 @@ final class InstanceCauses {
         }
         parts.sort((a, b) -> a.seconds() != b.seconds() ? Double.compare(b.seconds(), a.seconds())
                 : Integer.compare(a.callPath(), b.callPath()));
+        double prop = Math.max(propagated, 0);
         synchronized (found) {
             for (int k = 0; k < which.size(); k++) {
                 int i = which.getInt(k);
-                found[i] = new DelayCause(instances.get(i), delaying.rank, delaying.loc.thread(),
-                        seconds(fromTick), seconds(toTick), sum, Math.max(propagated, 0), parts);
+                Instance in = instances.get(i);
+                List<DelayCause.Part> p = parts;
+                double d = sum;
+                double q = prop;
+                // delay and propagated waiting explain at most the wait (the scale is at most the wait over their
+                // sum); where the summation's rounding leaves them a few ulps above it, they are scaled down to it,
+                // so that no report shows more explained than waited
+                if (d + q > in.severity() && d + q > 0) {
+                    double f = in.severity() / (d + q);
+                    p = new ArrayList<>(parts.size());
+                    d = 0;
+                    for (DelayCause.Part part : parts) {
+                        double v = part.seconds() * f;
+                        p.add(new DelayCause.Part(part.callPath(), v));
+                        d += v;
+                    }
+                    d = Math.min(d, in.severity());
+                    q = Math.max(0, Math.min(q * f, in.severity() - d));
+                }
+                found[i] = new DelayCause(in, delaying.rank, delaying.loc.thread(), seconds(fromTick),
+                        seconds(toTick), d, q, p);
             }
         }
     }
