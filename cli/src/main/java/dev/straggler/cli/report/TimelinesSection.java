@@ -322,22 +322,8 @@ public final class TimelinesSection implements HtmlSection {
             DelayCause why = w.cause();
             if (why != null) {
                 g.writeObjectFieldStart("cause");
-                g.writeNumberField("rank", why.rank());
-                g.writeNumberField("thread", why.thread());
-                g.writeNumberField("from", why.from());
-                g.writeNumberField("to", why.to());
-                g.writeNumberField("delay", why.delay());
-                g.writeNumberField("propagated", why.propagated());
+                dev.straggler.patterns.report.AnalysisJson.writeCause(g, why, pathNames::get);
                 g.writeBooleanField("stretchCut", w.stretchCut());
-                g.writeArrayFieldStart("callpaths");
-                for (DelayCause.Part part : why.callPaths()) {
-                    g.writeStartObject();
-                    g.writeNumberField("id", part.callPath());
-                    g.writeStringField("path", pathNames.get(part.callPath()));
-                    g.writeNumberField("seconds", part.seconds());
-                    g.writeEndObject();
-                }
-                g.writeEndArray();
                 g.writeEndObject();
             }
             g.writeFieldName("events");

@@ -178,7 +178,7 @@
         a.addEventListener('click', ev => {
           if (window.StragglerExplorer && DELAY_METRIC[inst.metric]) {
             ev.preventDefault();
-            window.StragglerExplorer.show(DELAY_METRIC[inst.metric], part.id);
+            window.StragglerExplorer.show(DELAY_METRIC[inst.metric], part.callpath);
           }
         });
         p.appendChild(a);

@@ -174,20 +174,7 @@ public final class AnalysisJson {
                 DelayCause why = r.causeOf(i);
                 if (why != null) {
                     g.writeObjectFieldStart("cause");
-                    g.writeNumberField("rank", why.rank());
-                    g.writeNumberField("thread", why.thread());
-                    g.writeNumberField("from", why.from());
-                    g.writeNumberField("to", why.to());
-                    g.writeNumberField("delay", why.delay());
-                    g.writeNumberField("propagated", why.propagated());
-                    g.writeArrayFieldStart("callpaths");
-                    for (DelayCause.Part part : why.callPaths()) {
-                        g.writeStartObject();
-                        g.writeNumberField("callpath", part.callPath());
-                        g.writeNumberField("seconds", part.seconds());
-                        g.writeEndObject();
-                    }
-                    g.writeEndArray();
+                    writeCause(g, why, null);
                     g.writeEndObject();
                 }
                 g.writeEndObject();
@@ -346,6 +333,31 @@ public final class AnalysisJson {
         root.path("instanceCounts").fields().forEachRemaining(e -> counts.put(e.getKey(), e.getValue().asLong()));
         return new AnalysisResult(cube, summary, new ClockViolations(byKind), instances, warnings, counts,
                 readCommunicators(root), causes);
+    }
+
+    /**
+     * The fields of an instance's {@code cause} (docs/analysis-json.md): the delaying location, the stretch, the delay,
+     * the waiting propagated and the call paths' parts, each call path also by name when {@code pathNames} is given.
+     */
+    public static void writeCause(JsonGenerator g, DelayCause why, java.util.function.IntFunction<String> pathNames)
+            throws IOException {
+        g.writeNumberField("rank", why.rank());
+        g.writeNumberField("thread", why.thread());
+        g.writeNumberField("from", why.from());
+        g.writeNumberField("to", why.to());
+        g.writeNumberField("delay", why.delay());
+        g.writeNumberField("propagated", why.propagated());
+        g.writeArrayFieldStart("callpaths");
+        for (DelayCause.Part part : why.callPaths()) {
+            g.writeStartObject();
+            g.writeNumberField("callpath", part.callPath());
+            if (pathNames != null) {
+                g.writeStringField("path", pathNames.apply(part.callPath()));
+            }
+            g.writeNumberField("seconds", part.seconds());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
     }
 
     /** {@code communicators}: every communicator with its wait states (seconds per unique metric name). */

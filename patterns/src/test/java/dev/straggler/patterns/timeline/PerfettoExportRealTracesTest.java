@@ -124,21 +124,10 @@ class PerfettoExportRealTracesTest {
         Path anchor = trace("real/npb-mg.S-4");
         List<Printed> printed = otf2Print(anchor);
         long tps = ticksPerSecond(anchor);
-        long[] times = printed.stream().mapToLong(Printed::time).sorted().toArray();
-        long origin = times[0];
-        long last = times[times.length - 1];
-        // Score-P measured clock offsets of up to ~12 µs that the reader applies and otf2-print does not: put both
-        // edges in the middle of gaps of at least 100 µs without any record, in the second half of the run
-        long minGap = tps / 10_000;
-        List<Long> edges = new ArrayList<>();
-        for (int i = 1; i < times.length; i++) {
-            if (times[i] - times[i - 1] >= minGap && times[i - 1] > origin + (last - origin) / 2 && times[i] < last) {
-                edges.add(times[i - 1] + (times[i] - times[i - 1]) / 2);
-            }
-        }
-        Assumptions.assumeTrue(edges.size() >= 2, "no two gaps of 100 µs to put the window's edges in");
-        long fromTick = edges.get(0);
-        long toTick = edges.get(edges.size() - 1);
+        long origin = printed.stream().mapToLong(Printed::time).min().orElseThrow();
+        long[] edges = gapWindow(printed, tps);
+        long fromTick = edges[0];
+        long toTick = edges[1];
         double from = (fromTick - origin) / (double) tps;
         double to = (toTick - origin) / (double) tps;
         long inside = printed.stream().filter(e -> e.kind().equals("ENTER") && e.time() >= fromTick && e.time() <= toTick)
@@ -194,21 +183,10 @@ class PerfettoExportRealTracesTest {
         Path anchor = trace("real/npb-mg.S-4");
         List<Printed> printed = otf2Print(anchor);
         long tps = ticksPerSecond(anchor);
-        long[] times = printed.stream().mapToLong(Printed::time).sorted().toArray();
-        long origin = times[0];
-        long last = times[times.length - 1];
-        // both edges in gaps of at least 100 µs without a record, so that the reader's clock offsets do not move
-        // any record across them (see above)
-        long minGap = tps / 10_000;
-        List<Long> edges = new ArrayList<>();
-        for (int i = 1; i < times.length; i++) {
-            if (times[i] - times[i - 1] >= minGap && times[i - 1] > origin + (last - origin) / 2 && times[i] < last) {
-                edges.add(times[i - 1] + (times[i] - times[i - 1]) / 2);
-            }
-        }
-        Assumptions.assumeTrue(edges.size() >= 2, "no two gaps of 100 µs to put the window's edges in");
-        long fromTick = edges.get(0);
-        long toTick = edges.get(edges.size() - 1);
+        long origin = printed.stream().mapToLong(Printed::time).min().orElseThrow();
+        long[] edges = gapWindow(printed, tps);
+        long fromTick = edges[0];
+        long toTick = edges[1];
         java.util.Map<String, java.util.TreeSet<Long>> expected = new java.util.TreeMap<>();
         java.util.Map<String, Integer> ordinal = new java.util.HashMap<>();
         for (CollectiveEnd c : collectiveEnds(anchor)) {
@@ -234,5 +212,25 @@ class PerfettoExportRealTracesTest {
         drawn.sort(bySet);
         want.sort(bySet);
         assertEquals(want, drawn);
+    }
+
+    /**
+     * A window in the second half of the run whose edges lie in the middle of gaps of at least 100 µs without any
+     * record: Score-P measured clock offsets of up to ~12 µs that the reader applies and otf2-print does not, and
+     * no record may cross an edge between the two. {fromTick, toTick} in otf2-print's raw ticks.
+     */
+    private static long[] gapWindow(List<Printed> printed, long tps) {
+        long[] times = printed.stream().mapToLong(Printed::time).sorted().toArray();
+        long origin = times[0];
+        long last = times[times.length - 1];
+        long minGap = tps / 10_000;
+        List<Long> edges = new ArrayList<>();
+        for (int i = 1; i < times.length; i++) {
+            if (times[i] - times[i - 1] >= minGap && times[i - 1] > origin + (last - origin) / 2 && times[i] < last) {
+                edges.add(times[i - 1] + (times[i] - times[i - 1]) / 2);
+            }
+        }
+        Assumptions.assumeTrue(edges.size() >= 2, "no two gaps of 100 µs to put the window's edges in");
+        return new long[]{edges.get(0), edges.get(edges.size() - 1)};
     }
 }
