@@ -146,6 +146,16 @@ class SqlCommandTest {
         return p.waitFor() == 0 ? out.isEmpty() ? "" : out : "failed: " + out;
     }
 
+    /** A second read of the statement's events stream would answer from no rows: refused in one line instead. */
+    @Test
+    void aSelfJoinOnEventsIsRefusedInWordsNotAnsweredEmpty() {
+        CliTest.Run r = run("sql", CliTest.SAMPLE.toString(),
+                "SELECT count(*) FROM events a JOIN events b ON a.location = b.location");
+        assertEquals(1, r.code(), r.out());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("`events` can be read once per statement"), r.err());
+    }
+
     @Test
     void jsonHasOneObjectPerRow() throws Exception {
         Path json = tmp.resolve("r.json");

@@ -104,8 +104,16 @@ final class EventStream extends ArrowReader {
         return schema();
     }
 
+    /** Whether the stream has said it ended: a later request is a second scan of it. */
+    private boolean ended;
+
     @Override
     public boolean loadNextBatch() throws IOException {
+        if (ended) {
+            // a second read of one statement's stream would see no rows and answer as if there were no events:
+            // refused instead, in words (docs/sql.md)
+            throw new IOException(SECOND_READ);
+        }
         if (threads.isEmpty()) {
             start();
         }
@@ -139,8 +147,14 @@ final class EventStream extends ArrowReader {
                 return true;
             }
         }
+        ended = true;
         return false;
     }
+
+    /** What a statement that reads {@code events} twice is told. */
+    static final String SECOND_READ = "`events` can be read once per statement, and this statement reads it again "
+            + "(a self-join, or events in two subqueries): ask in two steps, or with a window function over one read, "
+            + "e.g. lead(time) OVER (PARTITION BY location ORDER BY event)";
 
     private void start() {
         Schema schema = schema();

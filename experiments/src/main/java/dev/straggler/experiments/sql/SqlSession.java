@@ -680,6 +680,10 @@ public final class SqlSession implements AutoCloseable {
 
     static String oneLine(SQLException e) {
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (m.contains("stream has been released") || m.contains(EventStream.SECOND_READ)) {
+            // DuckDB's words for a second scan of the statement's events stream (or the stream's own refusal)
+            return EventStream.SECOND_READ;
+        }
         int nl = m.indexOf('\n');
         return (nl < 0 ? m : m.substring(0, nl)).trim();
     }
