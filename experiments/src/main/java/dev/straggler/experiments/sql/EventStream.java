@@ -73,13 +73,23 @@ final class EventStream extends ArrowReader {
 
     private static final Object DONE = new Object();
 
+    /** The locations this stream reads, in reading order. */
+    private final int[] locations;
+
     EventStream(BufferAllocator allocator, TraceSource source, CallPaths paths, int workers) {
+        this(allocator, source, paths, workers, java.util.stream.IntStream.range(0,
+                source.definitions().locations().size()).toArray());
+    }
+
+    /** A stream of some locations only (one of several streams that DuckDB scans side by side). */
+    EventStream(BufferAllocator allocator, TraceSource source, CallPaths paths, int workers, int[] locations) {
         super(allocator);
         this.source = source;
         this.defs = source.definitions();
         this.paths = paths;
         this.clock = defs.clock();
-        this.workers = Math.max(1, Math.min(workers, defs.locations().size()));
+        this.locations = locations.clone();
+        this.workers = Math.max(1, Math.min(workers, Math.max(1, locations.length)));
     }
 
     static Schema schema() {
@@ -175,7 +185,8 @@ final class EventStream extends ArrowReader {
     private void work() {
         EventBatch batch = new EventBatch(1 << 16);
         try {
-            for (int l; !stopped && (l = nextLocation.getAndIncrement()) < defs.locations().size(); ) {
+            for (int k; !stopped && (k = nextLocation.getAndIncrement()) < locations.length; ) {
+                int l = locations[k];
                 CallPaths.Walker walker = new CallPaths.Walker(paths.regions(), paths::child);
                 try (LocationReader reader = source.openLocation(l)) {
                     while (!stopped && reader.next(batch)) {

@@ -254,11 +254,66 @@ public final class SqlSession implements AutoCloseable {
         }
     }
 
-    private void registerEvents() throws IOException {
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        Data.exportArrayStream(allocator, new EventStream(allocator, source, callPaths(), threads), stream);
-        streams.add(stream);
-        connection.registerArrowStream(Table.EVENTS.sqlName(), stream);
+    /** Name of the i-th of the streams behind the {@code events} view. */
+    private static String partName(int i) {
+        return "straggler_events_" + i;
+    }
+
+    /** Streams behind {@code events} (the view over them exists once made), or 0 before the first statement. */
+    private int eventParts;
+
+    /**
+     * Registers the statement's {@code events}: one stream per analysis thread, each over its share of the locations
+     * (the largest first, each to the share with the fewest events so far), behind a view {@code events} that is their
+     * UNION ALL, so that DuckDB scans them side by side (one stream is one scan, on one DuckDB thread).
+     */
+    private void registerEvents() throws IOException, SQLException {
+        CallPaths tree = callPaths();
+        int n = source.definitions().locations().size();
+        // one stream or several, always behind the view: a statement reads events alike for any thread count
+        int parts = Math.max(1, Math.min(threads, n));
+        Integer[] byEvents = new Integer[n];
+        for (int l = 0; l < n; l++) {
+            byEvents[l] = l;
+        }
+        long[] events = new long[n];
+        for (int l = 0; l < n; l++) {
+            events[l] = Math.max(0, source.definitions().locations().get(l).events());
+        }
+        java.util.Arrays.sort(byEvents, (a, b) -> events[a] != events[b] ? Long.compare(events[b], events[a])
+                : Integer.compare(a, b));
+        it.unimi.dsi.fastutil.ints.IntArrayList[] share = new it.unimi.dsi.fastutil.ints.IntArrayList[parts];
+        long[] load = new long[parts];
+        for (int i = 0; i < parts; i++) {
+            share[i] = new it.unimi.dsi.fastutil.ints.IntArrayList();
+        }
+        for (int l : byEvents) {
+            int least = 0;
+            for (int i = 1; i < parts; i++) {
+                if (load[i] < load[least]) {
+                    least = i;
+                }
+            }
+            share[least].add(l);
+            load[least] += Math.max(1, events[l]);
+        }
+        for (int i = 0; i < parts; i++) {
+            ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
+            Data.exportArrayStream(allocator, new EventStream(allocator, source, tree, 1, share[i].toIntArray()),
+                    stream);
+            streams.add(stream);
+            connection.registerArrowStream(partName(i), stream);
+        }
+        if (eventParts != parts) {
+            StringBuilder view = new StringBuilder("CREATE OR REPLACE TEMP VIEW " + Table.EVENTS.sqlName() + " AS ");
+            for (int i = 0; i < parts; i++) {
+                view.append(i > 0 ? " UNION ALL " : "").append("SELECT * FROM ").append(partName(i));
+            }
+            try (Statement st = connection.createStatement()) {
+                st.execute(view.toString());
+            }
+            eventParts = parts;
+        }
     }
 
     private void releaseStreams() {
