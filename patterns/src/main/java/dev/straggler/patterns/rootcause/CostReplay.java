@@ -464,12 +464,7 @@ final class CostReplay {
 
     /** Scalasca's {@code findPreviousOmpSynchpoint}: the last OpenMP point before {@code s}, -1 when none. */
     static int previousTeamPoint(LocationState st, int s) {
-        for (int x = s - 1; x >= 0; x--) {
-            if (st.sp.team(x)) {
-                return x;
-            }
-        }
-        return -1;
+        return st.sp.previousTeam(s);
     }
 
     /**

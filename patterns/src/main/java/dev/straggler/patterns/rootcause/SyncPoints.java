@@ -125,6 +125,39 @@ final class SyncPoints implements java.io.Serializable {
         return size;
     }
 
+    /** Per point (and at {@link #size}), the last OpenMP team point before it, -1 for none; made on first use. */
+    private int[] previousTeam;
+
+    /**
+     * Scalasca's {@code findPreviousOmpSynchpoint}: the last OpenMP team point before point {@code sp} ({@code sp}
+     * may be {@link #size}: before the end), -1 when none. One pass over the points the first time (after
+     * {@link #freeze}), a lookup after: a master's MPI points between two forks are not searched again at every
+     * barrier and fork.
+     */
+    int previousTeam(int sp) {
+        if (!frozen) {
+            // points may still be added: search (never cached before the points are final)
+            for (int x = sp - 1; x >= 0; x--) {
+                if (team(x)) {
+                    return x;
+                }
+            }
+            return -1;
+        }
+        if (previousTeam == null) {
+            int[] p = new int[size + 1];
+            int last = -1;
+            for (int x = 0; x <= size; x++) {
+                p[x] = last;
+                if (x < size && team(x)) {
+                    last = x;
+                }
+            }
+            previousTeam = p;
+        }
+        return previousTeam[sp];
+    }
+
     /** Index of the synchronisation point at a mark, -1 when the mark is none. */
     int at(int markIndex) {
         int i = Arrays.binarySearch(mark, 0, size, markIndex);
