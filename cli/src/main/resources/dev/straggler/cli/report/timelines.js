@@ -221,9 +221,13 @@
   section.dataset.open = '-1';
   drawOverview();
   window.addEventListener('resize', drawOverview);
-  // opened at first: the most severe instance of all (a collective one counts its members' waits together)
+  // opened at first: the most severe instance whose delay was found (a completion has none to show), else the most
+  // severe of all (a collective one counts its members' waits together)
   let worst = -1;
-  I.forEach((inst, k) => { if (worst < 0 || inst.severity > I[worst].severity) worst = k; });
+  const explained = I.some(inst => inst.cause);
+  I.forEach((inst, k) => {
+    if ((!explained || inst.cause) && (worst < 0 || inst.severity > I[worst].severity)) worst = k;
+  });
   if (worst >= 0) show(worst);
   // scripts and tests open an instance by its index in the list
   window.StragglerTimelines = {show: show};
