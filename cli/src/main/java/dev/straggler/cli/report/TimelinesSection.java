@@ -244,8 +244,9 @@ public final class TimelinesSection implements HtmlSection {
                 + "<div class=\"tls-list\" id=\"timelines-list\"></div>\n");
         if (windowsLeftOut > 0) {
             h.append("<p class=\"hint\">" + windowsLeftOut + " less severe instance" + (windowsLeftOut == 1 ? " is"
-                    : "s are") + " listed without a window, to keep this page small: the command beside each "
-                    + "draws it.</p>\n");
+                    : "s are") + " left out of this section to keep the page small (the JSON output lists every "
+                    + "instance): <code>straggler timeline TRACE --instance METRIC:K --html F</code> draws any of "
+                    + "them.</p>\n");
         }
         if (!rootCauses) {
             h.append("<p class=\"hint\">Root causes were not computed, so no delay is marked.</p>\n");
