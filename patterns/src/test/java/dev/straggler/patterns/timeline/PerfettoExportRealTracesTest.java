@@ -50,8 +50,8 @@ class PerfettoExportRealTracesTest {
         }
     }
 
-    /** Every event record otf2-print lists; the test is skipped when otf2-print is not installed. */
-    private static List<Printed> otf2Print(Path anchor) throws IOException, InterruptedException {
+    /** otf2-print's lines for an archive; the test is skipped when otf2-print is not installed. */
+    private static List<String> otf2PrintLines(Path anchor) throws IOException, InterruptedException {
         Process p;
         try {
             p = new ProcessBuilder("otf2-print", anchor.toString()).redirectErrorStream(false).start();
@@ -59,17 +59,25 @@ class PerfettoExportRealTracesTest {
             Assumptions.abort("otf2-print is not installed");
             return List.of();
         }
-        List<Printed> out = new ArrayList<>();
+        List<String> out = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length >= 3 && f[1].matches("\\d+") && f[2].matches("\\d+")) {
-                    out.add(new Printed(f[0], Long.parseLong(f[1]), Long.parseLong(f[2])));
-                }
+            for (String line; (line = r.readLine()) != null; ) {
+                out.add(line);
             }
         }
         assertEquals(0, p.waitFor(), "otf2-print failed");
+        return out;
+    }
+
+    /** Every event record otf2-print lists. */
+    private static List<Printed> otf2Print(Path anchor) throws IOException, InterruptedException {
+        List<Printed> out = new ArrayList<>();
+        for (String line : otf2PrintLines(anchor)) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 3 && f[1].matches("\\d+") && f[2].matches("\\d+")) {
+                out.add(new Printed(f[0], Long.parseLong(f[1]), Long.parseLong(f[2])));
+            }
+        }
         return out;
     }
 
@@ -149,27 +157,16 @@ class PerfettoExportRealTracesTest {
     }
 
     private static List<CollectiveEnd> collectiveEnds(Path anchor) throws IOException, InterruptedException {
-        Process p;
-        try {
-            p = new ProcessBuilder("otf2-print", anchor.toString()).redirectErrorStream(false).start();
-        } catch (IOException e) {
-            Assumptions.abort("otf2-print is not installed");
-            return List.of();
-        }
         java.util.regex.Pattern comm = java.util.regex.Pattern.compile("Communicator: .*?<(\\d+)>");
         List<CollectiveEnd> out = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("MPI_COLLECTIVE_END")) {
-                    String[] f = line.trim().split("\\s+");
-                    java.util.regex.Matcher m = comm.matcher(line);
-                    assertTrue(m.find(), line);
-                    out.add(new CollectiveEnd(Long.parseLong(f[1]), Long.parseLong(f[2]), Integer.parseInt(m.group(1))));
-                }
+        for (String line : otf2PrintLines(anchor)) {
+            if (line.startsWith("MPI_COLLECTIVE_END")) {
+                String[] f = line.trim().split("\\s+");
+                java.util.regex.Matcher m = comm.matcher(line);
+                assertTrue(m.find(), line);
+                out.add(new CollectiveEnd(Long.parseLong(f[1]), Long.parseLong(f[2]), Integer.parseInt(m.group(1))));
             }
         }
-        assertEquals(0, p.waitFor(), "otf2-print failed");
         return out;
     }
 
