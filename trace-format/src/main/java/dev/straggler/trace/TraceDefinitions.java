@@ -63,6 +63,16 @@ public record TraceDefinitions(Clock clock, Experiment experiment, List<Region> 
         return (int) locations.stream().mapToInt(Location::rank).distinct().count();
     }
 
+    /** The index of the location of a rank's thread, -1 when the trace has none. */
+    public int locationOf(int rank, int thread) {
+        for (Location l : locations) {
+            if (l.rank() == rank && l.thread() == thread) {
+                return l.index();
+            }
+        }
+        return -1;
+    }
+
     /**
      * Location index of each rank's master CPU thread, indexed by rank; -1 where a rank has none.
      * MPI events of a rank live on this location.

@@ -46,7 +46,7 @@ public final class TimelinesSection implements HtmlSection {
 
     /** One window: the instance, its cause, and its trace events (Chrome/Perfetto JSON, script-safe). */
     record Window(Instance instance, DelayCause cause, String where, boolean stretchCut, String events,
-                  int locationsShown, String command) {
+                  int locationsShown, String command, int row) {
     }
 
     private final String origin;
@@ -60,11 +60,13 @@ public final class TimelinesSection implements HtmlSection {
     private final List<Window> windows;
     private final int windowsLeftOut;
     private final boolean rootCauses;
+    /** Whether a location is a thread other than a process's first: rows are named rank.thread. */
+    private final boolean threaded;
     private final Map<Integer, String> pathNames;
 
     private TimelinesSection(String origin, double firstEventSeconds, TimeProfile profile, List<String> rowLabels,
                              float[][] shares, int[][] functions, int locationsLeftOut, List<Window> windows, int windowsLeftOut,
-                             boolean rootCauses, Map<Integer, String> pathNames) {
+                             boolean rootCauses, boolean threaded, Map<Integer, String> pathNames) {
         this.origin = origin;
         this.firstEventSeconds = firstEventSeconds;
         this.profile = profile;
@@ -75,6 +77,7 @@ public final class TimelinesSection implements HtmlSection {
         this.windows = windows;
         this.windowsLeftOut = windowsLeftOut;
         this.rootCauses = rootCauses;
+        this.threaded = threaded;
         this.pathNames = pathNames;
     }
 
@@ -168,7 +171,8 @@ public final class TimelinesSection implements HtmlSection {
             int k = byMetric.get(i.metric()).indexOf(i) + 1;
             made.put(i, new Window(i, iw.cause(), iw.where(), iw.stretchCut(),
                     scriptSafe(out.toString(StandardCharsets.UTF_8)), shown.size(),
-                    dev.straggler.patterns.report.TextReport.timelineCommand(command, i.metric() + ":" + k)));
+                    dev.straggler.patterns.report.TextReport.timelineCommand(command, i.metric() + ":" + k),
+                    iw.waitingLocation() < rows ? iw.waitingLocation() : -1));
         }
         // listed in the report's order: wait state by wait state, most severe first
         for (Instance i : r.mostSevere()) {
@@ -178,7 +182,7 @@ public final class TimelinesSection implements HtmlSection {
             }
         }
         return new TimelinesSection(command, first, p, labels, shares, functions, n - rows, windows, leftOut,
-                rootCauses, names);
+                rootCauses, threaded, names);
     }
 
     /**
@@ -230,8 +234,7 @@ public final class TimelinesSection implements HtmlSection {
 
     @Override
     public void writeBody(Appendable h) throws IOException {
-        h.append("<p class=\"hint\">The whole run, one row per " + (rowLabels.stream().anyMatch(s -> s.contains("."))
-                ? "location (rank.thread)" : "rank") + ", in " + profile.bins() + " equal time bins: each bin's "
+        h.append("<p class=\"hint\">The whole run, one row per " + (threaded ? "location (rank.thread)" : "rank") + ", in " + profile.bins() + " equal time bins: each bin's "
                 + "time per paradigm (its height share), time outside every region left blank. The marks are the "
                 + "most severe wait-state instances; click one, or pick it in the list, to see it below with its "
                 + "messages" + (rootCauses ? " and the delay that caused it" : "") + ".</p>\n");
@@ -317,9 +320,8 @@ public final class TimelinesSection implements HtmlSection {
                 g.writeStringField("command", w.command());
             }
             g.writeNumberField("locationsShown", w.locationsShown());
-            int row = rowLabels.indexOf("rank " + i.rank() + (rowLabels.stream().anyMatch(s -> s.contains("."))
-                    ? "." + i.thread() : ""));
-            g.writeNumberField("row", row);
+            // the overview's rows are the locations in index order
+            g.writeNumberField("row", w.row());
             DelayCause why = w.cause();
             if (why != null) {
                 g.writeObjectFieldStart("cause");

@@ -10,8 +10,6 @@ import dev.straggler.replay.RecvTable;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.SendTable;
 import dev.straggler.trace.Clock;
-import dev.straggler.trace.Location;
-import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import it.unimi.dsi.fastutil.longs.Long2ObjectOpenHashMap;
 
@@ -53,14 +51,27 @@ final class InstanceCauses {
     static InstanceCauses of(Replay replay, List<Instance> instances, long[][] lateSenderWaits,
                              long[][] lateReceiverWaits) {
         Clock clock = replay.definitions().clock();
-        List<RootCauses.InstanceKey> keys = new ArrayList<>();
-        java.util.BitSet done = new java.util.BitSet();
-        for (Instance in : instances) {
-            int l = location(replay.definitions(), in.rank(), in.thread());
-            if (l >= 0 && !done.get(l) && replay.location(l) != null) {
-                done.set(l);
-                keys.addAll(keys(replay.location(l), clock, instances, lateSenderWaits[l], lateReceiverWaits[l]));
+        // the instances of each waiting location, found once (with every instance kept, as sql asks, there are as
+        // many instances as wait states: no pass over all of them per location)
+        it.unimi.dsi.fastutil.ints.Int2ObjectLinkedOpenHashMap<IntArrayList> byLocation =
+                new it.unimi.dsi.fastutil.ints.Int2ObjectLinkedOpenHashMap<>();
+        it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap locationOf = new it.unimi.dsi.fastutil.longs.Long2IntOpenHashMap();
+        for (var loc : replay.definitions().locations()) {
+            locationOf.put(((long) loc.rank() << 32) | (loc.thread() & 0xffffffffL), loc.index());
+        }
+        locationOf.defaultReturnValue(-1);
+        for (int i = 0; i < instances.size(); i++) {
+            Instance in = instances.get(i);
+            int l = locationOf.get(((long) in.rank() << 32) | (in.thread() & 0xffffffffL));
+            if (l >= 0 && replay.location(l) != null) {
+                byLocation.computeIfAbsent(l, k -> new IntArrayList()).add(i);
             }
+        }
+        List<RootCauses.InstanceKey> keys = new ArrayList<>();
+        for (var e : byLocation.int2ObjectEntrySet()) {
+            int l = e.getIntKey();
+            keys.addAll(keys(replay.location(l), clock, instances, e.getValue(), lateSenderWaits[l],
+                    lateReceiverWaits[l]));
         }
         return ofKeys(instances, clock, keys);
     }
@@ -90,14 +101,25 @@ final class InstanceCauses {
      */
     static List<RootCauses.InstanceKey> keys(LocationData d, Clock clock, List<Instance> instances,
                                              long[] lateSenderWaits, long[] lateReceiverWaits) {
+        IntArrayList mine = new IntArrayList();
+        for (int i = 0; i < instances.size(); i++) {
+            if (instances.get(i).rank() == d.rank() && instances.get(i).thread() == d.thread()) {
+                mine.add(i);
+            }
+        }
+        return keys(d, clock, instances, mine, lateSenderWaits, lateReceiverWaits);
+    }
+
+    /** As above, for the instances {@code which} (indices into {@code instances}), all of this location. */
+    private static List<RootCauses.InstanceKey> keys(LocationData d, Clock clock, List<Instance> instances,
+                                                     IntArrayList which, long[] lateSenderWaits,
+                                                     long[] lateReceiverWaits) {
         List<RootCauses.InstanceKey> out = new ArrayList<>();
         int l = d.location();
         int[] sendsByCompletion = null;
-        for (int i = 0; i < instances.size(); i++) {
+        for (int w = 0; w < which.size(); w++) {
+            int i = which.getInt(w);
             Instance in = instances.get(i);
-            if (in.rank() != d.rank() || in.thread() != d.thread()) {
-                continue;
-            }
             long start = ticks(clock, in.start());
             long end = ticks(clock, in.end());
             int m = MetricTree.indexOf(in.metric());
@@ -179,16 +201,6 @@ final class InstanceCauses {
 
     private static void add(Long2ObjectOpenHashMap<IntArrayList> map, long key, int index) {
         map.computeIfAbsent(key, k -> new IntArrayList(1)).add(index);
-    }
-
-    /** The location of a rank's thread, -1 when the trace has none. */
-    static int location(TraceDefinitions defs, int rank, int thread) {
-        for (Location loc : defs.locations()) {
-            if (loc.rank() == rank && loc.thread() == thread) {
-                return loc.index();
-            }
-        }
-        return -1;
     }
 
     /** Seconds since the start of the measurement back to ticks (the instances were converted from ticks). */

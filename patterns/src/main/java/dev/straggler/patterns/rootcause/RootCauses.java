@@ -482,7 +482,7 @@ public final class RootCauses {
 
     /** The location of the rank and thread that waited in an instance, -1 when the trace has none. */
     public static int locationOf(TraceDefinitions defs, Instance instance) {
-        return InstanceCauses.location(defs, instance.rank(), instance.thread());
+        return defs.locationOf(instance.rank(), instance.thread());
     }
 
     /**

@@ -47,7 +47,7 @@ public record InstanceWindow(Instance instance, DelayCause cause, PerfettoExport
         double pad = Math.max(i.duration(), 1e-6);
         double lo = Math.max(origin, i.start() - pad);
         double hi = i.end() + pad;
-        int loc = locationOf(defs, i.rank(), i.thread());
+        int loc = defs.locationOf(i.rank(), i.thread());
         List<PerfettoExport.Mark> marks = new ArrayList<>();
         marks.add(new PerfettoExport.Mark(loc, i.start() - origin, i.end() - origin,
                 MetricTree.standaloneName(i.metric()), "wait state",
@@ -57,7 +57,7 @@ public record InstanceWindow(Instance instance, DelayCause cause, PerfettoExport
         boolean cut = false;
         String where = "";
         if (cause != null) {
-            dl = locationOf(defs, cause.rank(), cause.thread());
+            dl = defs.locationOf(cause.rank(), cause.thread());
             // the window reaches back over the delay's stretch, but not without bound: a stretch since the start of
             // the run would make the instance a sliver of the window
             double reach = Math.max(origin, i.start() - DELAY_REACH * pad);
@@ -91,7 +91,7 @@ public record InstanceWindow(Instance instance, DelayCause cause, PerfettoExport
         java.util.LinkedHashSet<Integer> pick = new java.util.LinkedHashSet<>();
         pick.add(waitingLocation);
         if (instance.partnerRank() >= 0) {
-            int p = locationOf(defs, instance.partnerRank(), 0);
+            int p = defs.locationOf(instance.partnerRank(), 0);
             if (p >= 0) {
                 pick.add(p);
             }
@@ -128,15 +128,5 @@ public record InstanceWindow(Instance instance, DelayCause cause, PerfettoExport
             b.append(String.format(Locale.ROOT, " +%d more (%.6f s)", why.callPaths().size() - shown, rest));
         }
         return b.length() == 0 ? "no call path" : b.toString();
-    }
-
-    /** The location of a rank's thread, -1 when the trace has none. */
-    public static int locationOf(TraceDefinitions defs, int rank, int thread) {
-        for (Location l : defs.locations()) {
-            if (l.rank() == rank && l.thread() == thread) {
-                return l.index();
-            }
-        }
-        return -1;
     }
 }
