@@ -106,8 +106,16 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     // the open interval: a sparse accumulator over local call paths
     private double[] acc;
-    /** Per call path, 1 + the interval in which it was last listed in {@code touched}. */
+    /**
+     * Per call path, 1 + the open interval ({@link #closed}) in which it was last listed in {@code touched}. Counted
+     * in closed intervals, not in marks: an interval spans every mark up to the next synchronisation point, and a
+     * call path listed before a mark that closes nothing is still in the same map (Scalasca's one {@code timemap_t}
+     * up to the next {@code save_synchpoint}); listing it again would count it twice towards the map's
+     * {@link #MAP_CAPACITY}.
+     */
     private int[] listedIn;
+    /** Intervals closed so far: the open interval's number. */
+    private int closed;
     private int[] touched;
     private int touchedCount;
     private long lastStamp;
@@ -242,12 +250,12 @@ public final class CallPathIntervals implements java.io.Serializable {
             acc = Arrays.copyOf(acc, cap);
             listedIn = Arrays.copyOf(listedIn, cap);
         }
-        if (listedIn[node] != size + 1) {
+        if (listedIn[node] != closed + 1) {
             if (touchedCount == MAP_CAPACITY) {
                 bookIntoFullMap(node, seconds);
                 return;
             }
-            listedIn[node] = size + 1;
+            listedIn[node] = closed + 1;
             if (touchedCount == touched.length) {
                 touched = Arrays.copyOf(touched, touchedCount * 2);
             }
@@ -277,7 +285,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         acc[old] = 0;
         listedIn[old] = 0;
         touched[min] = node;
-        listedIn[node] = size + 1;
+        listedIn[node] = closed + 1;
         acc[node] = 0.0 + seconds;
     }
 
@@ -431,6 +439,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             entries++;
         }
         touchedCount = 0;
+        closed++;
     }
 
     // --- reading ---------------------------------------------------------------------------------------------

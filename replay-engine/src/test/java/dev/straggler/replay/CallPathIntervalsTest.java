@@ -109,6 +109,37 @@ class CallPathIntervalsTest {
     }
 
     /**
+     * Marks that close no interval do not make a call path count twice towards the 128 an interval map holds: rank 0
+     * computes in {@code a} for 10 ticks then sends, 200 times, and only the last send closes; the interval holds
+     * {@code a} and {@code MPI_Send} ({@code main} has no time of its own before the last send), each with all of its time (before the fix, every send listed
+     * them again, and from the 64th send on the time of a call path listed anew was lost).
+     */
+    @Test
+    void callPathsBookedBetweenManyNonClosingMarksKeepAllTheirTime() throws IOException {
+        TraceBuilder b = new TraceBuilder(2);
+        var r0 = b.rank(0).enter(0, "main");
+        var r1 = b.rank(1).enter(0, "main");
+        long t = 0;
+        int n = 200;
+        double a = 0;
+        double send = 0;
+        for (int i = 0; i < n; i++) {
+            r0.compute("a", t, t + 10);
+            a += sec(t + 10) - sec(t);
+            r0.callSend("MPI_Send", t + 10, t + 12, 1, i, 8);
+            if (i < n - 1) {
+                send += sec(t + 12) - sec(t + 10); // the closing send's own time opens the next interval
+            }
+            r1.callRecv(t, t + 12, 0, i, 8);
+            t += 12;
+        }
+        r0.leave(t + 5);
+        r1.leave(t + 5);
+        CallPathIntervals iv = replay(b, true).intervalTimes(0, marks(n - 1));
+        assertEquals(List.of(send, a), sortedEntries(iv, n - 1));
+    }
+
+    /**
      * Rank 0 with what changes its call stack besides Enter/Leave (a Leave without Enter, program begin, a
      * measurement pause, a buffer flush), marks of every kind (an unknown request completion makes none), and
      * MPI_Finalize and main left open at the end (their Leave, and the Finalize mark, come from closing them).
