@@ -7,21 +7,24 @@ mkdir -p "$R/bin" && cd "$R/bin"
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o mpi-in-single ../src/mpi-in-single.c
 scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-mutex ../src/pthread-mutex.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o many-sends ../src/many-sends.c
-record() { name=$1; shift; rm -rf "$R/$name"
+scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo ../src/mpi-zoo.c
+record() { name=$1; np=2; [ "$name" = mpi-zoo ] && np=4; shift; rm -rf "$R/$name"
   SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=64M SCOREP_TIMER=clock_gettime \
   SCOREP_EXPERIMENT_DIRECTORY=$R/$name OMP_NUM_THREADS=4 OMP_WAIT_POLICY=PASSIVE \
-  mpirun --allow-run-as-root --oversubscribe -np 2 "$@" > "/tmp/$name.stdout" 2>&1
+  mpirun --allow-run-as-root --oversubscribe -np $np "$@" > "/tmp/$name.stdout" 2>&1
   mv "/tmp/$name.stdout" "$R/$name/app_stdout.txt"; }
 record mpi-in-single-single0 ./mpi-in-single single0
 record mpi-in-single-master  ./mpi-in-single master
 record pthread-mutex         ./pthread-mutex
 record many-sends            ./many-sends
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends; do
+record mpi-zoo               ./mpi-zoo
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
-  # many-sends is MPI only: scout.mpi, as Scalasca picks for it.
-  scout=scout.hyb; [ "$name" = many-sends ] && scout=scout.mpi
-  mpirun --allow-run-as-root --oversubscribe -np 2 $scout traces.otf2 > scout.log 2>&1
+  # many-sends and mpi-zoo are MPI only: scout.mpi, as Scalasca picks for them.
+  scout=scout.hyb; np=2
+  case $name in many-sends) scout=scout.mpi ;; mpi-zoo) scout=scout.mpi; np=4 ;; esac
+  mpirun --allow-run-as-root --oversubscribe -np $np $scout traces.otf2 > scout.log 2>&1
   cube_dump -m all -c all -x incl -z excl -s csv2 scout.cubex > scalasca_dump.csv
   scalasca -examine -s . > /dev/null 2>&1      # trace.cubex: the remapped report (square, cube_remap2)
   cube_dump -m all -c all -x incl -z excl -s csv2 trace.cubex > trace_dump.csv

@@ -42,6 +42,21 @@ final class RootCauseSection {
                 + "do not depend on them.";
     }
 
+    /**
+     * The MPI wait states with time that the delay analysis has no rule for, named for a label ("Early Scan and
+     * Wait at Finalize"), or null when there is none.
+     */
+    static String uncovered(SeverityCube c) {
+        List<String> names = new ArrayList<>();
+        if (c.total(MetricTree.MPI_EARLYSCAN) > 0) {
+            names.add("Early Scan");
+        }
+        if (c.total(MetricTree.MPI_FINALIZE_WAIT) > 0) {
+            names.add("Wait at Finalize");
+        }
+        return names.isEmpty() ? null : String.join(" and ", names);
+    }
+
     /** @param all list every cause and every call path on the critical path, not only the largest */
     static void render(SeverityCube c, boolean hasMpi, int width, boolean all, StringBuilder out) {
         String problem = Analysis.rootCausesProblem(c);
@@ -78,6 +93,12 @@ final class RootCauseSection {
                 + c.total(MetricTree.PTHREAD_LOCK_CONTENTION_CONDITIONAL) > 0;
         String allWaiting = openMp ? "the waiting in MPI and at OpenMP barriers and of the idle threads"
                 : locks ? "the waiting in MPI" : "all waiting";
+        // MPI waiting that no delay rule covers (Scalasca's Delay.MPI.pattern has none for scans or MPI_Finalize) is
+        // not in the denominator: the label says so instead of calling the rest "all"
+        String uncovered = uncovered(c);
+        if (uncovered != null) {
+            allWaiting = (openMp ? allWaiting : "the waiting in MPI") + " except " + uncovered;
+        }
         String waitedFor = openMp ? "the processes and threads waited for" : "the processes waited for";
         if (delay > 0 && waiting > 0) {
             out.append(TextReport.wrap(String.format(Locale.ROOT, "%s of %s (%s s of %s s) is caused by delays "

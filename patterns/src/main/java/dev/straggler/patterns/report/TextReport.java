@@ -234,6 +234,8 @@ public final class TextReport {
                     dev.straggler.patterns.DelayCause why = r.causeOf(i);
                     if (why != null) {
                         out.append(wrap(causeLine(c, i, why, threads), width));
+                    } else if (i.metric().equals("mpi_earlyscan") && dev.straggler.patterns.Analysis.rootCausesAnalysed(c)) {
+                        out.append(wrap(NO_SCAN_DELAY, width));
                     }
                     break;
                 }
@@ -258,6 +260,10 @@ public final class TextReport {
         }
         return "straggler timeline " + origin + " --instance " + instance + " --html F";
     }
+
+    /** Under an Early Scan instance with root causes: Scalasca's delay analysis has no rule for scans. */
+    public static final String NO_SCAN_DELAY = "  why: not computed: delay costs are defined for Late Sender, Late Receiver "
+            + "and waiting in barriers, N x N, 1-to-N and N-to-1 operations, not for Early Scan (as in Scalasca)";
 
     /** Call paths named in a cause line; the rest are summed and counted. */
     private static final int CAUSE_PATHS = 3;

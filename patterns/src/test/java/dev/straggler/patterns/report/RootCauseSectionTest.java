@@ -40,6 +40,14 @@ class RootCauseSectionTest {
      * threads idle 0.5 s, caused by 0.5 s of short-term idle-thread delay on rank 0's setup.
      */
     static SeverityCube cube(boolean idleDelay) {
+        return cube(idleDelay, false);
+    }
+
+    /**
+     * {@link #cube(boolean)}, with {@code uncovered}: 0.5 s of Early Scan on rank 1 and 0.05 s of waiting at
+     * MPI_Finalize on rank 3, kinds of waiting that no delay rule explains.
+     */
+    static SeverityCube cube(boolean idleDelay, boolean uncovered) {
         String[] names = {"main", "MPI_Init", "work", "MPI_Recv", "io", "setup", "MPI_Finalize"};
         List<Region> regions = new ArrayList<>();
         List<CallPath> paths = new ArrayList<>();
@@ -85,6 +93,10 @@ class RootCauseSectionTest {
             row(c, MetricTree.DELAY_OMP, SETUP, 0.5, 0, 0, 0);
             row(c, MetricTree.DELAY, SETUP, 0.5, 0, 0, 0);
         }
+        if (uncovered) {
+            row(c, MetricTree.MPI_EARLYSCAN, RECV, 0, 0.5, 0, 0);
+            row(c, MetricTree.MPI_FINALIZE_WAIT, FINALIZE, 0, 0, 0, 0.05);
+        }
         return c.freeze();
     }
 
@@ -111,6 +123,20 @@ class RootCauseSectionTest {
         String s = flat(section(false));
         assertTrue(s.contains("75.0% of all waiting (3.000000 s of 4.000000 s) is caused by delays on the processes "
                 + "waited for"), s);
+    }
+
+    /**
+     * Waiting that no delay rule covers (Early Scan, Wait at Finalize) is not in the headline's denominator, and the
+     * label says so instead of "all waiting".
+     */
+    @Test
+    void theHeadlineNamesTheWaitingNoDelayRuleCovers() {
+        StringBuilder out = new StringBuilder();
+        RootCauseSection.render(cube(false, true), true, 100, false, out);
+        String s = flat(out.toString());
+        assertTrue(s.contains("75.0% of the waiting in MPI except Early Scan and Wait at Finalize (3.000000 s of "
+                + "4.000000 s) is caused by delays"), s);
+        assertFalse(s.contains("all waiting"), s);
     }
 
     /** A cause's short-term part counts the short-term delays of every kind, OpenMP idle threads included. */

@@ -165,6 +165,11 @@ class ScalascaHybridTracesTest {
         AnalysisResult r = analyse(dir);
         compare(dir, r, ScalascaReference.load(dir), METRICS);
         ScalascaRealTracesTest.causesExplainEveryInstanceWithinItsWait(r);
+        if (r.mostSevere().stream().anyMatch(i -> i.metric().equals("mpi_earlyscan"))) {
+            // the report says why an Early Scan instance has no cause instead of leaving the line out
+            String report = dev.straggler.patterns.report.TextReport.render(r, 1000);
+            assertTrue(report.contains(dev.straggler.patterns.report.TextReport.NO_SCAN_DELAY.strip()), report);
+        }
     }
 
 

@@ -109,8 +109,12 @@ class ScalascaRealTracesTest {
      */
     static void causesExplainEveryInstanceWithinItsWait(AnalysisResult r) {
         java.util.Set<String> explained = java.util.Set.of("mpi_latesender", "mpi_latesender_wo", "mpi_latereceiver",
-                "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast", "mpi_earlyreduce", "mpi_earlyscan");
+                "mpi_barrier_wait", "mpi_wait_nxn", "mpi_latebroadcast", "mpi_earlyreduce");
         for (Instance i : r.mostSevere()) {
+            if (i.metric().equals("mpi_earlyscan")) {
+                // Scalasca's delay analysis has no rule for scans (Delay.MPI.pattern): no delay is booked for one
+                assertTrue(r.causeOf(i) == null, "a cause for " + i);
+            }
             if (!explained.contains(i.metric())) {
                 continue;
             }
