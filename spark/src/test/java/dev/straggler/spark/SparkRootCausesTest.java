@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,6 +49,29 @@ class SparkRootCausesTest {
                     assertEquals(Analysis.rootCausesAnalysed(expected.cube()),
                             Analysis.rootCausesAnalysed(actual.cube()));
                 }));
+    }
+
+    /**
+     * The recorded samples (samples/recorded: Score-P 8.4 traces of our own programs that reproduce Scalasca's values
+     * on one machine): many sends between two synchronisation points, the MPI operations and the OpenMP constructs the
+     * shared traces lack, Pthreads; Spark gives the single-machine result, root causes and most severe instances'
+     * causes included.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyRecordedSampleGivesTheSingleMachineRootCauses() throws IOException {
+        Path recorded = Path.of("..", "samples", "recorded");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(recorded), "no " + recorded);
+        List<Path> traces;
+        try (Stream<Path> dirs = Files.list(recorded)) {
+            traces = dirs.map(d -> d.resolve("traces.otf2")).filter(Files::exists).sorted().toList();
+        }
+        assertFalse(traces.isEmpty(), "no recorded traces in " + recorded);
+        return traces.stream().map(t -> DynamicTest.dynamicTest(t.getParent().getFileName().toString(), () -> {
+            AnalysisResult expected = local(t);
+            AnalysisResult actual = spark(t, 2);
+            Results.assertSame(expected, actual);
+            assertEquals(expected.causes(), actual.causes());
+        }));
     }
 
     /**
