@@ -210,23 +210,34 @@ public final class Analysis {
 
     /**
      * The OpenMP level's result with a sentence on task records, which the trace model does not carry: a run with
-     * OpenMP tasks is analysed as if each task's time belonged to the thread that ran it, inside whatever region it
-     * ran in, and barrier waits keep the task execution Scalasca subtracts from them.
+     * OpenMP tasks is analysed as if each task's time belonged to the thread that ran it, under whatever call path it
+     * ran in; the barrier waiting leaves out the tasks run inside a barrier, as Scalasca's does.
      */
     private static OpenMpAnalysis.Result withTasks(OpenMpAnalysis.Result omp, TraceDefinitions defs) {
+        return withTaskRecords(omp, taskRecords(defs));
+    }
+
+    /** The OpenMP task records (creation, switch, completion) a read of the trace skipped. */
+    public static long taskRecords(TraceDefinitions defs) {
         long tasks = 0;
         for (var e : defs.skippedRecords().entrySet()) {
             if (e.getKey().contains("TASK")) {
                 tasks += e.getValue();
             }
         }
+        return tasks;
+    }
+
+    /** {@link #withTasks} for a count of task records gathered elsewhere (an engine that reads on many machines). */
+    public static OpenMpAnalysis.Result withTaskRecords(OpenMpAnalysis.Result omp, long tasks) {
         if (tasks == 0) {
             return omp;
         }
         List<String> problems = new ArrayList<>(omp.problems());
-        problems.add(tasks + " OpenMP task records are not analysed: a task's time counts on the thread and in the"
-                + " region where it ran, and barrier waiting includes the task execution inside barriers that"
-                + " Scalasca subtracts");
+        problems.add(tasks + " OpenMP task records are not analysed: a task's time counts on the thread and under"
+                + " the call path where it ran (Scalasca gives tasks a call tree of their own), and a task suspended"
+                + " and resumed is not followed; barrier waiting leaves out the tasks run inside the barrier, as"
+                + " Scalasca's does");
         return new OpenMpAnalysis.Result(omp.hasOpenMp(), problems);
     }
 

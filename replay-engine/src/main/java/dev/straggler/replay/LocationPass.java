@@ -57,6 +57,8 @@ public final class LocationPass {
     /** Instance index of the parallel region open on this thread and its stack depth; -1 when none. */
     private int openParallel = -1;
     private int openParallelDepth = -1;
+    /** Stack depth of the OpenMP barrier being executed, -1 outside one: tasks run inside it are its task time. */
+    private int openBarrierDepth = -1;
     /**
      * Marks and call-path intervals for the root-cause analysis; null on locations whose MPI is not analysed and
      * that are no worker thread of a team.
@@ -280,6 +282,14 @@ public final class LocationPass {
         }
         int node = stackNode[d];
         profile.addTime(node, t - stackEnter[d]);
+        if (openBarrierDepth >= 0) {
+            if (d == openBarrierDepth) {
+                openBarrierDepth = -1;
+            } else if (d == openBarrierDepth + 1 && regions.isTask(region)) {
+                // a task run to its end inside the barrier: not waiting (Scalasca's TASK_CORRECTION)
+                threads.barrierTask(t - stackEnter[d]);
+            }
+        }
         if (d == openParallelDepth) {
             threads.parallelLeave(openParallel, t);
             openParallel = -1;
@@ -365,7 +375,10 @@ public final class LocationPass {
                     openParallelDepth = depth;
                 }
             }
-            case RegionTable.BARRIER, RegionTable.IMPLICIT_BARRIER -> threads.barrier(node, t, construct);
+            case RegionTable.BARRIER, RegionTable.IMPLICIT_BARRIER -> {
+                threads.barrier(node, t, construct);
+                openBarrierDepth = depth;
+            }
             default -> {
             }
         }

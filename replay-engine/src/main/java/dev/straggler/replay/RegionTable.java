@@ -28,6 +28,7 @@ public final class RegionTable {
     private final int programRegion;
     private final int flushRegion;
     private final int pauseRegion;
+    private final boolean[] tasks;
     private final int threadsRegion;
     private final int traceRegionCount;
 
@@ -41,9 +42,13 @@ public final class RegionTable {
         this.pauseRegion = pause;
         this.classes = new int[this.regions.size()];
         this.constructs = new byte[this.regions.size()];
+        this.tasks = new boolean[this.regions.size()];
         for (int i = 0; i < classes.length; i++) {
             classes[i] = RegionClass.of(this.regions.get(i));
             constructs[i] = construct(this.regions.get(i));
+            Region r = this.regions.get(i);
+            tasks[i] = r.paradigm() == Paradigm.OPENMP
+                    && (r.role() == RegionRole.TASK || r.role() == RegionRole.TASK_UNTIED);
         }
     }
 
@@ -97,6 +102,11 @@ public final class RegionTable {
      */
     public byte construct(int region) {
         return constructs[region];
+    }
+
+    /** True for an OpenMP task region (roles TASK, TASK_UNTIED): a task's execution. */
+    public boolean isTask(int region) {
+        return tasks[region];
     }
 
     public static RegionTable of(TraceDefinitions defs) {

@@ -25,6 +25,8 @@ public final class ThreadRecords implements java.io.Serializable {
     private final IntArrayList barrierPath = new IntArrayList();
     private final LongArrayList barrierEnter = new LongArrayList();
     private final ByteArrayList barrierKind = new ByteArrayList();
+    /** Per barrier, the ticks this thread spent executing tasks inside it (task regions directly in the barrier). */
+    private final LongArrayList barrierTasks = new LongArrayList();
 
     // lock records: OpenMP's (critical sections, lock API) and POSIX threads' (mutexes, condition variables)
     private final ByteArrayList acquireModel = new ByteArrayList();
@@ -76,6 +78,7 @@ public final class ThreadRecords implements java.io.Serializable {
         barrierPath.add(path);
         barrierEnter.add(enter);
         barrierKind.add(kind);
+        barrierTasks.add(0L);
     }
 
     /** Lock records of OpenMP (the OTF2 paradigm of the record). */
@@ -190,6 +193,20 @@ public final class ThreadRecords implements java.io.Serializable {
 
     public long barrierEnter(int k) {
         return barrierEnter.getLong(k);
+    }
+
+    /** A task executed inside the last barrier entered, for {@code ticks}. */
+    void barrierTask(long ticks) {
+        int k = barrierTasks.size() - 1;
+        barrierTasks.set(k, barrierTasks.getLong(k) + ticks);
+    }
+
+    /**
+     * The ticks this thread spent executing tasks inside its k-th barrier (the task regions entered and left there):
+     * Scalasca subtracts them from the barrier's waiting time (OMP.pattern, {@code mTaskExecutionTime}).
+     */
+    public long barrierTaskTicks(int k) {
+        return barrierTasks.getLong(k);
     }
 
     /** {@link RegionTable#BARRIER} or {@link RegionTable#IMPLICIT_BARRIER}. */

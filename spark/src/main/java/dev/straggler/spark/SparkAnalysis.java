@@ -288,6 +288,7 @@ public final class SparkAnalysis {
                     .persist(StorageLevel.MEMORY_AND_DISK());
             omp = OpenMpStage.result(teamResults.map(OpenMpStage.Team::summary).collect());
         }
+        omp = Analysis.withTaskRecords(omp, skips.taskRecords());
         JavaPairRDD<Integer, StreamedCube.Column> openMpCells = teamResults == null ? null
                 : teamResults.flatMapToPair(t -> t.cells().stream().map(c -> new Tuple2<>(c.location(), c))
                         .iterator());
@@ -869,11 +870,14 @@ public final class SparkAnalysis {
         private final CollectionAccumulator<long[]> counts;
         private final CollectionAccumulator<String> dropped;
         private final CollectionAccumulator<dev.straggler.trace.otf2.Otf2Warning> archive;
+        /** Per partition and part of the read: {2 × partition + part, OpenMP task records read past}. */
+        private final CollectionAccumulator<long[]> tasks;
 
         Skips(SparkSession spark) {
             counts = spark.sparkContext().collectionAccumulator("implausible parts dropped");
             dropped = spark.sparkContext().collectionAccumulator("implausible parts");
             archive = spark.sparkContext().collectionAccumulator("archive parts skipped");
+            tasks = spark.sparkContext().collectionAccumulator("OpenMP task records");
         }
 
         /** @param phase which read of the partition's locations noted it (the read is in two parts, 0 and 1) */
@@ -886,6 +890,20 @@ public final class SparkAnalysis {
             if (dev.straggler.trace.PlausibleTrace.unwrap(source) instanceof dev.straggler.trace.otf2.Otf2Archive a) {
                 a.warnings().forEach(archive::add);
             }
+            // the records outside the model of the locations this partition read to their end
+            long t = Analysis.taskRecords(source.definitions());
+            if (t > 0) {
+                tasks.add(new long[] {2L * org.apache.spark.TaskContext.getPartitionId() + phase, t});
+            }
+        }
+
+        /** The OpenMP task records every partition read past (a retried task's count once). */
+        long taskRecords() {
+            java.util.Map<Long, Long> byPartition = new java.util.TreeMap<>();
+            for (long[] c : tasks.value()) {
+                byPartition.put(c[0], c[1]);
+            }
+            return byPartition.values().stream().mapToLong(Long::longValue).sum();
         }
 
         private long[] totals() {

@@ -66,8 +66,10 @@ final class TeamSyncPoints {
             } else if (kind == CallPathIntervals.OMP_BARRIER) {
                 long enter = own.barrierEnter(k);
                 long latest = Math.max(enter, shared.latestBarrierEnter()[k]);
-                // Scalasca records the wait only where it is positive (no task execution without task records)
-                double wait = seconds(clock, latest) - seconds(clock, enter);
+                // Scalasca records the wait only where it is positive, less the tasks run inside the barrier (as the
+                // barrier wait of §5.1; 0 without tasks, which leaves the difference as it is)
+                double wait = seconds(clock, latest) - seconds(clock, enter)
+                        - (double) own.barrierTaskTicks(k) / clock.ticksPerSecond();
                 double total = seconds(clock, iv.leave(m)) - seconds(clock, iv.enter(m));
                 st.sp.addTeam(m, wait > 0 ? wait : 0, total, 0);
             }

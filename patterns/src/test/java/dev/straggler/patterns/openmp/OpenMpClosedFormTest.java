@@ -88,6 +88,11 @@ class OpenMpClosedFormTest {
     }
 
     private static double value(String metric, int thread, String... path) {
+        return value(cube, metric, thread, path);
+    }
+
+    /** A metric's value on a call path (named region by region from the root) and location of a cube. */
+    static double value(SeverityCube cube, String metric, int thread, String... path) {
         for (int c = 0; c < cube.callPaths().size(); c++) {
             if (cube.pathNames(c).equals(List.of(path))) {
                 return cube.get(cube.metricIndex(metric), c, thread);
