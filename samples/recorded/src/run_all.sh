@@ -9,9 +9,10 @@ scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-mutex ../src/
 scorep --mpp=mpi --thread=none       mpicc -O1 -o many-sends ../src/many-sends.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo ../src/mpi-zoo.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo2 ../src/mpi-zoo2.c
+scorep --mpp=mpi --thread=none       mpicc -O1 -o master-worker ../src/master-worker.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo ../src/omp-zoo.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-tasks ../src/omp-tasks.c
-record() { name=$1; np=2; case $name in mpi-zoo*) np=4 ;; esac; shift; rm -rf "$R/$name"
+record() { name=$1; np=2; case $name in mpi-zoo* | master-worker) np=4 ;; esac; shift; rm -rf "$R/$name"
   SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=64M SCOREP_TIMER=clock_gettime \
   SCOREP_EXPERIMENT_DIRECTORY=$R/$name OMP_NUM_THREADS=4 OMP_WAIT_POLICY=PASSIVE \
   mpirun --allow-run-as-root --oversubscribe -np $np "$@" > "/tmp/$name.stdout" 2>&1
@@ -22,14 +23,15 @@ record pthread-mutex         ./pthread-mutex
 record many-sends            ./many-sends
 record mpi-zoo               ./mpi-zoo
 record mpi-zoo2              ./mpi-zoo2
+record master-worker         ./master-worker
 record omp-zoo               ./omp-zoo
 record omp-tasks             ./omp-tasks
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo mpi-zoo2 omp-zoo omp-tasks; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo mpi-zoo2 master-worker omp-zoo omp-tasks; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
-  # many-sends and the mpi-zoo programs are MPI only: scout.mpi, as Scalasca picks for them.
+  # many-sends, the mpi-zoo programs and master-worker are MPI only: scout.mpi, as Scalasca picks for them.
   scout=scout.hyb; np=2
-  case $name in many-sends) scout=scout.mpi ;; mpi-zoo*) scout=scout.mpi; np=4 ;; esac
+  case $name in many-sends) scout=scout.mpi ;; mpi-zoo* | master-worker) scout=scout.mpi; np=4 ;; esac
   mpirun --allow-run-as-root --oversubscribe -np $np $scout traces.otf2 > scout.log 2>&1
   # scout.hyb crashes on omp-tasks (a segmentation fault while preprocessing): only its log is kept
   [ -f scout.cubex ] || { rm -f scorep.cfg MANIFEST.md; continue; }
