@@ -12,6 +12,7 @@ scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo2 ../src/mpi-zoo2.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o master-worker ../src/master-worker.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo ../src/omp-zoo.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-tasks ../src/omp-tasks.c
+scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o hybrid-cross ../src/hybrid-cross.c
 record() { name=$1; np=2; case $name in mpi-zoo* | master-worker) np=4 ;; esac; shift; rm -rf "$R/$name"
   SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=64M SCOREP_TIMER=clock_gettime \
   SCOREP_EXPERIMENT_DIRECTORY=$R/$name OMP_NUM_THREADS=4 OMP_WAIT_POLICY=PASSIVE \
@@ -26,7 +27,8 @@ record mpi-zoo2              ./mpi-zoo2
 record master-worker         ./master-worker
 record omp-zoo               ./omp-zoo
 record omp-tasks             ./omp-tasks
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo mpi-zoo2 master-worker omp-zoo omp-tasks; do
+record hybrid-cross          ./hybrid-cross
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo mpi-zoo2 master-worker omp-zoo omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
   # many-sends, the mpi-zoo programs and master-worker are MPI only: scout.mpi, as Scalasca picks for them.
