@@ -244,7 +244,9 @@ final class ModelMapping {
             int parent = c.parent() == Otf2Format.UNDEFINED_U32 ? -1 : commIndex.get(c.parent());
             if (c.inter() != null) {
                 warn.accept(new Otf2Warning(defFile, -1, -1, 0, "inter-communicator " + c.id() + " (" + name
-                        + ") has no members in Straggler's model; point-to-point events on it cannot be matched"));
+                        + "): Straggler's model has no inter-communicators, so the messages and collective operations"
+                        + " on it are not analysed for waiting (their time counts under their call paths; Scalasca"
+                        + " 2.6 refuses such a trace)", true));
                 commIds[comms.size()] = c.id() & 0xFFFF_FFFFL;
                 comms.add(new Communicator(comms.size(), name, new int[0], -1));
                 continue;

@@ -173,12 +173,19 @@ public final class Otf2Archive implements TraceSource {
      * from reads on several machines.
      */
     public static List<String> partialReasons(List<Otf2Warning> w) {
-        if (w.isEmpty()) {
-            return List.of();
+        List<String> out = new ArrayList<>();
+        List<Otf2Warning> damaged = w.stream().filter(x -> !x.outsideModel()).toList();
+        if (!damaged.isEmpty()) {
+            long lost = damaged.stream().mapToLong(Otf2Warning::eventsLost).sum();
+            out.add(String.format(java.util.Locale.ROOT, "--lenient skipped %d damaged part(s) of the archive, "
+                    + "%,d event record(s) lost (listed on stderr)", damaged.size(), lost));
         }
-        long lost = w.stream().mapToLong(Otf2Warning::eventsLost).sum();
-        return List.of(String.format(java.util.Locale.ROOT, "--lenient skipped %d damaged part(s) of the archive, "
-                + "%,d event record(s) lost (listed on stderr)", w.size(), lost));
+        long outside = w.size() - damaged.size();
+        if (outside > 0) {
+            out.add(String.format(java.util.Locale.ROOT, "%d part(s) of the archive lie outside Straggler's model and"
+                    + " are not analysed (listed on stderr)", outside));
+        }
+        return out;
     }
 
     /** Adds a warning once: reading a location again reports the same defects again. */

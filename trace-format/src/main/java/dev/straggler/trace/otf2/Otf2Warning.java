@@ -7,9 +7,16 @@ package dev.straggler.trace.otf2;
  * @param location   OTF2 id of the location concerned, -1 for archive-wide issues
  * @param byteOffset where in the file, -1 when not tied to a position
  * @param eventsLost event records (of any type, as OTF2 counts them) that were not delivered because of it
+ * @param outsideModel true for valid content that Straggler's model does not hold (an inter-communicator), false for
+ *                     a damaged part that a lenient read skipped
  */
-public record Otf2Warning(String file, long location, long byteOffset, long eventsLost, String message)
-        implements java.io.Serializable {
+public record Otf2Warning(String file, long location, long byteOffset, long eventsLost, String message,
+                          boolean outsideModel) implements java.io.Serializable {
+
+    /** A damaged part that a lenient read skipped. */
+    public Otf2Warning(String file, long location, long byteOffset, long eventsLost, String message) {
+        this(file, location, byteOffset, eventsLost, message, false);
+    }
 
     @Override
     public String toString() {
