@@ -6,6 +6,7 @@ R=${R:-$(cd "$(dirname "$0")/.." && pwd)}
 mkdir -p "$R/bin" && cd "$R/bin"
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o mpi-in-single ../src/mpi-in-single.c
 scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-mutex ../src/pthread-mutex.c
+scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-more ../src/pthread-more.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o many-sends ../src/many-sends.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo ../src/mpi-zoo.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo2 ../src/mpi-zoo2.c
@@ -23,6 +24,7 @@ record() { name=$1; np=2; case $name in mpi-zoo* | master-worker | mpi-intercomm
 record mpi-in-single-single0 ./mpi-in-single single0
 record mpi-in-single-master  ./mpi-in-single master
 record pthread-mutex         ./pthread-mutex
+record pthread-more          ./pthread-more
 record many-sends            ./many-sends
 record mpi-zoo               ./mpi-zoo
 record mpi-zoo2              ./mpi-zoo2
@@ -32,7 +34,7 @@ record mpi-intercomm         ./mpi-intercomm
 record omp-zoo               ./omp-zoo
 record omp-tasks             ./omp-tasks
 record hybrid-cross          ./hybrid-cross
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex many-sends mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker omp-zoo omp-tasks hybrid-cross; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker omp-zoo omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
   # many-sends, the mpi-zoo programs, mpi-intercomm and master-worker are MPI only: scout.mpi, as Scalasca picks.
