@@ -14,9 +14,11 @@ scorep --mpp=mpi --thread=none       mpicc -O1 -o master-worker ../src/master-wo
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo3 ../src/mpi-zoo3.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-intercomm ../src/mpi-intercomm.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo ../src/omp-zoo.c
+scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo2 ../src/omp-zoo2.c
+scorep --mpp=mpi --thread=none       mpicc -O1 -o stencil ../src/stencil.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-tasks ../src/omp-tasks.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o hybrid-cross ../src/hybrid-cross.c
-record() { name=$1; np=2; case $name in mpi-zoo* | master-worker | mpi-intercomm) np=4 ;; esac; shift; rm -rf "$R/$name"
+record() { name=$1; np=2; case $name in mpi-zoo* | master-worker | mpi-intercomm) np=4 ;; stencil) np=8 ;; esac; shift; rm -rf "$R/$name"
   SCOREP_ENABLE_TRACING=true SCOREP_ENABLE_PROFILING=false SCOREP_TOTAL_MEMORY=64M SCOREP_TIMER=clock_gettime \
   SCOREP_EXPERIMENT_DIRECTORY=$R/$name OMP_NUM_THREADS=4 OMP_WAIT_POLICY=PASSIVE \
   mpirun --allow-run-as-root --oversubscribe -np $np "$@" > "/tmp/$name.stdout" 2>&1
@@ -32,14 +34,21 @@ record master-worker         ./master-worker
 record mpi-zoo3              ./mpi-zoo3
 record mpi-intercomm         ./mpi-intercomm
 record omp-zoo               ./omp-zoo
+record omp-zoo2              ./omp-zoo2
+record stencil               ./stencil
 record omp-tasks             ./omp-tasks
 record hybrid-cross          ./hybrid-cross
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker omp-zoo omp-tasks hybrid-cross; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
-  # many-sends, the mpi-zoo programs, mpi-intercomm and master-worker are MPI only: scout.mpi, as Scalasca picks.
+  # many-sends, the mpi-zoo programs, mpi-intercomm, master-worker and stencil are MPI only: scout.mpi, as
+  # Scalasca picks.
   scout=scout.hyb; np=2
-  case $name in many-sends) scout=scout.mpi ;; mpi-zoo* | master-worker | mpi-intercomm) scout=scout.mpi; np=4 ;; esac
+  case $name in
+    many-sends) scout=scout.mpi ;;
+    mpi-zoo* | master-worker | mpi-intercomm) scout=scout.mpi; np=4 ;;
+    stencil) scout=scout.mpi; np=8 ;;
+  esac
   mpirun --allow-run-as-root --oversubscribe -np $np $scout traces.otf2 > scout.log 2>&1
   # scout.hyb crashes on omp-tasks (a segmentation fault while preprocessing) and scout.mpi stops at
   # mpi-intercomm ("invalid ID"): only their logs are kept

@@ -195,8 +195,9 @@ class ScalascaHybridTracesTest {
         ScalascaReference ref = ScalascaReference.loadRemapped(dir);
         // without idle threads (a run without OpenMP) no cell has the double count
         java.util.Set<Integer> late = ref.hasMetric("omp_idle_threads") ? ref.lateCnodes() : java.util.Set.of();
-        // the parallel regions holding a late call path: Scalasca's walk leaves that path's time out of the region's
-        // per-thread sums, so the threads that ran it show limited parallelism (and idle time) there (docs/openmp.md)
+        // the constructs whose per-thread sums a late call path upsets in Scalasca's id-order walk (docs/openmp.md):
+        // the parallel region holding it, whose sums lack its time, and the construct open where its id falls, whose
+        // sums gain it; the threads concerned show limited parallelism (and idle time) there
         java.util.Set<Integer> regionsOfLate = new java.util.TreeSet<>();
         for (int k : late) {
             for (int a = ref.parent(k); a >= 0; a = ref.parent(a)) {
@@ -204,6 +205,21 @@ class ScalascaHybridTracesTest {
                     regionsOfLate.add(a);
                     break;
                 }
+            }
+        }
+        int open = -1;
+        int openDepth = -1;
+        for (int k = 0; k < ref.cnodeCount(); k++) {
+            int depth = ref.path(k).size() - 1;
+            boolean openMp = "openmp".equals(ref.regionParadigm(k));
+            if (openMp && (open < 0 || depth <= openDepth)) {
+                open = k;
+                openDepth = depth;
+            } else if (open >= 0 && depth <= openDepth) {
+                open = -1;
+            }
+            if (late.contains(k) && open >= 0) {
+                regionsOfLate.add(open);
             }
         }
         AnalysisResult r = analyse(dir);
