@@ -230,7 +230,7 @@ final class InstanceCauses {
      */
     void record(IntArrayList which, LocationState delaying, int prev, int s, int[] paths, double[] seconds, int n,
                 double propagated) {
-        long fromTick = prev < 0 ? delaying.loc.firstTime() : after(delaying, delaying.sp.mark(prev));
+        double from = prev < 0 ? seconds(delaying.loc.firstTime()) : after(delaying, prev);
         long toTick = delaying.intervals.enter(delaying.sp.mark(s));
         List<DelayCause.Part> parts = new ArrayList<>();
         double sum = 0;
@@ -265,18 +265,25 @@ final class InstanceCauses {
                     d = Math.min(d, in.severity());
                     q = Math.max(0, Math.min(q * f, in.severity() - d));
                 }
-                found[i] = new DelayCause(in, delaying.rank, delaying.loc.thread(), seconds(fromTick),
-                        seconds(toTick), d, q, p);
+                found[i] = new DelayCause(in, delaying.rank, delaying.loc.thread(), from, seconds(toTick), d, q,
+                        p);
             }
         }
     }
 
     /**
-     * Where the stretch after a synchronisation point's mark begins: the time of the call holding the mark belongs
-     * to the stretch after it (CallPathIntervals), except MPI_Init's, whose mark is its Leave.
+     * Where the stretch after synchronisation point {@code sp} begins, in seconds: the time of the call holding its
+     * mark belongs to the stretch after it (CallPathIntervals), except MPI_Init's, whose mark is its Leave; of
+     * MPI_Init the stretch holds its completion time, which the compared time map keeps on MPI_Init's call path
+     * (PruneDelayTimemap), so the stretch begins that long before the Leave (within the call).
      */
-    private static long after(LocationState st, int mark) {
-        return st.intervals.kind(mark) == CallPathIntervals.INIT ? st.intervals.leave(mark) : st.intervals.enter(mark);
+    private double after(LocationState st, int sp) {
+        int mark = st.sp.mark(sp);
+        if (st.intervals.kind(mark) != CallPathIntervals.INIT) {
+            return seconds(st.intervals.enter(mark));
+        }
+        double leave = seconds(st.intervals.leave(mark));
+        return Math.max(seconds(st.intervals.enter(mark)), leave - Math.max(0, st.sp.completionTime(sp)));
     }
 
     /** Per instance, its cause if its delay was booked here, else null (a copy). */

@@ -123,6 +123,10 @@ class ScalascaRealTracesTest {
             assertTrue(c.delay() >= 0 && c.propagated() >= 0, c.toString());
             assertTrue(c.delay() + c.propagated() <= i.severity() * (1 + 1e-9) + 1e-12, c.toString());
             assertTrue(c.from() <= c.to() && c.to() <= i.end() + 1e-9, c.toString());
+            // the delay happened within the stretch compared (MPI_Init's completion time included where it opens it),
+            // once for each rank that waited (a collective instance sums its waiting ranks)
+            assertTrue(c.delay() <= Math.max(1, i.waitingRanks()) * (c.to() - c.from()) * (1 + 1e-9) + 1e-12,
+                    "delay longer than its stretch: " + c);
             double parts = c.callPaths().stream().mapToDouble(DelayCause.Part::seconds).sum();
             assertEquals(c.delay(), parts, 1e-12 + 1e-9 * c.delay(), c.toString());
         }
