@@ -8,6 +8,7 @@ scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o mpi-in-single ../src/
 scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-mutex ../src/pthread-mutex.c
 scorep --mpp=mpi --thread=pthread    mpicc -O1 -pthread -o pthread-more ../src/pthread-more.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o many-sends ../src/many-sends.c
+scorep --mpp=mpi --thread=none       mpicc -O1 -o many-paths ../src/many-paths.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo ../src/mpi-zoo.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo2 ../src/mpi-zoo2.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o master-worker ../src/master-worker.c
@@ -28,6 +29,7 @@ record mpi-in-single-master  ./mpi-in-single master
 record pthread-mutex         ./pthread-mutex
 record pthread-more          ./pthread-more
 record many-sends            ./many-sends
+record many-paths            ./many-paths
 record mpi-zoo               ./mpi-zoo
 record mpi-zoo2              ./mpi-zoo2
 record master-worker         ./master-worker
@@ -38,14 +40,14 @@ record omp-zoo2              ./omp-zoo2
 record stencil               ./stencil
 record omp-tasks             ./omp-tasks
 record hybrid-cross          ./hybrid-cross
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-tasks hybrid-cross; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends many-paths mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
-  # many-sends, the mpi-zoo programs, mpi-intercomm, master-worker and stencil are MPI only: scout.mpi, as
-  # Scalasca picks.
+  # many-sends, many-paths, the mpi-zoo programs, mpi-intercomm, master-worker and stencil are MPI only:
+  # scout.mpi, as Scalasca picks.
   scout=scout.hyb; np=2
   case $name in
-    many-sends) scout=scout.mpi ;;
+    many-sends | many-paths) scout=scout.mpi ;;
     mpi-zoo* | master-worker | mpi-intercomm) scout=scout.mpi; np=4 ;;
     stencil) scout=scout.mpi; np=8 ;;
   esac
