@@ -17,7 +17,10 @@ import java.util.Map;
  * <ul>
  *   <li>Metrics are matched by unique name; a metric only some operands have is kept.</li>
  *   <li>Regions are matched by name and source file. Region ids are per experiment and mean nothing across
- *       experiments; line numbers are left out so that a rebuilt binary with shifted lines still matches.</li>
+ *       experiments; line numbers are left out so that a rebuilt binary with shifted lines still matches. A region
+ *       that no earlier operand has with the same path matches one with the same name and file name in another
+ *       directory, when exactly one such region exists: the same program built or recorded in another directory
+ *       (compilers record absolute paths) is the same program. Two such regions of one operand stay apart.</li>
  *   <li>Call paths are equal when their parents are equal, their regions are equal and their callsites (source
  *       line of the call) are equal, as Cube's {@code Cnode::operator==}. Matching runs from the roots down, so an
  *       unmatched node brings its whole subtree along.</li>
@@ -35,6 +38,11 @@ public final class DimensionUnion {
     private final int[][] callPathMap;
 
     private record RegionKey(String name, String file) {
+        /** The key with the file's directory left out. */
+        RegionKey base() {
+            int cut = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+            return cut < 0 ? this : new RegionKey(name, file.substring(cut + 1));
+        }
     }
 
     private record NodeKey(int parent, int region, int callsite) {
@@ -47,6 +55,8 @@ public final class DimensionUnion {
         callPathMap = new int[n][];
         Map<String, Integer> metricIds = new HashMap<>();
         Map<RegionKey, Integer> regionIds = new HashMap<>();
+        // unified regions by name and file name without directory: more than one makes the fallback ambiguous
+        Map<RegionKey, List<Integer>> byBase = new HashMap<>();
         Map<NodeKey, Integer> nodeIds = new HashMap<>();
         for (int op = 0; op < n; op++) {
             SeverityCube c = cubes.get(op);
@@ -62,17 +72,34 @@ public final class DimensionUnion {
                 metricMap[op][m] = id;
             }
             regionMap[op] = new int[c.regions().size()];
+            java.util.Arrays.fill(regionMap[op], -1);
+            java.util.Set<Integer> taken = new java.util.HashSet<>();
+            // exact matches first, so that a fallback never takes a region another one of this operand matches exactly
             for (int r = 0; r < c.regions().size(); r++) {
                 Region region = c.regions().get(r);
+                Integer id = regionIds.get(new RegionKey(region.name(), region.sourceFile()));
+                if (id != null) {
+                    regionMap[op][r] = id;
+                    taken.add(id);
+                }
+            }
+            for (int r = 0; r < c.regions().size(); r++) {
+                if (regionMap[op][r] >= 0) {
+                    continue;
+                }
+                Region region = c.regions().get(r);
                 RegionKey key = new RegionKey(region.name(), region.sourceFile());
-                Integer id = regionIds.get(key);
+                List<Integer> same = byBase.get(key.base());
+                Integer id = same != null && same.size() == 1 && !taken.contains(same.get(0)) ? same.get(0) : null;
                 if (id == null) {
                     id = regions.size();
                     regions.add(new Region(id, region.name(), region.canonicalName(), region.sourceFile(),
                             region.beginLine(), region.endLine(), region.paradigm(), region.role()));
-                    regionIds.put(key, id);
+                    byBase.computeIfAbsent(key.base(), k -> new ArrayList<>()).add(id);
                 }
+                regionIds.putIfAbsent(key, id);
                 regionMap[op][r] = id;
+                taken.add(id);
             }
             callPathMap[op] = new int[c.callPaths().size()];
             for (CallPath cp : c.callPaths()) {

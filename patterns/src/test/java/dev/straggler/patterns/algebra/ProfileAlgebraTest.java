@@ -135,6 +135,44 @@ class ProfileAlgebraTest {
         assertEquals(1.5, TestCubes.value(d, "time", "main/compute", 1));
     }
 
+    /**
+     * The same program built in two directories (compilers record absolute source paths): its call paths are the
+     * same, so the difference is taken per call path, not as one tree added and another subtracted.
+     */
+    @Test
+    void regionsOfTheSameFileInAnotherDirectoryAreTheSameRegions() {
+        SeverityCube a = new TestCubes(2, TestCubes.METRICS, List.of(), "/home/a/build-1")
+                .set("time", "main/solve/MPI_Allreduce", 3, 3).set("time", "main/solve", 5, 7).build();
+        SeverityCube b = new TestCubes(2, TestCubes.METRICS, List.of(), "/scratch/b/build-2")
+                .set("time", "main/solve/MPI_Allreduce", 2, 2).set("time", "main/solve", 4, 4).build();
+        SeverityCube d = ProfileAlgebra.diff(a, b);
+        assertEquals(3, d.callPaths().size(), "main, main/solve, main/solve/MPI_Allreduce once each");
+        assertEquals(1.0, TestCubes.value(d, "time", "main/solve/MPI_Allreduce", 0));
+        assertEquals(3.0, TestCubes.value(d, "time", "main/solve", 1));
+    }
+
+    /**
+     * Two regions of one run that differ only in their directory stay two regions, and a third run's region of that
+     * name and file name, in yet another directory, matches neither (it could be either).
+     */
+    @Test
+    void twoFilesOfOneNameInOneRunStayApart() {
+        List<dev.straggler.trace.Region> regions = List.of(
+                new dev.straggler.trace.Region(0, "main", "main", "/src/x/app.c", 0, 0,
+                        dev.straggler.trace.Paradigm.USER, dev.straggler.trace.RegionRole.FUNCTION),
+                new dev.straggler.trace.Region(1, "main", "main", "/src/y/app.c", 0, 0,
+                        dev.straggler.trace.Paradigm.USER, dev.straggler.trace.RegionRole.FUNCTION));
+        SeverityCube two = new SeverityCube(TestCubes.METRICS, regions,
+                List.of(new dev.straggler.patterns.cube.CallPath(0, -1, 0, 0),
+                        new dev.straggler.patterns.cube.CallPath(1, -1, 1, 0)),
+                List.of(new dev.straggler.patterns.cube.SystemLocation(0, 0, 0, "Master thread")), java.util.Map.of())
+                .freeze();
+        SeverityCube other = new TestCubes(1, TestCubes.METRICS, List.of(), "/src/z").set("time", "main", 1).build();
+        SeverityCube d = ProfileAlgebra.diff(two, other);
+        assertEquals(3, d.regions().size(), "main of x, main of y, and main of z matching neither");
+        assertEquals(3, d.callPaths().size());
+    }
+
     @Test
     void subtreesOnlyTheSubtrahendHasAppearNegated() {
         SeverityCube a = new TestCubes(2).set("time", "main", 1, 1).build();

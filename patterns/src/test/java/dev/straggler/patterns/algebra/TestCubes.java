@@ -38,9 +38,18 @@ final class TestCubes {
     private final Map<String, String> attributes = new LinkedHashMap<>();
     private final List<double[]> values = new ArrayList<>(); // {metric, path, rank, value}
 
+    /** Directory of the non-MPI regions' source file ("" for a bare file name). */
+    private final String dir;
+
     TestCubes(int ranks, List<Metric> metrics, List<String> regionOrder) {
+        this(ranks, metrics, regionOrder, "");
+    }
+
+    /** With the program's source file in directory {@code dir}, as compilers record absolute paths. */
+    TestCubes(int ranks, List<Metric> metrics, List<String> regionOrder, String dir) {
         this.ranks = ranks;
         this.metrics = metrics;
+        this.dir = dir;
         for (String r : regionOrder) {
             region(r);
         }
@@ -59,7 +68,8 @@ final class TestCubes {
         return regionIds.computeIfAbsent(name, n -> {
             int id = regions.size();
             boolean mpi = n.startsWith("MPI_");
-            regions.add(new Region(id, n, n, mpi ? "MPI" : "app.c", 0, 0, mpi ? Paradigm.MPI : Paradigm.USER,
+            regions.add(new Region(id, n, n, mpi ? "MPI" : dir.isEmpty() ? "app.c" : dir + "/app.c", 0, 0,
+                    mpi ? Paradigm.MPI : Paradigm.USER,
                     RegionRole.FUNCTION));
             return id;
         });
