@@ -16,6 +16,7 @@ scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-zoo3 ../src/mpi-zoo3.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-intercomm ../src/mpi-intercomm.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo ../src/omp-zoo.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo2 ../src/omp-zoo2.c
+scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-orphan ../src/omp-orphan.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o stencil ../src/stencil.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-tasks ../src/omp-tasks.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o hybrid-cross ../src/hybrid-cross.c
@@ -37,10 +38,11 @@ record mpi-zoo3              ./mpi-zoo3
 record mpi-intercomm         ./mpi-intercomm
 record omp-zoo               ./omp-zoo
 record omp-zoo2              ./omp-zoo2
+record omp-orphan            ./omp-orphan
 record stencil               ./stencil
 record omp-tasks             ./omp-tasks
 record hybrid-cross          ./hybrid-cross
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends many-paths mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-tasks hybrid-cross; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends many-paths mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-orphan omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
   # many-sends, many-paths, the mpi-zoo programs, mpi-intercomm, master-worker and stencil are MPI only:

@@ -376,8 +376,12 @@ public final class LocationPass {
                 }
             }
             case RegionTable.BARRIER, RegionTable.IMPLICIT_BARRIER -> {
-                threads.barrier(node, t, construct);
-                openBarrierDepth = depth;
+                // a barrier outside any parallel region (an orphaned barrier called from serial code) binds to a team
+                // of one: no instance of the team's, as Scalasca skips barriers at nest level 0 (docs/openmp.md §7)
+                if (openParallel >= 0) {
+                    threads.barrier(node, t, construct);
+                    openBarrierDepth = depth;
+                }
             }
             default -> {
             }

@@ -13,8 +13,11 @@ import java.util.List;
  * time a process reserves for its threads but leaves unused. Scalasca's remapping computes it from the time profile
  * alone, and so does this, with its rules:
  * <ul>
- *   <li>call paths are walked in tree order (depth first); a call path of paradigm OpenMP opens a construct, which
- *   the next call path at its depth or above closes (an OpenMP one opening the next);</li>
+ *   <li>call paths are walked in tree order (depth first); a call path opens a construct when its region is a
+ *   parallel region or a function of the OpenMP API (the remapper's {@code is_omp}: a name beginning with
+ *   {@code "!$omp parallel @"}, or the source file {@code "OMP"} Score-P gives the API functions), and the next call
+ *   path at its depth or above closes it (an OpenMP one opening the next). Other OpenMP constructs ({@code !$omp for},
+ *   {@code !$omp barrier} ...) open none: called from serial code (orphaned) they are serial code;</li>
  *   <li>on a call path outside any construct ("serial"), every worker thread gets its master's time there as idle
  *   time;</li>
  *   <li>when a construct closes, a thread whose time inside it falls short of its master's by at least 1e-10 s gets
@@ -64,7 +67,7 @@ final class IdleThreads {
         int open = -1;
         // the cube's call paths are numbered depth first: their index order is the tree order
         for (int c = 0; c < p; c++) {
-            boolean openMp = cube.regions().get(paths.get(c).region()).paradigm() == Paradigm.OPENMP;
+            boolean openMp = opensConstruct(cube.regions().get(paths.get(c).region()));
             if (open >= 0 && depth[c] <= depth[open]) {
                 close(cube, open, inside, master);
                 open = -1;
@@ -93,6 +96,22 @@ final class IdleThreads {
         if (open >= 0) {
             close(cube, open, inside, master);
         }
+    }
+
+    /**
+     * The remapper's {@code is_omp} (CubeLib, Predicates.cpp) for the regions Score-P writes: a parallel region
+     * (its name begins with {@code "!$omp parallel @"}, outside MPI's file) or a function of the OpenMP API (file
+     * {@code "OMP"}). Description-based cases of older formats ("OMP", "pomp") do not occur in Score-P's traces; a
+     * region of paradigm OpenMP and role parallel is a parallel region whatever its name.
+     */
+    static boolean opensConstruct(dev.straggler.trace.Region r) {
+        String file = r.sourceFile();
+        // a parallel region by its role too, for traces not named the way Score-P names them
+        if (file.equals("OMP") || (r.paradigm() == Paradigm.OPENMP && r.role() == dev.straggler.trace.RegionRole.PARALLEL)) {
+            return true;
+        }
+        return !file.equals("pomp") && !file.equals("MPI") && !file.equals("mpi") && !file.equals("EPIK")
+                && r.name().startsWith("!$omp parallel @");
     }
 
     private static void close(SeverityCube cube, int construct, double[] inside, int[] master) {
