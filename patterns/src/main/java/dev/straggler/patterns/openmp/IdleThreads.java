@@ -102,12 +102,16 @@ final class IdleThreads {
      * The remapper's {@code is_omp} (CubeLib, Predicates.cpp) for the regions Score-P writes: a parallel region
      * (its name begins with {@code "!$omp parallel @"}, outside MPI's file) or a function of the OpenMP API (file
      * {@code "OMP"}). Description-based cases of older formats ("OMP", "pomp") do not occur in Score-P's traces; a
-     * region of paradigm OpenMP and role parallel is a parallel region whatever its name.
+     * region of paradigm OpenMP and role parallel is a parallel region whatever its name, and one of role wrapper an
+     * API function whatever its file.
      */
     static boolean opensConstruct(dev.straggler.trace.Region r) {
         String file = r.sourceFile();
-        // a parallel region by its role too, for traces not named the way Score-P names them
-        if (file.equals("OMP") || (r.paradigm() == Paradigm.OPENMP && r.role() == dev.straggler.trace.RegionRole.PARALLEL)) {
+        // by their roles too, for traces that do not name or file them the way Score-P does: a parallel region, and
+        // an OpenMP API function (Score-P: role wrapper, file "OMP")
+        if (file.equals("OMP") || (r.paradigm() == Paradigm.OPENMP
+                && (r.role() == dev.straggler.trace.RegionRole.PARALLEL
+                || r.role() == dev.straggler.trace.RegionRole.WRAPPER))) {
             return true;
         }
         return !file.equals("pomp") && !file.equals("MPI") && !file.equals("mpi") && !file.equals("EPIK")
