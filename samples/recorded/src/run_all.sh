@@ -17,6 +17,7 @@ scorep --mpp=mpi --thread=none       mpicc -O1 -o mpi-intercomm ../src/mpi-inter
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo ../src/omp-zoo.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-zoo2 ../src/omp-zoo2.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-orphan ../src/omp-orphan.c
+scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-nested ../src/omp-nested.c
 scorep --mpp=mpi --thread=none       mpicc -O1 -o stencil ../src/stencil.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o omp-tasks ../src/omp-tasks.c
 scorep --mpp=mpi --thread=omp:opari2 mpicc -fopenmp -O1 -o hybrid-cross ../src/hybrid-cross.c
@@ -39,10 +40,11 @@ record mpi-intercomm         ./mpi-intercomm
 record omp-zoo               ./omp-zoo
 record omp-zoo2              ./omp-zoo2
 record omp-orphan            ./omp-orphan
+record omp-nested            ./omp-nested
 record stencil               ./stencil
 record omp-tasks             ./omp-tasks
 record hybrid-cross          ./hybrid-cross
-for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends many-paths mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-orphan omp-tasks hybrid-cross; do
+for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-more many-sends many-paths mpi-zoo mpi-zoo2 mpi-zoo3 mpi-intercomm master-worker stencil omp-zoo omp-zoo2 omp-orphan omp-nested omp-tasks hybrid-cross; do
   cd "$R/$name"
   # scout.hyb sets its own thread count (the locations per process); it writes scout.cubex beside the archive.
   # many-sends, many-paths, the mpi-zoo programs, mpi-intercomm, master-worker and stencil are MPI only:
@@ -54,8 +56,8 @@ for name in mpi-in-single-single0 mpi-in-single-master pthread-mutex pthread-mor
     stencil) scout=scout.mpi; np=8 ;;
   esac
   mpirun --allow-run-as-root --oversubscribe -np $np $scout traces.otf2 > scout.log 2>&1
-  # scout.hyb crashes on omp-tasks (a segmentation fault while preprocessing) and scout.mpi stops at
-  # mpi-intercomm ("invalid ID"): only their logs are kept
+  # scout.hyb crashes on omp-tasks (a segmentation fault while preprocessing) and refuses omp-nested ("Varying
+  # numbers of threads"), scout.mpi stops at mpi-intercomm ("invalid ID"): only their logs are kept
   [ -f scout.cubex ] || { rm -f scorep.cfg MANIFEST.md; continue; }
   cube_dump -m all -c all -x incl -z excl -s csv2 scout.cubex > scalasca_dump.csv
   scalasca -examine -s . > /dev/null 2>&1      # trace.cubex: the remapped report (square, cube_remap2)

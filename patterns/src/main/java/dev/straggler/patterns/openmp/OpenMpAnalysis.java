@@ -81,8 +81,17 @@ public final class OpenMpAnalysis {
             }
             String why = openMp ? unsupported(t) : null;
             if (why != null) {
+                // nested teams: the remapper's idle-thread walk knows one level of parallel regions, and gave an inner
+                // team's thread its master's serial time on top of its own (more time than the run); Scalasca 2.6
+                // refuses such a trace, so no idle time is computed for its threads either
+                boolean nested = java.util.Arrays.stream(t).anyMatch(d -> d.threads().nestedParallelRegions() > 0);
+                if (nested) {
+                    for (LocationData d : t) {
+                        teamMaster[d.location()] = -1;
+                    }
+                }
                 problems.add(String.format(Locale.ROOT, "rank %d: %s: its OpenMP barrier and lock waiting is not"
-                        + " analysed", t[0].rank(), why));
+                        + " analysed%s", t[0].rank(), why, nested ? ", nor its idle threads" : ""));
                 continue;
             }
             if (openMp) {
