@@ -1,16 +1,9 @@
 package dev.straggler.patterns.scalasca;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
-import dev.straggler.trace.TraceSource;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -23,18 +16,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * model, not a damaged part skipped by a lenient read that nobody asked for.
  */
 class InterCommunicatorSampleTest {
-    private static final Path TRACE = ScalascaHybridTracesTest.RECORDED.resolve("mpi-intercomm")
-            .resolve("traces.otf2");
-
     @Test
     void theReportSaysTheInterCommunicatorIsOutsideTheModelNotDamaged() throws IOException {
-        Assumptions.assumeTrue(Files.exists(TRACE), "no " + TRACE);
-        Optional<TraceSource> source = RealTraces.openOtf2(TRACE);
-        Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build");
-        AnalysisResult r;
-        try (TraceSource s = source.get()) {
-            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
-        }
+        AnalysisResult r = ScalascaHybridTracesTest.analyseRecorded("mpi-intercomm");
         String warnings = String.join("\n", r.warnings());
         assertTrue(warnings.contains("outside Straggler's model"), warnings);
         assertFalse(warnings.contains("--lenient") || warnings.contains("damaged"), warnings);

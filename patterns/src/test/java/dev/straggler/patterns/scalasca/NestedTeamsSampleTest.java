@@ -1,16 +1,9 @@
 package dev.straggler.patterns.scalasca;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
-import dev.straggler.trace.TraceSource;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,17 +14,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * says what it leaves out.
  */
 class NestedTeamsSampleTest {
-    private static final Path TRACE = ScalascaHybridTracesTest.RECORDED.resolve("omp-nested").resolve("traces.otf2");
-
     @Test
     void nestedTeamsAreAnalysedWithoutTheirIdleThreadsAndSaySo() throws IOException {
-        Assumptions.assumeTrue(Files.exists(TRACE), "no " + TRACE);
-        Optional<TraceSource> source = RealTraces.openOtf2(TRACE);
-        Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build");
-        AnalysisResult r;
-        try (TraceSource s = source.get()) {
-            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
-        }
+        AnalysisResult r = ScalascaHybridTracesTest.analyseRecorded("omp-nested");
         assertTrue(r.warnings().stream().anyMatch(w -> w.contains("nested parallel regions")
                 && w.contains("nor its idle threads")), r.warnings().toString());
         double run = r.summary().durationSeconds();

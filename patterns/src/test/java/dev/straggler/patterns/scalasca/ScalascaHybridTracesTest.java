@@ -142,6 +142,16 @@ class ScalascaHybridTracesTest {
     /** Recorded with Score-P 8.4 and analysed by Scalasca 2.6 (samples/recorded/README.md): MPI+Pthreads, MPI in OpenMP. */
     static final Path RECORDED = Path.of("..", "samples", "recorded");
 
+    /**
+     * The analysis (root causes, two threads) of the recorded sample {@code name}; the test is skipped when the sample
+     * or the OTF2 reader is absent.
+     */
+    static AnalysisResult analyseRecorded(String name) throws IOException {
+        Path trace = RECORDED.resolve(name).resolve("traces.otf2");
+        Assumptions.assumeTrue(Files.exists(trace), "no " + trace);
+        return analyse(trace.getParent());
+    }
+
     private static Stream<DynamicTest> forEachTrace(Check check) throws IOException {
         List<Path> roots = new ArrayList<>();
         Optional<Path> traces = RealTraces.tracesDir();

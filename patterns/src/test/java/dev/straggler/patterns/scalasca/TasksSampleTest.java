@@ -1,17 +1,10 @@
 package dev.straggler.patterns.scalasca;
 
-import dev.straggler.patterns.Analysis;
-import dev.straggler.patterns.AnalysisOptions;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.cube.SeverityCube;
-import dev.straggler.trace.TraceSource;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,20 +15,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * stays within the barrier's own time on every call path and thread.
  */
 class TasksSampleTest {
-    private static final Path TRACE = ScalascaHybridTracesTest.RECORDED.resolve("omp-tasks").resolve("traces.otf2");
-
-    private static AnalysisResult analyse() throws IOException {
-        Assumptions.assumeTrue(Files.exists(TRACE), "no " + TRACE);
-        Optional<TraceSource> source = RealTraces.openOtf2(TRACE);
-        Assumptions.assumeTrue(source.isPresent(), "OTF2 reader not in the build");
-        try (TraceSource s = source.get()) {
-            return Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(true));
-        }
-    }
-
     @Test
     void barrierWaitingStaysWithinTheBarriersOwnTimeWhenTasksRunInside() throws IOException {
-        AnalysisResult r = analyse();
+        AnalysisResult r = ScalascaHybridTracesTest.analyseRecorded("omp-tasks");
         SeverityCube c = r.cube();
         String[][] pairs = {{"omp_ibarrier_wait", "omp_ibarrier"}, {"omp_ebarrier_wait", "omp_ebarrier"}};
         double tasksInBarriers = 0;
