@@ -96,7 +96,8 @@ public final class Analysis {
                 rootCauses);
         WaitStates.Result ws = WaitStates.run(replay, cube, pool, options.threads(), options.topInstances(),
                 rootCauses, options.progress());
-        OpenMpAnalysis.Result omp = withTasks(OpenMpAnalysis.addTo(cube, replay), source.definitions());
+        OpenMpAnalysis.Result omp = withTaskRecords(OpenMpAnalysis.addTo(cube, replay),
+                taskRecords(source.definitions()));
         String rootCauseProblem = null;
         List<DelayCause> causes = List.of();
         if (rootCauses) {
@@ -237,14 +238,6 @@ public final class Analysis {
                 negative, lowest);
     }
 
-    /**
-     * The OpenMP level's result with a sentence on task records, which the trace model does not carry: a run with
-     * OpenMP tasks is analysed as if each task's time belonged to the thread that ran it, under whatever call path it
-     * ran in; the barrier waiting leaves out the tasks run inside a barrier, as Scalasca's does.
-     */
-    private static OpenMpAnalysis.Result withTasks(OpenMpAnalysis.Result omp, TraceDefinitions defs) {
-        return withTaskRecords(omp, taskRecords(defs));
-    }
 
     /** The OpenMP task records (creation, switch, completion) a read of the trace skipped. */
     public static long taskRecords(TraceDefinitions defs) {
@@ -257,7 +250,12 @@ public final class Analysis {
         return tasks;
     }
 
-    /** {@link #withTasks} for a count of task records gathered elsewhere (an engine that reads on many machines). */
+    /**
+     * The OpenMP level's result with a sentence on task records, which the trace model does not carry: a run with
+     * OpenMP tasks is analysed as if each task's time belonged to the thread that ran it, under whatever call path it
+     * ran in; the barrier waiting leaves out the tasks run inside a barrier, as Scalasca's does.
+     * The count comes from the reads of the trace: one machine's, or those of many (a distributed engine).
+     */
     public static OpenMpAnalysis.Result withTaskRecords(OpenMpAnalysis.Result omp, long tasks) {
         if (tasks == 0) {
             return omp;
