@@ -71,9 +71,15 @@ public final class AnalyzeBenchmark {
         if (ompThreads < 1) {
             throw new IllegalArgumentException("--omp-threads must be at least 1");
         }
-        Path store = dir.resolve("store-" + events + "-" + ranks + (ompThreads > 1 ? "x" + ompThreads : ""));
+        boolean teamsAsRanks = a.getOrDefault("teams-as-ranks", "false").equals("true");
+        if (teamsAsRanks && ompThreads < 2) {
+            throw new IllegalArgumentException("--teams-as-ranks needs --omp-threads of at least 2");
+        }
+        Path store = dir.resolve("store-" + events + "-" + ranks + (ompThreads > 1 ? "x" + ompThreads : "")
+                + (teamsAsRanks ? "-ranks" : ""));
         System.out.printf(Locale.ROOT, "analyze benchmark: %,d events, %d ranks%s, %d cores, heap max %s%n", events,
-                ranks, ompThreads > 1 ? " x " + ompThreads + " OpenMP threads" : "",
+                ranks, ompThreads > 1 ? " x " + ompThreads + (teamsAsRanks ? " ranks in teams of MPI_Barrier"
+                        : " OpenMP threads") : "",
                 Runtime.getRuntime().availableProcessors(), BenchSupport.mib(Runtime.getRuntime().maxMemory()));
         if (a.containsKey("write-otf2-input")) {
             Path out = Path.of(a.get("write-otf2-input"));
@@ -86,7 +92,11 @@ public final class AnalyzeBenchmark {
         if (!Files.exists(store.resolve("manifest.json"))) {
             long t0 = System.nanoTime();
             try (StoreWriter w = StoreWriter.create(store, StoreOptions.defaults())) {
-                generate(w, ranks, events / ranks, ompThreads);
+                if (teamsAsRanks) {
+                    generateTeamsAsRanks(w, ranks, events / ranks, ompThreads);
+                } else {
+                    generate(w, ranks, events / ranks, ompThreads);
+                }
             }
             System.out.printf(Locale.ROOT, "generated store %s in %.1f s%n", store, (System.nanoTime() - t0) / 1e9);
         }
@@ -211,15 +221,7 @@ public final class AnalyzeBenchmark {
     static TraceDefinitions definitions(int ranks, int ompThreads) {
         TraceDefinitions.Builder b = TraceDefinitions.builder().clock(Clock.nanoseconds())
                 .experiment(Experiment.of("analyze-mix", ranks));
-        b.addRegion("main", "app.c", 1, 100, Paradigm.USER, RegionRole.FUNCTION);          // 0
-        b.addRegion("solve", "app.c", 10, 50, Paradigm.USER, RegionRole.FUNCTION);         // 1
-        b.addRegion("kernel", "app.c", 60, 90, Paradigm.USER, RegionRole.FUNCTION);        // 2
-        b.addRegion("MPI_Irecv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 3
-        b.addRegion("MPI_Isend", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 4
-        b.addRegion("MPI_Waitall", "MPI", 0, 0, Paradigm.MPI, RegionRole.FUNCTION);        // 5
-        b.addRegion("MPI_Send", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 6
-        b.addRegion("MPI_Recv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 7
-        b.addRegion("MPI_Allreduce", "MPI", 0, 0, Paradigm.MPI, RegionRole.COLL_ALL2ALL);  // 8
+        mixRegions(b);
         b.addRegion("!$omp parallel @app.c:20", "app.c", 20, 40, Paradigm.OPENMP, RegionRole.PARALLEL);  // 9
         b.addRegion("!$omp implicit barrier @app.c:40", "app.c", 40, 40, Paradigm.OPENMP,
                 RegionRole.IMPLICIT_BARRIER);                                                      // 10
@@ -265,7 +267,6 @@ public final class AnalyzeBenchmark {
             b.enter(t, 0);
             for (int it = 0; n < perRank - 24 - (ompThreads > 1 ? perIteration : 0); it++) {
                 int tag = it & 7;
-                long len = 8L << tag;
                 b.enter(t += 50 + rnd.nextInt(4950), 1);
                 if (ompThreads > 1) {
                     // a team: every thread enters the region after the fork, computes, and waits at the region's
@@ -294,41 +295,8 @@ public final class AnalyzeBenchmark {
                     b.leave(t += 50 + rnd.nextInt(4950), 2);
                 }
                 b.leave(t += 50 + rnd.nextInt(4950), 1);
-                long rq = 2L * it;
-                long sq = 2L * it + 1;
-                b.enter(t += 20, 3);
-                b.add(t += 10, EventKind.MPI_IRECV_REQUEST_CODE, 0, 0, 0, 0, rq);
-                b.leave(t += 20, 3);
-                b.enter(t += 20, 4);
-                b.isend(t += 10, right, 0, tag, len, sq);
-                b.leave(t += 20, 4);
-                b.enter(t += 20, 5);
-                b.irecv(t += 50 + rnd.nextInt(2000), left, 0, tag, len, rq);
-                b.add(t += 10, EventKind.MPI_ISEND_COMPLETE_CODE, 0, 0, 0, 0, sq);
-                b.leave(t += 10, 5);
-                if ((r & 1) == 0) {
-                    b.enter(t += 20, 6);
-                    b.send(t += 10, left, 0, 100 + tag, len);
-                    b.leave(t += 40, 6);
-                    b.enter(t += 20, 7);
-                    b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
-                    b.leave(t += 10, 7);
-                } else {
-                    b.enter(t += 20, 7);
-                    b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
-                    b.leave(t += 10, 7);
-                    b.enter(t += 20, 6);
-                    b.send(t += 10, left, 0, 100 + tag, len);
-                    b.leave(t += 40, 6);
-                }
-                n += perIteration;
-                if (tag == 7) {
-                    b.enter(t += 20, 8);
-                    b.collectiveBegin(t += 10);
-                    b.collectiveEnd(t += 100 + rnd.nextInt(3000), CollectiveOp.ALLREDUCE, 0, -1, 8, 8);
-                    b.leave(t += 10, 8);
-                    n += 4;
-                }
+                t = exchange(b, rnd, r, it, left, right, t, 0);
+                n += perIteration + (tag == 7 ? 4 : 0);
                 if (b.size >= 8000) {
                     w.append(r, b);
                     b.clear();
@@ -349,6 +317,172 @@ public final class AnalyzeBenchmark {
             }
         }
         w.finish(definitions(ranks, ompThreads));
+    }
+
+    /**
+     * The program of {@link #generate(TraceWriter, int, long, int)} with every OpenMP thread made an MPI rank: the
+     * same events per location and the same synchronisation, so that a thread's cost per event can be compared with a
+     * rank's doing the same work. Each team becomes a group of {@code teamSize} ranks (its master the rank that does
+     * the point-to-point exchange and the Allreduce, on a communicator of the masters); the fork is gone, and the
+     * implicit barrier is an MPI_Barrier on the group's communicator (Enter, begin, end, Leave: the six events a
+     * worker thread has per iteration, kernel included).
+     */
+    static void generateTeamsAsRanks(TraceWriter w, int groups, long perGroup, int teamSize) throws IOException {
+        EventBatch b = new EventBatch(8192);
+        EventBatch[] members = new EventBatch[teamSize];
+        for (int k = 1; k < teamSize; k++) {
+            members[k] = new EventBatch(8192);
+        }
+        long[] enter = new long[teamSize];
+        long[] arrive = new long[teamSize];
+        // the hybrid program's count per iteration, so that both run the same iterations (this one has two events
+        // fewer per iteration: no fork and join)
+        int perIteration = 22 + 6 + 6 * (teamSize - 1);
+        for (int r = 0; r < groups; r++) {
+            SplittableRandom rnd = new SplittableRandom(r);
+            int right = (r + 1) % groups;
+            int left = (r + groups - 1) % groups;
+            long t = 1_000_000;
+            long n = 1;
+            b.enter(t, 0);
+            for (int k = 1; k < teamSize; k++) {
+                members[k].enter(t, 0);
+            }
+            for (int it = 0; n < perGroup - 24 - perIteration; it++) {
+                int tag = it & 7;
+                b.enter(t += 50 + rnd.nextInt(4950), 1);
+                long start = t += 50;
+                long last = 0;
+                for (int k = 0; k < teamSize; k++) {
+                    enter[k] = start + 5 + k;
+                    arrive[k] = enter[k] + 10 + 50 + rnd.nextInt(4950);
+                    last = Math.max(last, arrive[k]);
+                }
+                long leave = last + 20;
+                for (int k = 0; k < teamSize; k++) {
+                    EventBatch x = k == 0 ? b : members[k];
+                    x.enter(enter[k] + 5, 2);
+                    x.leave(arrive[k], 2);
+                    x.enter(arrive[k], 11);
+                    x.collectiveBegin(arrive[k] + 1);
+                    x.collectiveEnd(leave, CollectiveOp.BARRIER, 2 + r, -1, 0, 0);
+                    x.leave(leave + 5, 11);
+                }
+                t = leave + 15;
+                b.leave(t += 50 + rnd.nextInt(4950), 1);
+                t = exchange(b, rnd, r, it, left, right, t, 1);
+                n += perIteration + (tag == 7 ? 4 : 0);
+                if (b.size >= 8000) {
+                    w.append(r, b);
+                    b.clear();
+                }
+                for (int k = 1; k < teamSize; k++) {
+                    if (members[k].size >= 8000) {
+                        w.append(workerLocation(groups, teamSize, r, k), members[k]);
+                        members[k].clear();
+                    }
+                }
+            }
+            b.leave(t + 10, 0);
+            w.append(r, b);
+            b.clear();
+            for (int k = 1; k < teamSize; k++) {
+                members[k].leave(t + 10, 0);
+                w.append(workerLocation(groups, teamSize, r, k), members[k]);
+                members[k].clear();
+            }
+        }
+        w.finish(teamsAsRanksDefinitions(groups, teamSize));
+    }
+
+    /**
+     * Definitions of {@link #generateTeamsAsRanks}: {@code groups × teamSize} ranks, location i is rank i (masters
+     * first, as the threads' locations), the world, a communicator of the masters (1) and one per group (2 + g).
+     */
+    static TraceDefinitions teamsAsRanksDefinitions(int groups, int teamSize) {
+        int ranks = groups * teamSize;
+        TraceDefinitions.Builder b = TraceDefinitions.builder().clock(Clock.nanoseconds())
+                .experiment(Experiment.of("analyze-mix-teams-as-ranks", ranks));
+        mixRegions(b);
+        b.addRegion("unused 9", "app.c", 0, 0, Paradigm.USER, RegionRole.FUNCTION);        // 9
+        b.addRegion("unused 10", "app.c", 0, 0, Paradigm.USER, RegionRole.FUNCTION);       // 10
+        b.addRegion("MPI_Barrier", "MPI", 0, 0, Paradigm.MPI, RegionRole.BARRIER);         // 11
+        b.communicator(Communicator.world(0, ranks));
+        int[] masters = new int[groups];
+        for (int g = 0; g < groups; g++) {
+            masters[g] = g;
+        }
+        b.communicator(new Communicator(1, "masters", masters, 0));
+        for (int g = 0; g < groups; g++) {
+            int[] team = new int[teamSize];
+            team[0] = g;
+            for (int k = 1; k < teamSize; k++) {
+                team[k] = workerLocation(groups, teamSize, g, k);
+            }
+            b.communicator(new Communicator(2 + g, "team " + g, team, 0));
+        }
+        for (int i = 0; i < ranks; i++) {
+            b.location(Location.masterThread(i, i));
+        }
+        return b.build();
+    }
+
+    /**
+     * A rank's messages of iteration {@code it} from time {@code t}: Irecv from the left, Isend to the right,
+     * Waitall, a blocking Send/Recv pair the other way (even ranks send first), and every 8th iteration an
+     * MPI_Allreduce on communicator {@code allreduceComm}; returns the time after them.
+     */
+    private static long exchange(EventBatch b, SplittableRandom rnd, int r, int it, int left, int right, long t,
+                                 int allreduceComm) {
+        int tag = it & 7;
+        long len = 8L << tag;
+        long rq = 2L * it;
+        long sq = 2L * it + 1;
+        b.enter(t += 20, 3);
+        b.add(t += 10, EventKind.MPI_IRECV_REQUEST_CODE, 0, 0, 0, 0, rq);
+        b.leave(t += 20, 3);
+        b.enter(t += 20, 4);
+        b.isend(t += 10, right, 0, tag, len, sq);
+        b.leave(t += 20, 4);
+        b.enter(t += 20, 5);
+        b.irecv(t += 50 + rnd.nextInt(2000), left, 0, tag, len, rq);
+        b.add(t += 10, EventKind.MPI_ISEND_COMPLETE_CODE, 0, 0, 0, 0, sq);
+        b.leave(t += 10, 5);
+        if ((r & 1) == 0) {
+            b.enter(t += 20, 6);
+            b.send(t += 10, left, 0, 100 + tag, len);
+            b.leave(t += 40, 6);
+            b.enter(t += 20, 7);
+            b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
+            b.leave(t += 10, 7);
+        } else {
+            b.enter(t += 20, 7);
+            b.recv(t += 50 + rnd.nextInt(2000), right, 0, 100 + tag, len);
+            b.leave(t += 10, 7);
+            b.enter(t += 20, 6);
+            b.send(t += 10, left, 0, 100 + tag, len);
+            b.leave(t += 40, 6);
+        }
+        if (tag == 7) {
+            b.enter(t += 20, 8);
+            b.collectiveBegin(t += 10);
+            b.collectiveEnd(t += 100 + rnd.nextInt(3000), CollectiveOp.ALLREDUCE, allreduceComm, -1, 8, 8);
+            b.leave(t += 10, 8);
+        }
+        return t;
+    }
+
+    /** The regions 0..8 of the mix: main, solve, kernel and the MPI calls. */
+    private static void mixRegions(TraceDefinitions.Builder b) {
+        b.addRegion("main", "app.c", 1, 100, Paradigm.USER, RegionRole.FUNCTION);          // 0
+        b.addRegion("solve", "app.c", 10, 50, Paradigm.USER, RegionRole.FUNCTION);         // 1
+        b.addRegion("kernel", "app.c", 60, 90, Paradigm.USER, RegionRole.FUNCTION);        // 2
+        b.addRegion("MPI_Irecv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 3
+        b.addRegion("MPI_Isend", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);       // 4
+        b.addRegion("MPI_Waitall", "MPI", 0, 0, Paradigm.MPI, RegionRole.FUNCTION);        // 5
+        b.addRegion("MPI_Send", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 6
+        b.addRegion("MPI_Recv", "MPI", 0, 0, Paradigm.MPI, RegionRole.POINT2POINT);        // 7
+        b.addRegion("MPI_Allreduce", "MPI", 0, 0, Paradigm.MPI, RegionRole.COLL_ALL2ALL);  // 8
     }
 
     /** Masters are locations 0..ranks-1, then each rank's workers. */
