@@ -89,7 +89,8 @@ public final class Analysis {
     private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool)
             throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
-                .withReading(options.reading()).withIntervals(options.rootCauses());
+                .withReading(options.reading()).withIntervals(options.rootCauses())
+                .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, options.heapBudget());
         Replay replay = Replay.run(source, ro, pool);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
         SeverityCube cube = emptyCube(replay.definitions(), replay.regions(), replay.callTree(), source.origin(),
@@ -102,7 +103,7 @@ public final class Analysis {
         List<DelayCause> causes = List.of();
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
-            String memory = RootCauseMemory.shortfall(replay);
+            String memory = RootCauseMemory.shortfall(replay, options.heapBudget());
             if (memory != null) {
                 rootCauseProblem = memory;
             } else {

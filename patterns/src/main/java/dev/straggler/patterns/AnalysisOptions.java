@@ -15,11 +15,15 @@ import java.util.Objects;
  *                     ({@link dev.straggler.replay.PipelinedReader}); {@link Reading#AUTO} pipelines when cores are
  *                     left over
  * @param rootCauses   whether the root-cause stage runs (delay costs, wait-state propagation, critical path);
- *                     off by default because it takes 5–7× the time of the wait-state analysis and several
- *                     times its memory (docs/root-causes.md, "Cost")
+ *                     off in {@link #defaults()}, on in the command line's {@code analyze}; it takes about three
+ *                     times the time of the wait-state analysis and several times its memory (docs/root-causes.md,
+ *                     "Cost")
+ * @param heapBudget   the heap the root-cause stage's memory is budgeted against, in bytes: a trace whose marks
+ *                     would not fit keeps its wait states and says why its root causes are missing (the JVM's
+ *                     maximum heap by default; smaller to leave room for other work in the same JVM)
  */
 public record AnalysisOptions(int threads, ProgressListener progress, int topInstances, Reading reading,
-                              boolean rootCauses) {
+                              boolean rootCauses, long heapBudget) {
     /**
      * {@code topInstances} that keeps every occurrence of every pattern instead of the most severe per call path
      * (one record each: memory grows with the number of wait states found).
@@ -35,32 +39,39 @@ public record AnalysisOptions(int threads, ProgressListener progress, int topIns
         }
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(reading, "reading");
+        if (heapBudget <= 0) {
+            throw new IllegalArgumentException("heapBudget must be > 0: " + heapBudget);
+        }
     }
 
     /** All available cores, no progress output, 5 instances per pattern, automatic reading, no root causes. */
     public static AnalysisOptions defaults() {
         return new AnalysisOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, 5,
-                Reading.AUTO, false);
+                Reading.AUTO, false, Runtime.getRuntime().maxMemory());
     }
 
     public AnalysisOptions withThreads(int n) {
-        return new AnalysisOptions(n, progress, topInstances, reading, rootCauses);
+        return new AnalysisOptions(n, progress, topInstances, reading, rootCauses, heapBudget);
     }
 
     public AnalysisOptions withProgress(ProgressListener p) {
-        return new AnalysisOptions(threads, p, topInstances, reading, rootCauses);
+        return new AnalysisOptions(threads, p, topInstances, reading, rootCauses, heapBudget);
     }
 
     public AnalysisOptions withReading(Reading r) {
-        return new AnalysisOptions(threads, progress, topInstances, r, rootCauses);
+        return new AnalysisOptions(threads, progress, topInstances, r, rootCauses, heapBudget);
     }
 
     public AnalysisOptions withTopInstances(int n) {
-        return new AnalysisOptions(threads, progress, n, reading, rootCauses);
+        return new AnalysisOptions(threads, progress, n, reading, rootCauses, heapBudget);
     }
 
     public AnalysisOptions withRootCauses(boolean on) {
-        return new AnalysisOptions(threads, progress, topInstances, reading, on);
+        return new AnalysisOptions(threads, progress, topInstances, reading, on, heapBudget);
+    }
+
+    public AnalysisOptions withHeapBudget(long bytes) {
+        return new AnalysisOptions(threads, progress, topInstances, reading, rootCauses, bytes);
     }
 
     /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */

@@ -18,7 +18,8 @@ public final class LocationData implements java.io.Serializable {
     private final SendTable sends;
     private final RecvTable receives;
     private final CollectiveTable collectives;
-    private final CallPathIntervals intervals;
+    /** Final once the replay returns; the replay drops it when the marks would not fit ({@link MarkBudget}). */
+    private CallPathIntervals intervals;
     private final ThreadRecords threads;
     private final long events;
     private final long[] anomalies;
@@ -90,6 +91,10 @@ public final class LocationData implements java.io.Serializable {
      * The location's communication events and the call-path times between them (root-cause analysis input);
      * null for locations whose MPI records are not analysed (threads other than a rank's master).
      */
+    void dropIntervals() {
+        intervals = null;
+    }
+
     public CallPathIntervals intervals() {
         return intervals;
     }

@@ -200,6 +200,11 @@ public final class LocationPass {
         events += n;
     }
 
+    /** The marks kept so far (0 when none are kept). */
+    int marks() {
+        return intervals == null ? 0 : intervals.size();
+    }
+
     /** Closes what is still open and returns the location's data; the pass is unusable afterwards. */
     public LocationData finish() {
         if (depth > 0) {

@@ -32,6 +32,9 @@ public final class Replay {
     private final MessageMatching messages;
     private final CollectiveMatching collectives;
     private final TeamManagement management;
+    /** Set when the replay dropped the marks ({@link #marksDropped}); -1 otherwise. */
+    private long projectedMarks = -1;
+    private double shareReadWhenDropped;
     /** Per location, its team's master when it is a worker thread ({@link #teamMasters}), else -1. */
     private final int[] teamMaster;
 
@@ -131,10 +134,12 @@ public final class Replay {
         int[] first = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] < 0).toArray();
         int[] workers = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] >= 0).toArray();
         LocationData[] byLocation = new LocationData[n];
+        MarkBudget budget = options.intervals() && options.bytesPerMark() > 0 && totalEvents > 0
+                ? new MarkBudget(totalEvents, options.markHeap(), options.bytesPerMark()) : null;
         Parallel.map(pool, first.length, i -> {
             int l = first[i];
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
-                    pipelined, done, totalEvents, null);
+                    pipelined, done, totalEvents, null, budget);
             // a location's envelope queues depend on its own records only: build them while they are hot
             matching.index(d);
             collectives.index(d);
@@ -144,19 +149,49 @@ public final class Replay {
         Parallel.map(pool, workers.length, i -> {
             int l = workers[i];
             LocationData d = replayLocation(source, defs, regions, l, false, options, pipelined, done, totalEvents,
-                    byLocation[teamMaster[l]].threads());
+                    byLocation[teamMaster[l]].threads(), budget);
             matching.index(d);
             collectives.index(d);
             byLocation[l] = d;
             return d;
         });
+        if (budget != null && budget.exceeded()) {
+            for (LocationData d : byLocation) {
+                d.dropIntervals();
+            }
+        }
         TeamManagement management = TeamManagement.apply(byLocation, locationOfRank);
         List<LocationData> locations = List.of(byLocation);
         matching.setLocations(locations);
         matching.countUnmatched();
         collectives.build();
         CallTree tree = CallTree.merge(locations);
-        return new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives, management);
+        Replay replay = new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives,
+                management);
+        if (budget != null && budget.exceeded()) {
+            replay.projectedMarks = budget.projectedMarks();
+            replay.shareReadWhenDropped = budget.shareRead();
+        }
+        return replay;
+    }
+
+    /**
+     * Whether the replay dropped the marks asked for ({@link ReplayOptions#intervals}) because the marks projected
+     * for the whole trace would not fit in the heap ({@link ReplayOptions#bytesPerMark}); the root causes cannot
+     * be computed then.
+     */
+    public boolean marksDropped() {
+        return projectedMarks >= 0;
+    }
+
+    /** With {@link #marksDropped}: the marks the whole trace was projected to need, else -1. */
+    public long projectedMarks() {
+        return projectedMarks;
+    }
+
+    /** With {@link #marksDropped}: the share of the trace's events read when the projection was made. */
+    public double shareReadWhenDropped() {
+        return shareReadWhenDropped;
     }
 
     /**
@@ -179,7 +214,7 @@ public final class Replay {
     public static LocationData readLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                             boolean master, ReplayOptions options, ThreadRecords team)
             throws IOException {
-        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0, team);
+        return replayLocation(source, defs, regions, l, master, options, false, new AtomicLong(), 0, team, null);
     }
 
     /**
@@ -249,13 +284,16 @@ public final class Replay {
 
     static LocationData replayLocation(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
                                        boolean master, ReplayOptions options, boolean pipelined, AtomicLong done,
-                                       long total, ThreadRecords team) throws IOException {
-        LocationPass pass = new LocationPass(defs, regions, l, master, options.intervals());
+                                       long total, ThreadRecords team, MarkBudget budget) throws IOException {
+        // once the budget is exceeded, locations replayed from then on keep no marks (those in flight finish theirs,
+        // which the replay drops at its end: a mark's Leave is patched after it is made, so a pass cannot stop halfway)
+        LocationPass pass = new LocationPass(defs, regions, l, master,
+                options.intervals() && (budget == null || !budget.exceeded()));
         if (team != null) {
             pass.joinTeamOf(team);
         }
         try {
-            read(source, l, pass, options, pipelined, done, total);
+            read(source, l, pass, options, pipelined, done, total, budget);
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
                 throw e; // already says where
@@ -341,7 +379,7 @@ public final class Replay {
         LocationPass pass = new LocationPass(defs, regions, location, true, iv);
         ReplayOptions direct = ReplayOptions.defaults().withThreads(1);
         try {
-            read(source, location, pass, direct, false, new AtomicLong(), 0);
+            read(source, location, pass, direct, false, new AtomicLong(), 0, null);
         } catch (IOException e) {
             if (e.getMessage() != null && e.getMessage().startsWith(source.origin() + ": location ")) {
                 throw e;
@@ -354,12 +392,14 @@ public final class Replay {
     }
 
     private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, boolean pipelined,
-                             AtomicLong done, long total) throws IOException {
+                             AtomicLong done, long total, MarkBudget budget) throws IOException {
+        int[] marks = {0};
         if (pipelined) {
             try (PipelinedReader r = new PipelinedReader(source, l, options.batchSize())) {
                 r.drain(b -> {
                     pass.accept(b);
                     options.progress().update("read", done.addAndGet(b.size), total);
+                    noteMarks(budget, pass, b.size, marks);
                 });
             }
         } else {
@@ -368,8 +408,18 @@ public final class Replay {
                 while (r.next(batch)) {
                     pass.accept(batch);
                     options.progress().update("read", done.addAndGet(batch.size), total);
+                    noteMarks(budget, pass, batch.size, marks);
                 }
             }
+        }
+    }
+
+    /** Reports a batch's events and the marks it added ({@code seen[0]}: the pass's marks before it) to the budget. */
+    private static void noteMarks(MarkBudget budget, LocationPass pass, int events, int[] seen) {
+        if (budget != null) {
+            int now = pass.marks();
+            budget.note(events, now - seen[0]);
+            seen[0] = now;
         }
     }
 

@@ -11,9 +11,13 @@ import java.util.Objects;
  * @param batchSize events per batch requested from the readers
  * @param intervals keep every master location's marks and call-path intervals ({@link CallPathIntervals}) for
  *                  the root-cause analysis; off, the replay keeps only communication records and profiles
+ * @param bytesPerMark with {@code intervals}: the heap the analysis needs at least per mark kept, root-cause stage
+ *                  included; when the marks projected from the part of the trace read so far would need more than
+ *                  {@code markHeap}, the replay keeps none ({@link Replay#marksDropped}). 0: no limit
+ * @param markHeap  the heap the marks are budgeted against (the JVM's maximum heap by default)
  */
 public record ReplayOptions(int threads, ProgressListener progress, Reading reading, int batchSize,
-                            boolean intervals) {
+                            boolean intervals, long bytesPerMark, long markHeap) {
     public ReplayOptions {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -23,27 +27,39 @@ public record ReplayOptions(int threads, ProgressListener progress, Reading read
         }
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(reading, "reading");
+        if (bytesPerMark < 0 || markHeap <= 0) {
+            throw new IllegalArgumentException("bytesPerMark must be >= 0 and markHeap > 0: " + bytesPerMark + ", "
+                    + markHeap);
+        }
     }
 
     public static ReplayOptions defaults() {
         return new ReplayOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, Reading.AUTO,
-                65536, false);
+                65536, false, 0, Runtime.getRuntime().maxMemory());
     }
 
     public ReplayOptions withThreads(int n) {
-        return new ReplayOptions(n, progress, reading, batchSize, intervals);
+        return new ReplayOptions(n, progress, reading, batchSize, intervals, bytesPerMark, markHeap);
     }
 
     public ReplayOptions withProgress(ProgressListener p) {
-        return new ReplayOptions(threads, p, reading, batchSize, intervals);
+        return new ReplayOptions(threads, p, reading, batchSize, intervals, bytesPerMark, markHeap);
     }
 
     public ReplayOptions withReading(Reading r) {
-        return new ReplayOptions(threads, progress, r, batchSize, intervals);
+        return new ReplayOptions(threads, progress, r, batchSize, intervals, bytesPerMark, markHeap);
     }
 
     public ReplayOptions withIntervals(boolean on) {
-        return new ReplayOptions(threads, progress, reading, batchSize, on);
+        return new ReplayOptions(threads, progress, reading, batchSize, on, bytesPerMark, markHeap);
+    }
+
+    /**
+     * Budgets the marks kept for the root causes: {@code bytesPerMark} of heap each, against {@code heap} bytes
+     * (see the record's parameters).
+     */
+    public ReplayOptions withMarkBudget(long bytesPerMark, long heap) {
+        return new ReplayOptions(threads, progress, reading, batchSize, intervals, bytesPerMark, heap);
     }
 
     /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */

@@ -19,11 +19,33 @@ public final class RootCauseMemory {
     /** Bytes the stage adds per mark at its peak, with room for the collector (measured: about 80 live). */
     static final long BYTES_PER_MARK = 100;
 
+    /**
+     * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}): the
+     * stage's {@value #BYTES_PER_MARK} and the mark's own columns (25 bytes measured, 20 counted). The marks are
+     * projected from the first part of the trace, so the threshold sits between two errors: a trace above it would
+     * be refused after the replay anyway (the wait states' records, about 40 bytes per mark, are in use as well)
+     * unless its projection were more than a third too high, and a trace below it leaves the replay room for its
+     * marks and records (about 65 bytes per mark) unless its projection were less than half the count.
+     */
+    public static final long REPLAY_BYTES_PER_MARK = BYTES_PER_MARK + 20;
+
+    /**
+     * What a mark costs the whole analysis at the stage's peak, for saying how much heap a trace needs: the stage's
+     * {@value #BYTES_PER_MARK}, the mark's 25 and the wait states' records' 40.
+     */
+    static final long NEEDED_BYTES_PER_MARK = BYTES_PER_MARK + 25 + 40;
+
     private RootCauseMemory() {
     }
 
-    /** Why the stage would not fit in this JVM's heap, or null when it fits. Collects garbage once if it is close. */
-    public static String shortfall(Replay replay) {
+    /**
+     * Why the stage would not fit in {@code heap} bytes of this JVM's heap, or null when it fits; for a replay that
+     * dropped its marks ({@link Replay#marksDropped}) why it did. Collects garbage once if it is close.
+     */
+    public static String shortfall(Replay replay, long heap) {
+        if (replay.marksDropped()) {
+            return projected(replay.projectedMarks(), replay.shareReadWhenDropped(), heap);
+        }
         long marks = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
@@ -32,12 +54,27 @@ public final class RootCauseMemory {
             }
         }
         Runtime rt = Runtime.getRuntime();
-        if (shortfall(marks, rt.maxMemory(), rt.totalMemory() - rt.freeMemory()) == null) {
+        if (shortfall(marks, heap, rt.totalMemory() - rt.freeMemory()) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(marks, rt.maxMemory(), rt.totalMemory() - rt.freeMemory());
+        return shortfall(marks, heap, rt.totalMemory() - rt.freeMemory());
+    }
+
+    /**
+     * Why the replay kept no marks: the marks projected for the whole trace from the share {@code shareRead} of its
+     * events read would need more than the heap.
+     */
+    static String projected(long marks, double shareRead, long heap) {
+        long needed = marks * NEEDED_BYTES_PER_MARK;
+        return String.format(Locale.ROOT, "they would need about %s of heap for about %,d marks (MPI records, and "
+                        + "OpenMP forks and barriers of threads; about %d bytes each, the wait states' records "
+                        + "included), projected "
+                        + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
+                        + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
+                gib(needed), marks, NEEDED_BYTES_PER_MARK, Math.floor(100 * shareRead), gib(heap),
+                (long) Math.ceil(needed * 1.1 / (1L << 30)) + "g");
     }
 
     /**

@@ -23,4 +23,14 @@ class RootCauseMemoryTest {
         assertTrue(why.contains("only 2.0 GiB of the 16.0 GiB heap are free"), why);
         assertTrue(why.contains("STRAGGLER_HEAP=26g") && why.endsWith("or analyse with --no-root-causes"), why);
     }
+
+    @Test
+    void marksProjectedOverTheHeapSayHowMuchTheWholeTraceNeedsAndFromWhatShare() {
+        // 333,333,333 marks (a trace of 10^9 events) at 165 bytes: 51.2 GiB; asks for 10 % more, rounded up
+        String why = RootCauseMemory.projected(333_333_333L, 0.0512, 16 * GIB);
+        assertTrue(why.startsWith("they would need about 51.2 GiB of heap for about 333,333,333 marks"), why);
+        assertTrue(why.contains("about 165 bytes each, the wait states' records included"), why);
+        assertTrue(why.contains("projected from the first 5 % of the trace's events, more than the 16.0 GiB heap"), why);
+        assertTrue(why.contains("STRAGGLER_HEAP=57g") && why.endsWith("or analyse with --no-root-causes"), why);
+    }
 }

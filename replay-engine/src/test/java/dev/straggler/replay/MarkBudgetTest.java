@@ -1,0 +1,54 @@
+package dev.straggler.replay;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The projection of the marks a whole trace needs, from the part of it read so far. */
+class MarkBudgetTest {
+
+    @Test
+    void noDecisionBeforeTheTrustedShareOfTheEventsIsRead() {
+        // 1,000 events; 40 read with 4 marks would project 100 marks of 10 bytes, over a heap of 500 bytes
+        MarkBudget b = new MarkBudget(1_000, 500, 10);
+        assertFalse(b.note(40, 4));
+        assertEquals(-1, b.projectedMarks());
+    }
+
+    @Test
+    void marksProjectedFromTheShareReadDecideOnceItIsTrusted() {
+        MarkBudget b = new MarkBudget(1_000, 999, 10);
+        b.note(40, 4);
+        // 60 events with 6 marks: 100 marks for 1,000 events, 1,000 bytes > 999
+        assertTrue(b.note(20, 2));
+        assertEquals(100, b.projectedMarks());
+        assertEquals(0.06, b.shareRead(), 1e-12);
+    }
+
+    @Test
+    void aProjectionThatFitsTheHeapExactlyKeepsTheMarks() {
+        MarkBudget b = new MarkBudget(1_000, 1_000, 10);
+        b.note(40, 4);
+        assertFalse(b.note(20, 2));
+        assertFalse(b.note(940, 94));
+        assertFalse(b.exceeded());
+    }
+
+    @Test
+    void onceExceededItStaysExceeded() {
+        MarkBudget b = new MarkBudget(1_000, 999, 10);
+        assertTrue(b.note(100, 10));
+        assertTrue(b.note(900, 0));
+        assertEquals(100, b.projectedMarks());
+    }
+
+    @Test
+    void aBudgetNeedsPositiveEventsHeapAndBytes() {
+        assertThrows(IllegalArgumentException.class, () -> new MarkBudget(0, 1, 1));
+        assertThrows(IllegalArgumentException.class, () -> new MarkBudget(1, 0, 1));
+        assertThrows(IllegalArgumentException.class, () -> new MarkBudget(1, 1, 0));
+    }
+}
