@@ -17,7 +17,8 @@ import java.io.Serializable;
 record LocationFacts(int location, int rank, long events, long firstTime, long lastTime, boolean hasMpi,
                      boolean hasInit, long initEnter, long initLeave, boolean hasFinalize, long finalizeEnter,
                      long finalizeLeave, long[] anomalies, long recordBytes, long receivesInMpi,
-                     CallTree.LocalTree tree, int[] collectiveComms, int[] collectiveCounts, boolean threadRecords)
+                     CallTree.LocalTree tree, int[] collectiveComms, int[] collectiveCounts, boolean threadRecords,
+                     long marks)
         implements Serializable {
 
     static LocationFacts of(LocationData d) {
@@ -40,7 +41,8 @@ record LocationFacts(int location, int rank, long events, long firstTime, long l
         boolean mpi = d.sends().size() > 0 || r.size() > 0 || c.size() > 0 || d.hasInit();
         return new LocationFacts(d.location(), d.rank(), d.events(), d.firstTime(), d.lastTime(), mpi, d.hasInit(),
                 d.initEnter(), d.initLeave(), d.hasFinalize(), d.finalizeEnter(), d.finalizeLeave(), anomalies,
-                d.recordBytes(), inMpi, CallTree.LocalTree.of(d.profile()), comms, counts, !d.threads().isEmpty());
+                d.recordBytes(), inMpi, CallTree.LocalTree.of(d.profile()), comms, counts, !d.threads().isEmpty(),
+                d.intervals() == null ? 0 : d.intervals().size());
     }
 
     /** Collective records on communicator {@code comm}. */

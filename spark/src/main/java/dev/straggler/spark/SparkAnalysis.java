@@ -2,6 +2,7 @@ package dev.straggler.spark;
 
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
+import dev.straggler.patterns.rootcause.RootCauseMemory;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
@@ -213,8 +214,10 @@ public final class SparkAnalysis {
         CallTree.Merged merged = CallTree.mergeTrees(trees);
         CollectiveCounts collectives = CollectiveCounts.form(defs, facts);
         boolean rootCausesAsked = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
-        boolean rootCauses = rootCausesAsked;
-        String rootCauseProblem = null;
+        // the barrier stage holds every location's marks at once: a trace whose stage cannot fit keeps its wait
+        // states and says why, instead of failing in an executor with an out-of-memory error
+        String rootCauseProblem = rootCausesAsked ? rootCauseMemory(jsc, facts, options) : null;
+        boolean rootCauses = rootCausesAsked && rootCauseProblem == null;
         Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
                 rootCauses, threadTeams);
         Broadcast<Plan> shared = jsc.broadcast(plan);
@@ -597,6 +600,27 @@ public final class SparkAnalysis {
     }
 
     /** Reports an accumulator's value as the progress of a phase, four times a second, until interrupted. */
+    /**
+     * Why the root-cause stage would not fit in the executors' heaps ({@link RootCauseMemory#executorShortfall}), or
+     * null. In local mode the executors are this JVM, its heap limited by {@link AnalysisOptions#heapBudget}; on a
+     * cluster the executors registered now, each of {@code spark.executor.memory}.
+     */
+    static String rootCauseMemory(JavaSparkContext jsc, List<LocationFacts> facts, AnalysisOptions options) {
+        long marks = 0;
+        for (LocationFacts f : facts) {
+            marks += f.marks();
+        }
+        if (jsc.isLocal()) {
+            return RootCauseMemory.executorShortfall(marks, 1,
+                    Math.min(options.heapBudget(), Runtime.getRuntime().maxMemory()));
+        }
+        // the driver is listed with the executors
+        int executors = Math.max(1, jsc.sc().getExecutorMemoryStatus().size() - 1);
+        long heap = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
+                jsc.getConf().get("spark.executor.memory", "1g"));
+        return RootCauseMemory.executorShortfall(marks, executors, heap);
+    }
+
     private static Thread watch(AnalysisOptions options, String phase, LongAccumulator done, int total) {
         return watch(options, phase, done::value, total);
     }

@@ -39,6 +39,31 @@ class SparkRootCausesTest {
         return SparkAnalysisTest.spark(trace, partitions, OPTIONS);
     }
 
+    /**
+     * A root-cause stage that cannot fit in the executors' heaps (here a budget of 1 KiB in local mode) is not
+     * started: the wait states are complete, on both ways the driver forms the cube, and the result says why the root
+     * causes are missing instead of the job failing in an executor.
+     */
+    @Test
+    void aStageThatCannotFitTheExecutorsKeepsTheWaitStatesAndSaysWhy() throws IOException {
+        Path trace = Path.of("..", "samples", "recorded", "stencil", "traces.otf2");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(trace), "no " + trace);
+        AnalysisResult full = spark(trace, 2);
+        AnalysisOptions tight = OPTIONS.withHeapBudget(1024);
+        AnalysisResult collected = SparkAnalysisTest.spark(trace, 2, tight);
+        AnalysisResult streamed = SparkAnalysis.runWritingCube(LocalSpark.get(), trace, false, tight, 2,
+                dir.resolve("tight.cubex")).result();
+        assertTrue(full.cube().total("delay") > 0, "the sample has delays when its root causes fit");
+        for (AnalysisResult r : List.of(collected, streamed)) {
+            String why = Analysis.rootCausesProblem(r.cube());
+            assertTrue(why != null && why.startsWith("they would need about") && why.contains("per executor")
+                    && why.contains("--no-root-causes"), String.valueOf(why));
+            assertFalse(Analysis.rootCausesAnalysed(r.cube()));
+            assertEquals(full.cube().total("mpi_latesender"), r.cube().total("mpi_latesender"), 0.0);
+            assertEquals(full.cube().total("time"), r.cube().total("time"), 0.0);
+        }
+    }
+
     @TestFactory
     Stream<DynamicTest> everySharedTraceGivesTheSingleMachineRootCauses() throws IOException {
         return SparkAnalysisTest.sharedTraces().stream().map(t -> DynamicTest.dynamicTest(

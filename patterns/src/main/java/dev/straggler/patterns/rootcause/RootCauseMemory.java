@@ -95,6 +95,28 @@ public final class RootCauseMemory {
                 gib(maxHeap), (long) Math.ceil((used + needed) * 1.1 / (1L << 30)) + "g");
     }
 
+    /**
+     * Why the root-cause stage of a distributed engine would not fit in its executors' heaps, or null when it fits:
+     * its barrier stage holds every location's marks, records and stage state at once, spread over the executors
+     * ({@value #NEEDED_BYTES_PER_MARK} bytes per mark in all, as on one machine).
+     *
+     * @param marks        the marks of all locations, counted where the trace was read
+     * @param executors    the executors the stage's tasks are spread over (1 in local mode)
+     * @param executorHeap the heap of one executor in bytes (in local mode, this JVM's)
+     */
+    public static String executorShortfall(long marks, int executors, long executorHeap) {
+        long perExecutor = (long) Math.ceil((double) marks * NEEDED_BYTES_PER_MARK / Math.max(1, executors));
+        if (perExecutor <= executorHeap) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "they would need about %s of heap per executor for %,d marks (MPI records, "
+                        + "and OpenMP forks and barriers of threads; about %d bytes each, the wait states' records "
+                        + "included) over %d executor(s) of %s; give the executors more memory (spark.executor.memory, "
+                        + "or STRAGGLER_HEAP=%s in local mode) or more executors, or analyse with --no-root-causes",
+                gib(perExecutor), marks, NEEDED_BYTES_PER_MARK, executors, gib(executorHeap),
+                (long) Math.ceil(perExecutor * 1.1 / (1L << 30)) + "g");
+    }
+
     private static String gib(long bytes) {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30));
     }

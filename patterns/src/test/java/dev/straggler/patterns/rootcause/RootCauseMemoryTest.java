@@ -33,4 +33,13 @@ class RootCauseMemoryTest {
         assertTrue(why.contains("projected from the first 5 % of the trace's events, more than the 16.0 GiB heap"), why);
         assertTrue(why.contains("STRAGGLER_HEAP=57g") && why.endsWith("or analyse with --no-root-causes"), why);
     }
+
+    @Test
+    void aDistributedStageIsSpreadOverItsExecutors() {
+        // 272,000,000 marks at 165 bytes: 41.8 GiB, 10.4 GiB on each of 4 executors, 5.2 GiB on each of 8
+        String why = RootCauseMemory.executorShortfall(272_000_000L, 4, 8 * GIB);
+        assertTrue(why.startsWith("they would need about 10.4 GiB of heap per executor for 272,000,000 marks"), why);
+        assertTrue(why.contains("over 4 executor(s) of 8.0 GiB") && why.contains("STRAGGLER_HEAP=12g"), why);
+        assertNull(RootCauseMemory.executorShortfall(272_000_000L, 8, 8 * GIB));
+    }
 }
