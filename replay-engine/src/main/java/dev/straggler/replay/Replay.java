@@ -134,8 +134,7 @@ public final class Replay {
         int[] first = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] < 0).toArray();
         int[] workers = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] >= 0).toArray();
         LocationData[] byLocation = new LocationData[n];
-        MarkBudget budget = options.intervals() && options.bytesPerMark() > 0 && totalEvents > 0
-                ? new MarkBudget(totalEvents, options.markHeap(), options.bytesPerMark()) : null;
+        MarkBudget budget = markBudget(source, options, totalEvents, n);
         Parallel.map(pool, first.length, i -> {
             int l = first[i];
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
@@ -218,6 +217,28 @@ public final class Replay {
     }
 
     /**
+     * The marks of the first {@code maxEvents} events (or fewer: whole batches, up to the end) of a location read as
+     * its rank's master, for an engine that must judge before reading a trace whether the root causes' marks fit:
+     * {@code {events read, marks, the source's records read}} (the last -1 where the source counts none,
+     * {@link LocationReader#recordsRead}).
+     */
+    public static long[] sampleMarks(TraceSource source, TraceDefinitions defs, RegionTable regions, int l,
+                                     long maxEvents) throws IOException {
+        LocationPass pass = new LocationPass(defs, regions, l, true, true);
+        EventBatch batch = threadBatch(ReplayOptions.defaults().batchSize());
+        long events = 0;
+        long records;
+        try (LocationReader r = source.openLocation(l)) {
+            while (events < maxEvents && r.next(batch)) {
+                pass.accept(batch);
+                events += batch.size;
+            }
+            records = r.recordsRead();
+        }
+        return new long[]{events, pass.marks(), records};
+    }
+
+    /**
      * The OpenMP records of some locations, for an engine that analyses a few processes' threads apart from the rest
      * of the trace (a Spark task): a replay whose locations are those of {@code defs} (location {@code i} holding
      * {@code threads.get(i)} and mapping its call paths by {@code localToGlobal.get(i)}), with the team management
@@ -251,6 +272,23 @@ public final class Replay {
     public static boolean isMaster(TraceDefinitions defs, int[] locationOfRank, int l) {
         int rank = defs.location(l).rank();
         return rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == l;
+    }
+
+    /**
+     * The budget of the marks kept for the root causes ({@link ReplayOptions#bytesPerMark}): on the declared events,
+     * else on the source's declared records; null when no marks are kept, no limit is asked for, or the source
+     * declares neither.
+     */
+    private static MarkBudget markBudget(TraceSource source, ReplayOptions options, long declaredEvents, int n) {
+        if (!options.intervals() || options.bytesPerMark() == 0) {
+            return null;
+        }
+        if (declaredEvents > 0) {
+            return new MarkBudget(declaredEvents, options.markHeap(), options.bytesPerMark());
+        }
+        long[] records = source.declaredRecords();
+        return records != null && records.length == n
+                ? MarkBudget.ofRecords(records, options.markHeap(), options.bytesPerMark()) : null;
     }
 
     private static long declaredEvents(TraceDefinitions defs) {
@@ -302,7 +340,11 @@ public final class Replay {
             throw e instanceof TraceFormatException ? new TraceFormatException(where + e.getMessage(), e)
                     : new IOException(where + e.getMessage(), e);
         }
-        return pass.finish();
+        LocationData d = pass.finish();
+        if (budget != null) {
+            budget.locationDone(l, d.events());
+        }
+        return d;
     }
 
     /**

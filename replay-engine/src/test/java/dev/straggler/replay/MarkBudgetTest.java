@@ -51,4 +51,28 @@ class MarkBudgetTest {
         assertThrows(IllegalArgumentException.class, () -> new MarkBudget(1, 0, 1));
         assertThrows(IllegalArgumentException.class, () -> new MarkBudget(1, 1, 0));
     }
+
+    @Test
+    void declaredRecordsGiveNoDecisionBeforeALocationIsReadWhole() {
+        // two locations of 500 records each; nothing is known of the events until one is complete
+        MarkBudget b = MarkBudget.ofRecords(new long[]{500, 500}, 999, 10);
+        assertFalse(b.note(400, 40));
+        assertEquals(-1, b.projectedMarks());
+    }
+
+    @Test
+    void declaredRecordsAreScaledByTheEventsOfTheLocationsReadWhole() {
+        // location 0: 500 records held 400 events (the rest outside the model), so 1,000 records hold about 800
+        // events; 400 events with 40 marks project 80 marks of 10 bytes, 800 bytes
+        MarkBudget fits = MarkBudget.ofRecords(new long[]{500, 500}, 800, 10);
+        fits.note(400, 40);
+        fits.locationDone(0, 400);
+        assertFalse(fits.note(0, 0));
+        MarkBudget over = MarkBudget.ofRecords(new long[]{500, 500}, 799, 10);
+        over.note(400, 40);
+        over.locationDone(0, 400);
+        assertTrue(over.note(0, 0));
+        assertEquals(80, over.projectedMarks());
+        assertEquals(0.5, over.shareRead(), 1e-12);
+    }
 }

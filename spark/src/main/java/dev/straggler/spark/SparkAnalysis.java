@@ -153,22 +153,28 @@ public final class SparkAnalysis {
         String path = trace.toAbsolutePath().toString();
         TraceDefinitions defs;
         String origin;
+        RegionTable regions;
+        // why the root causes cannot fit, judged from a sample before the trace is read with their marks
+        String memoryProblem = null;
         try (TraceSource source = Traces.open(trace, lenient)) {
             defs = source.definitions();
             origin = source.origin();
+            regions = RegionTable.of(defs);
+            if (options.rootCauses()) {
+                memoryProblem = projectedRootCauseMemory(jsc, source, defs, regions, options);
+            }
         }
-        RegionTable regions = RegionTable.of(defs);
         int n = defs.locations().size();
         // by default three partitions per core; with root causes one per core, since the backward replay runs all of its
         // tasks at once and more location partitions would be regrouped for it
-        int defaultParts = (options.rootCauses() ? 1 : 3) * jsc.defaultParallelism();
+        int defaultParts = (options.rootCauses() && memoryProblem == null ? 1 : 3) * jsc.defaultParallelism();
         int parts = Math.max(1, Math.min(n, partitions > 0 ? partitions : defaultParts));
         LocationPartitioner byLocation = new LocationPartitioner(n, parts);
         LongAccumulator read = spark.sparkContext().longAccumulator("locations read");
         Skips skips = new Skips(spark);
         try {
             AnalysisResult r = run(spark, jsc, path, lenient, options, defs, regions, origin, byLocation, read,
-                    blockSize, skips, cubeOut);
+                    blockSize, skips, cubeOut, memoryProblem);
             return new Detailed(r, skips.lines(origin));
         } catch (IOException | UnsupportedOperationException e) {
             throw e;
@@ -181,7 +187,8 @@ public final class SparkAnalysis {
     private static AnalysisResult run(SparkSession spark, JavaSparkContext jsc, String path, boolean lenient,
                                       AnalysisOptions options, TraceDefinitions defs, RegionTable regions,
                                       String origin, LocationPartitioner byLocation, LongAccumulator read,
-                                      int blockSize, Skips skips, Path cubeOut) throws IOException {
+                                      int blockSize, Skips skips, Path cubeOut, String memoryProblem)
+            throws IOException {
         int n = defs.locations().size();
         boolean openMp = hasOpenMp(defs);
         // a process's threads form a team with or without OpenMP (POSIX threads): read after their master, and
@@ -189,7 +196,7 @@ public final class SparkAnalysis {
         boolean threadTeams = openMp || hasWorkerThreads(defs);
         options.progress().update("read", 0, n);
         // the root-cause stage needs each location's marks; it does not run on a trace with OpenMP threads
-        boolean intervals = options.rootCauses();
+        boolean intervals = options.rootCauses() && memoryProblem == null;
         // 1. read: location ranges as tasks, the records kept partitioned by location
         Read reading = read(jsc, path, lenient, intervals, defs, byLocation, threadTeams, read, skips);
         JavaPairRDD<Integer, LocationData> locations = reading.locations();
@@ -216,7 +223,8 @@ public final class SparkAnalysis {
         boolean rootCausesAsked = options.rootCauses() && facts.stream().anyMatch(LocationFacts::hasMpi);
         // the barrier stage holds every location's marks at once: a trace whose stage cannot fit keeps its wait
         // states and says why, instead of failing in an executor with an out-of-memory error
-        String rootCauseProblem = rootCausesAsked ? rootCauseMemory(jsc, facts, options) : null;
+        String rootCauseProblem = !rootCausesAsked ? null
+                : memoryProblem != null ? memoryProblem : rootCauseMemory(jsc, facts, options);
         boolean rootCauses = rootCausesAsked && rootCauseProblem == null;
         Plan plan = new Plan(path, lenient, defs, collectives.instances, merged.localToGlobal(), blockSize,
                 rootCauses, threadTeams);
@@ -610,15 +618,93 @@ public final class SparkAnalysis {
         for (LocationFacts f : facts) {
             marks += f.marks();
         }
-        if (jsc.isLocal()) {
-            return RootCauseMemory.executorShortfall(marks, 1,
-                    Math.min(options.heapBudget(), Runtime.getRuntime().maxMemory()));
+        return RootCauseMemory.executorShortfall(marks, Math.max(1, executors(jsc)), executorHeap(jsc, options));
+    }
+
+    /** Events of each sampled location read to judge the root causes' memory before the trace is read. */
+    static final long SAMPLE_EVENTS = 1L << 20;
+    /** Master locations sampled, spread over the ranks. */
+    static final int SAMPLED_LOCATIONS = 4;
+
+    /**
+     * Why the root-cause stage could not fit in the executors' heaps, judged before the trace is read: the read
+     * with marks keeps each task's locations with their marks in memory, one task per core, and would end with an
+     * out-of-memory error before {@link #rootCauseMemory} could refuse. The marks per event of the first
+     * {@value #SAMPLE_EVENTS} events of up to {@value #SAMPLED_LOCATIONS} ranks' master locations, spread over the
+     * ranks, times the events the definitions declare; for OTF2, whose definitions declare event records, the marks
+     * per record read times the records declared. Nothing is sampled when even a mark per event (record) would fit,
+     * or when the source declares neither (then the check after the read decides). Null when the marks fit.
+     */
+    static String projectedRootCauseMemory(JavaSparkContext jsc, TraceSource source, TraceDefinitions defs,
+                                           RegionTable regions, AnalysisOptions options) throws IOException {
+        // the trace's size: its events where the definitions declare them (a store), else the event records its
+        // locations declare (OTF2), which also count records outside the model
+        long total = 0;
+        for (var l : defs.locations()) {
+            if (l.events() < 0) {
+                total = -1;
+                break;
+            }
+            total += l.events();
         }
+        boolean inRecords = total < 0;
+        if (inRecords) {
+            long[] declared = source.declaredRecords();
+            if (declared == null) {
+                return null;
+            }
+            total = 0;
+            for (long r : declared) {
+                total += Math.max(0, r);
+            }
+        }
+        int executors = executors(jsc);
+        long heap = executorHeap(jsc, options);
+        // on a cluster whose executors have not registered yet nothing is known of its memory, and a trace that fits
+        // even with a mark per event (record) needs no sample: the check after the read decides
+        if (executors == 0 || RootCauseMemory.executorShortfall(total, executors, heap) == null) {
+            return null;
+        }
+        int[] masters = java.util.Arrays.stream(defs.masterLocationByRank()).filter(l -> l >= 0).toArray();
+        if (masters.length == 0) {
+            return null;
+        }
+        long events = 0;
+        long marks = 0;
+        long records = 0;
+        int k = Math.min(SAMPLED_LOCATIONS, masters.length);
+        for (int i = 0; i < k; i++) {
+            long[] sample = Replay.sampleMarks(source, defs, regions, masters[(int) ((long) i * masters.length / k)],
+                    SAMPLE_EVENTS);
+            events += sample[0];
+            marks += sample[1];
+            records = records < 0 || sample[2] < 0 ? -1 : records + sample[2];
+        }
+        long per = inRecords ? records : events;
+        if (per <= 0) {
+            return null;
+        }
+        long projected = (long) Math.ceil((double) marks * total / per);
+        return RootCauseMemory.projectedExecutorShortfall(projected, events, executors, heap);
+    }
+
+    /**
+     * The executors the root-cause stage's tasks spread over: 1 in local mode, else those registered now (0 before
+     * any has).
+     */
+    private static int executors(JavaSparkContext jsc) {
         // the driver is listed with the executors
-        int executors = Math.max(1, jsc.sc().getExecutorMemoryStatus().size() - 1);
-        long heap = org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
-                jsc.getConf().get("spark.executor.memory", "1g"));
-        return RootCauseMemory.executorShortfall(marks, executors, heap);
+        return jsc.isLocal() ? 1 : Math.max(0, jsc.sc().getExecutorMemoryStatus().size() - 1);
+    }
+
+    /**
+     * One executor's heap: in local mode this JVM's, limited by {@link AnalysisOptions#heapBudget}; on a cluster
+     * {@code spark.executor.memory}.
+     */
+    private static long executorHeap(JavaSparkContext jsc, AnalysisOptions options) {
+        return jsc.isLocal() ? Math.min(options.heapBudget(), Runtime.getRuntime().maxMemory())
+                : org.apache.spark.network.util.JavaUtils.byteStringAsBytes(
+                        jsc.getConf().get("spark.executor.memory", "1g"));
     }
 
     private static Thread watch(AnalysisOptions options, String phase, LongAccumulator done, int total) {

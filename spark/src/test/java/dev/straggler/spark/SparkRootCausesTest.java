@@ -41,8 +41,9 @@ class SparkRootCausesTest {
 
     /**
      * A root-cause stage that cannot fit in the executors' heaps (here a budget of 1 KiB in local mode) is not
-     * started: the wait states are complete, on both ways the driver forms the cube, and the result says why the root
-     * causes are missing instead of the job failing in an executor.
+     * started, nor are the marks read for it: judged from a sample before the read, the wait states are complete, on
+     * both ways the driver forms the cube, and the result says why the root causes are missing instead of the job
+     * failing in an executor.
      */
     @Test
     void aStageThatCannotFitTheExecutorsKeepsTheWaitStatesAndSaysWhy() throws IOException {
@@ -57,7 +58,8 @@ class SparkRootCausesTest {
         for (AnalysisResult r : List.of(collected, streamed)) {
             String why = Analysis.rootCausesProblem(r.cube());
             assertTrue(why != null && why.startsWith("they would need about") && why.contains("per executor")
-                    && why.contains("--no-root-causes"), String.valueOf(why));
+                    && why.contains("projected from a sample of") && why.contains("--no-root-causes"),
+                    String.valueOf(why));
             assertFalse(Analysis.rootCausesAnalysed(r.cube()));
             assertEquals(full.cube().total("mpi_latesender"), r.cube().total("mpi_latesender"), 0.0);
             assertEquals(full.cube().total("time"), r.cube().total("time"), 0.0);

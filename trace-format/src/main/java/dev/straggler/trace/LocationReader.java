@@ -25,6 +25,14 @@ public interface LocationReader extends AutoCloseable {
         return new int[0];
     }
 
+    /**
+     * The source's own records consumed so far, for a source whose records are not the events it delivers (an OTF2
+     * event file also holds records outside the model, such as metrics); -1 when it counts none of its own.
+     */
+    default long recordsRead() {
+        return -1;
+    }
+
     @Override
     void close() throws IOException;
 }

@@ -136,6 +136,11 @@ public final class PlausibleTrace implements TraceSource {
     }
 
     @Override
+    public long[] declaredRecords() {
+        return delegate.declaredRecords();
+    }
+
+    @Override
     public LocationReader openLocation(int location) throws IOException {
         return open(location, false, 0);
     }
@@ -233,6 +238,11 @@ public final class PlausibleTrace implements TraceSource {
             this.in = in;
             this.location = location;
             this.rank = rank;
+        }
+
+        @Override
+        public long recordsRead() {
+            return in.recordsRead();
         }
 
         @Override

@@ -63,6 +63,15 @@ public interface TraceSource extends AutoCloseable {
     }
 
     /**
+     * Per location, the records the source declares it holds in its own units (an OTF2 location's event records,
+     * which also count records outside the model; see {@link LocationReader#recordsRead}), for estimating the events
+     * of a source that does not declare them ({@link Location#events}); null when it declares none.
+     */
+    default long[] declaredRecords() {
+        return null;
+    }
+
+    /**
      * Why an analysis of this source is partial: what a lenient read skipped or dropped, one short sentence each;
      * empty for a source read whole.
      */

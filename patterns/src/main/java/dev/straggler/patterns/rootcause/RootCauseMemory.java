@@ -105,15 +105,28 @@ public final class RootCauseMemory {
      * @param executorHeap the heap of one executor in bytes (in local mode, this JVM's)
      */
     public static String executorShortfall(long marks, int executors, long executorHeap) {
+        return executorShortfall(marks, executors, executorHeap, String.format(Locale.ROOT, "%,d marks (", marks));
+    }
+
+    /**
+     * {@link #executorShortfall(long, int, long)} for marks projected from a sample read before the trace
+     * ({@code sampled} events), or null when they fit.
+     */
+    public static String projectedExecutorShortfall(long marks, long sampled, int executors, long executorHeap) {
+        return executorShortfall(marks, executors, executorHeap, String.format(Locale.ROOT,
+                "about %,d marks (projected from a sample of %,d events; ", marks, sampled));
+    }
+
+    private static String executorShortfall(long marks, int executors, long executorHeap, String marksPhrase) {
         long perExecutor = (long) Math.ceil((double) marks * NEEDED_BYTES_PER_MARK / Math.max(1, executors));
         if (perExecutor <= executorHeap) {
             return null;
         }
-        return String.format(Locale.ROOT, "they would need about %s of heap per executor for %,d marks (MPI records, "
+        return String.format(Locale.ROOT, "they would need about %s of heap per executor for %sMPI records, "
                         + "and OpenMP forks and barriers of threads; about %d bytes each, the wait states' records "
                         + "included) over %d executor(s) of %s; give the executors more memory (spark.executor.memory, "
                         + "or STRAGGLER_HEAP=%s in local mode) or more executors, or analyse with --no-root-causes",
-                gib(perExecutor), marks, NEEDED_BYTES_PER_MARK, executors, gib(executorHeap),
+                gib(perExecutor), marksPhrase, NEEDED_BYTES_PER_MARK, executors, gib(executorHeap),
                 (long) Math.ceil(perExecutor * 1.1 / (1L << 30)) + "g");
     }
 

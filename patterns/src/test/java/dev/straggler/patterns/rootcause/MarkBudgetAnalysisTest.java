@@ -70,4 +70,22 @@ class MarkBudgetAnalysisTest {
         String text = TextReport.render(tight, 200, false).replace("\n", " ");
         assertTrue(text.contains("could not be computed: they would need about"), text);
     }
+
+    /**
+     * An OTF2 archive declares its locations' event records, not their events: the projection waits for a location
+     * read whole (recorded sample {@code stencil}, 8 ranks, Score-P 8.4).
+     */
+    @Test
+    void anOtf2TraceIsJudgedFromItsDeclaredRecords() throws Exception {
+        Path trace = Path.of("..", "samples", "recorded", "stencil", "traces.otf2");
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(trace), "no " + trace);
+        AnalysisResult r;
+        try (TraceSource s = dev.straggler.trace.Traces.open(trace)) {
+            r = Analysis.run(s, AnalysisOptions.defaults().withThreads(2).withRootCauses(true).withHeapBudget(1024));
+        }
+        String why = Analysis.rootCausesProblem(r.cube());
+        assertTrue(why != null && why.startsWith("they would need about") && why.contains("projected from the first"),
+                String.valueOf(why));
+        assertTrue(r.cube().total("mpi_latesender") > 0);
+    }
 }

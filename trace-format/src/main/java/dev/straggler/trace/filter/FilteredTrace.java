@@ -63,12 +63,23 @@ public final class FilteredTrace implements TraceSource {
         return n;
     }
 
+    /** The inner source's: the filter delivers fewer events from the same records. */
+    @Override
+    public long[] declaredRecords() {
+        return inner.declaredRecords();
+    }
+
     @Override
     public LocationReader openLocation(int location) throws IOException {
         LocationReader r = inner.openLocation(location);
         EventBatch in = new EventBatch(8192);
         return new LocationReader() {
             private long delivered;
+
+            @Override
+            public long recordsRead() {
+                return r.recordsRead();
+            }
 
             @Override
             public boolean next(EventBatch out) throws IOException {

@@ -228,6 +228,12 @@ public final class Otf2Archive implements TraceSource {
         return newReader(location);
     }
 
+    /** The event records each location's definition declares (OTF2 §6: all record types of its event file). */
+    @Override
+    public long[] declaredRecords() {
+        return mapping.declaredEvents.clone();
+    }
+
     private Otf2LocationReader newReader(int location) throws IOException {
         if (location < 0 || location >= mapping.locationIds.length) {
             throw new IndexOutOfBoundsException("location " + location + " of " + mapping.locationIds.length);

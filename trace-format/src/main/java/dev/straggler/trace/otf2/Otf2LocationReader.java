@@ -81,6 +81,12 @@ final class Otf2LocationReader implements LocationReader {
         return path;
     }
 
+    /** The event records decoded so far, those outside the model included. */
+    @Override
+    public long recordsRead() {
+        return decoder.records();
+    }
+
     @Override
     public boolean next(EventBatch batch) throws IOException {
         batch.clear();
