@@ -204,6 +204,11 @@ public final class AnalyzeBenchmark {
                         threads, best / 1e9, BenchSupport.rate(ev, best),
                         ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), BenchSupport.mib(peakRss), comm,
                         100.0 * comm / ev);
+                String missing = rootCauses ? Analysis.rootCausesProblem(r.cube()) : null;
+                if (missing != null) {
+                    // the time above is the wait states' and what the replay did before it gave up the marks
+                    System.out.println("      root causes asked for but not computed: " + missing);
+                }
             }
         }
         }

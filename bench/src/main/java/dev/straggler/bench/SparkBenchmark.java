@@ -92,6 +92,7 @@ public final class SparkBenchmark {
         double[] seconds = new double[2];
         long[] peaks = new long[2];
         long[] analysed = new long[2];
+        boolean computed = true;
         for (boolean rootCauses : runs) {
             AnalysisOptions options = AnalysisOptions.defaults().withRootCauses(rootCauses);
             String label = rootCauses ? "with root causes" : "without root causes";
@@ -127,6 +128,11 @@ public final class SparkBenchmark {
                     r.summary().events() / sec / 1e6,
                     r.summary().events() / sec / 1e6 / spark.sparkContext().defaultParallelism(),
                     BenchSupport.mib(peak), loadAverage());
+            String missing = rootCauses ? Analysis.rootCausesProblem(r.cube()) : null;
+            if (missing != null) {
+                computed = false;
+                System.out.println("  root causes asked for but not computed: " + missing);
+            }
             System.out.printf(Locale.ROOT, "  cube held by the driver: %s%n", cubeSize(r.cube()));
             System.out.printf(Locale.ROOT, "  shuffled: %s written, %s read; spilled: %s from memory, %s to disk%n",
                     BenchSupport.mib(m.shuffleWrite.get()), BenchSupport.mib(m.shuffleRead.get()),
@@ -149,7 +155,7 @@ public final class SparkBenchmark {
                 System.out.println("  metric totals equal to the single machine's: " + (same ? "yes" : "NO"));
             }
         }
-        if (runs.size() == 2) {
+        if (runs.size() == 2 && computed) {
             double extra = seconds[1] - seconds[0];
             System.out.printf(Locale.ROOT, "side by side: without root causes %.1f s (%.2f M events/s, peak heap %s), "
                             + "with %.1f s (%.2f M events/s, peak heap %s); the root-cause stage costs %.1f s, "

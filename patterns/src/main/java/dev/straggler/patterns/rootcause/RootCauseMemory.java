@@ -96,9 +96,17 @@ public final class RootCauseMemory {
     }
 
     /**
-     * Why the root-cause stage of a distributed engine would not fit in its executors' heaps, or null when it fits:
-     * its barrier stage holds every location's marks, records and stage state at once, spread over the executors
-     * ({@value #NEEDED_BYTES_PER_MARK} bytes per mark in all, as on one machine).
+     * What a mark costs the Spark engine with root causes, per executor heap: besides the stage's state the executors
+     * keep the locations' records and marks as cached blocks and in the shuffles that feed the barrier stage. Measured
+     * in local mode (driver and executors in one JVM) on 27.3 M marks (`SparkBenchmark`, 10^8 events): the analysis
+     * ends with an out-of-memory error in an 8 GiB heap (315 bytes per mark) and completes in 10 GiB (393).
+     */
+    static final long SPARK_BYTES_PER_MARK = 360;
+
+    /**
+     * Why the root-cause stage of the Spark engine would not fit in its executors' heaps, or null when it fits: its
+     * barrier stage holds every location's marks, records and stage state at once, spread over the executors
+     * ({@value #SPARK_BYTES_PER_MARK} bytes per mark in all).
      *
      * @param marks        the marks of all locations, counted where the trace was read
      * @param executors    the executors the stage's tasks are spread over (1 in local mode)
@@ -118,15 +126,15 @@ public final class RootCauseMemory {
     }
 
     private static String executorShortfall(long marks, int executors, long executorHeap, String marksPhrase) {
-        long perExecutor = (long) Math.ceil((double) marks * NEEDED_BYTES_PER_MARK / Math.max(1, executors));
+        long perExecutor = (long) Math.ceil((double) marks * SPARK_BYTES_PER_MARK / Math.max(1, executors));
         if (perExecutor <= executorHeap) {
             return null;
         }
         return String.format(Locale.ROOT, "they would need about %s of heap per executor for %sMPI records, "
-                        + "and OpenMP forks and barriers of threads; about %d bytes each, the wait states' records "
-                        + "included) over %d executor(s) of %s; give the executors more memory (spark.executor.memory, "
+                        + "and OpenMP forks and barriers of threads; about %d bytes each, the records and Spark's "
+                        + "copies of them included) over %d executor(s) of %s; give the executors more memory (spark.executor.memory, "
                         + "or STRAGGLER_HEAP=%s in local mode) or more executors, or analyse with --no-root-causes",
-                gib(perExecutor), marksPhrase, NEEDED_BYTES_PER_MARK, executors, gib(executorHeap),
+                gib(perExecutor), marksPhrase, SPARK_BYTES_PER_MARK, executors, gib(executorHeap),
                 (long) Math.ceil(perExecutor * 1.1 / (1L << 30)) + "g");
     }
 
