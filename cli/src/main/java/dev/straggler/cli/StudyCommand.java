@@ -87,7 +87,7 @@ final class StudyCommand implements Callable<Integer> {
 
     @Option(names = "--root-causes", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Analyse traces with root causes (delay costs, propagation, critical path); on by default, "
-                    + "since a study asks why. --no-root-causes is 5-7x faster.")
+                    + "since a study asks why. --no-root-causes takes about a third of the time (docs/root-causes.md).")
     boolean rootCauses;
 
     @Option(names = "--next", paramLabel = "P",
