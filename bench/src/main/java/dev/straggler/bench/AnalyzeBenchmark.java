@@ -255,6 +255,24 @@ public final class AnalyzeBenchmark {
      * join on the master; region, kernel and barrier on each worker), its events counted in the rank's share.
      */
     static void generate(TraceWriter w, int ranks, long perRank, int ompThreads) throws IOException {
+        generate(w, ranks, perRank, ompThreads, false);
+    }
+
+    /**
+     * The program of {@link #generate(TraceWriter, int, long, int)} with every OpenMP thread made an MPI rank: the
+     * same events per location and the same synchronisation, so that a thread's cost per event can be compared with a
+     * rank's doing the same work. Each team becomes a group of {@code teamSize} ranks (its master the rank that does
+     * the point-to-point exchange and the Allreduce, on a communicator of the masters); the fork is gone, and the
+     * implicit barrier is an MPI_Barrier on the group's communicator (Enter, begin, end, Leave: the six events a
+     * worker thread has per iteration, kernel included).
+     */
+    static void generateTeamsAsRanks(TraceWriter w, int groups, long perGroup, int teamSize) throws IOException {
+        generate(w, groups, perGroup, teamSize, true);
+    }
+
+    /** Both programs above; with {@code teamsAsRanks} a team's threads are ranks. */
+    private static void generate(TraceWriter w, int ranks, long perRank, int ompThreads, boolean teamsAsRanks)
+            throws IOException {
         EventBatch b = new EventBatch(8192);
         EventBatch[] workers = new EventBatch[ompThreads];
         for (int k = 1; k < ompThreads; k++) {
@@ -262,6 +280,8 @@ public final class AnalyzeBenchmark {
         }
         long[] enter = new long[ompThreads];
         long[] arrive = new long[ompThreads];
+        // with teams as ranks the hybrid program's count too, so that both run the same iterations (that one has two
+        // events fewer per iteration: no fork and join)
         int perIteration = 22 + (ompThreads > 1 ? 6 + 6 * (ompThreads - 1) : 0);
         for (int r = 0; r < ranks; r++) {
             SplittableRandom rnd = new SplittableRandom(r);
@@ -270,37 +290,57 @@ public final class AnalyzeBenchmark {
             long t = 1_000_000;
             long n = 1;
             b.enter(t, 0);
+            if (teamsAsRanks) {
+                for (int k = 1; k < ompThreads; k++) {
+                    workers[k].enter(t, 0);
+                }
+            }
             for (int it = 0; n < perRank - 24 - (ompThreads > 1 ? perIteration : 0); it++) {
                 int tag = it & 7;
                 b.enter(t += 50 + rnd.nextInt(4950), 1);
                 if (ompThreads > 1) {
                     // a team: every thread enters the region after the fork, computes, and waits at the region's
                     // implicit barrier for the last one
-                    long fork = t += 50;
-                    b.add(fork, EventKind.THREAD_FORK_CODE, ompThreads, Paradigm.OPENMP.code(), 0, 0, 0);
+                    long start = t += 50;
+                    if (!teamsAsRanks) {
+                        b.add(start, EventKind.THREAD_FORK_CODE, ompThreads, Paradigm.OPENMP.code(), 0, 0, 0);
+                    }
                     long last = 0;
                     for (int k = 0; k < ompThreads; k++) {
-                        enter[k] = fork + 5 + k;
+                        enter[k] = start + 5 + k;
                         arrive[k] = enter[k] + 10 + 50 + rnd.nextInt(4950);
                         last = Math.max(last, arrive[k]);
                     }
                     long leave = last + 20;
                     for (int k = 0; k < ompThreads; k++) {
                         EventBatch x = k == 0 ? b : workers[k];
-                        x.enter(enter[k], 9);
-                        x.enter(enter[k] + 5, 2);
-                        x.leave(arrive[k], 2);
-                        x.enter(arrive[k], 10);
-                        x.leave(leave, 10);
-                        x.leave(leave + 5, 9);
+                        if (teamsAsRanks) {
+                            x.enter(enter[k] + 5, 2);
+                            x.leave(arrive[k], 2);
+                            x.enter(arrive[k], 11);
+                            x.collectiveBegin(arrive[k] + 1);
+                            x.collectiveEnd(leave, CollectiveOp.BARRIER, 2 + r, -1, 0, 0);
+                            x.leave(leave + 5, 11);
+                        } else {
+                            x.enter(enter[k], 9);
+                            x.enter(enter[k] + 5, 2);
+                            x.leave(arrive[k], 2);
+                            x.enter(arrive[k], 10);
+                            x.leave(leave, 10);
+                            x.leave(leave + 5, 9);
+                        }
                     }
-                    b.add(t = leave + 15, EventKind.THREAD_JOIN_CODE, 0, Paradigm.OPENMP.code(), 0, 0, 0);
+                    t = leave + 15;
+                    if (!teamsAsRanks) {
+                        b.add(t, EventKind.THREAD_JOIN_CODE, 0, Paradigm.OPENMP.code(), 0, 0, 0);
+                    }
                 } else {
                     b.enter(t += 50 + rnd.nextInt(4950), 2);
                     b.leave(t += 50 + rnd.nextInt(4950), 2);
                 }
                 b.leave(t += 50 + rnd.nextInt(4950), 1);
-                t = exchange(b, rnd, r, it, left, right, t, 0);
+                // the masters' Allreduce: on the world of masters, or with teams as ranks on their own communicator
+                t = exchange(b, rnd, r, it, left, right, t, teamsAsRanks ? 1 : 0);
                 n += perIteration + (tag == 7 ? 4 : 0);
                 if (b.size >= 8000) {
                     w.append(r, b);
@@ -317,87 +357,14 @@ public final class AnalyzeBenchmark {
             w.append(r, b);
             b.clear();
             for (int k = 1; k < ompThreads; k++) {
+                if (teamsAsRanks) {
+                    workers[k].leave(t + 10, 0);
+                }
                 w.append(workerLocation(ranks, ompThreads, r, k), workers[k]);
                 workers[k].clear();
             }
         }
-        w.finish(definitions(ranks, ompThreads));
-    }
-
-    /**
-     * The program of {@link #generate(TraceWriter, int, long, int)} with every OpenMP thread made an MPI rank: the
-     * same events per location and the same synchronisation, so that a thread's cost per event can be compared with a
-     * rank's doing the same work. Each team becomes a group of {@code teamSize} ranks (its master the rank that does
-     * the point-to-point exchange and the Allreduce, on a communicator of the masters); the fork is gone, and the
-     * implicit barrier is an MPI_Barrier on the group's communicator (Enter, begin, end, Leave: the six events a
-     * worker thread has per iteration, kernel included).
-     */
-    static void generateTeamsAsRanks(TraceWriter w, int groups, long perGroup, int teamSize) throws IOException {
-        EventBatch b = new EventBatch(8192);
-        EventBatch[] members = new EventBatch[teamSize];
-        for (int k = 1; k < teamSize; k++) {
-            members[k] = new EventBatch(8192);
-        }
-        long[] enter = new long[teamSize];
-        long[] arrive = new long[teamSize];
-        // the hybrid program's count per iteration, so that both run the same iterations (this one has two events
-        // fewer per iteration: no fork and join)
-        int perIteration = 22 + 6 + 6 * (teamSize - 1);
-        for (int r = 0; r < groups; r++) {
-            SplittableRandom rnd = new SplittableRandom(r);
-            int right = (r + 1) % groups;
-            int left = (r + groups - 1) % groups;
-            long t = 1_000_000;
-            long n = 1;
-            b.enter(t, 0);
-            for (int k = 1; k < teamSize; k++) {
-                members[k].enter(t, 0);
-            }
-            for (int it = 0; n < perGroup - 24 - perIteration; it++) {
-                int tag = it & 7;
-                b.enter(t += 50 + rnd.nextInt(4950), 1);
-                long start = t += 50;
-                long last = 0;
-                for (int k = 0; k < teamSize; k++) {
-                    enter[k] = start + 5 + k;
-                    arrive[k] = enter[k] + 10 + 50 + rnd.nextInt(4950);
-                    last = Math.max(last, arrive[k]);
-                }
-                long leave = last + 20;
-                for (int k = 0; k < teamSize; k++) {
-                    EventBatch x = k == 0 ? b : members[k];
-                    x.enter(enter[k] + 5, 2);
-                    x.leave(arrive[k], 2);
-                    x.enter(arrive[k], 11);
-                    x.collectiveBegin(arrive[k] + 1);
-                    x.collectiveEnd(leave, CollectiveOp.BARRIER, 2 + r, -1, 0, 0);
-                    x.leave(leave + 5, 11);
-                }
-                t = leave + 15;
-                b.leave(t += 50 + rnd.nextInt(4950), 1);
-                t = exchange(b, rnd, r, it, left, right, t, 1);
-                n += perIteration + (tag == 7 ? 4 : 0);
-                if (b.size >= 8000) {
-                    w.append(r, b);
-                    b.clear();
-                }
-                for (int k = 1; k < teamSize; k++) {
-                    if (members[k].size >= 8000) {
-                        w.append(workerLocation(groups, teamSize, r, k), members[k]);
-                        members[k].clear();
-                    }
-                }
-            }
-            b.leave(t + 10, 0);
-            w.append(r, b);
-            b.clear();
-            for (int k = 1; k < teamSize; k++) {
-                members[k].leave(t + 10, 0);
-                w.append(workerLocation(groups, teamSize, r, k), members[k]);
-                members[k].clear();
-            }
-        }
-        w.finish(teamsAsRanksDefinitions(groups, teamSize));
+        w.finish(teamsAsRanks ? teamsAsRanksDefinitions(ranks, ompThreads) : definitions(ranks, ompThreads));
     }
 
     /**
