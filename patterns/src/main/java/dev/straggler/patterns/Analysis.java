@@ -239,7 +239,6 @@ public final class Analysis {
                 negative, lowest);
     }
 
-
     /** The OpenMP task records (creation, switch, completion) a read of the trace skipped. */
     public static long taskRecords(TraceDefinitions defs) {
         long tasks = 0;

@@ -91,12 +91,13 @@ public final class LocationData implements java.io.Serializable {
      * The location's communication events and the call-path times between them (root-cause analysis input);
      * null for locations whose MPI records are not analysed (threads other than a rank's master).
      */
-    void dropIntervals() {
-        intervals = null;
-    }
-
     public CallPathIntervals intervals() {
         return intervals;
+    }
+
+    /** Drops the marks, by a replay that found they would not fit ({@link MarkBudget}). */
+    void dropIntervals() {
+        intervals = null;
     }
 
     /** The location's OpenMP constructs (forks, joins, parallel regions, barriers, locks); empty without OpenMP. */

@@ -154,7 +154,8 @@ public final class Replay {
             byLocation[l] = d;
             return d;
         });
-        if (budget != null && budget.exceeded()) {
+        boolean dropped = budget != null && budget.exceeded();
+        if (dropped) {
             for (LocationData d : byLocation) {
                 d.dropIntervals();
             }
@@ -167,7 +168,7 @@ public final class Replay {
         CallTree tree = CallTree.merge(locations);
         Replay replay = new Replay(source, defs, regions, locations, tree, locationOfRank, matching, collectives,
                 management);
-        if (budget != null && budget.exceeded()) {
+        if (dropped) {
             replay.projectedMarks = budget.projectedMarks();
             replay.shareReadWhenDropped = budget.shareRead();
         }
@@ -291,7 +292,8 @@ public final class Replay {
                 ? MarkBudget.ofRecords(records, options.markHeap(), options.bytesPerMark()) : null;
     }
 
-    private static long declaredEvents(TraceDefinitions defs) {
+    /** The events the definitions declare for all locations, -1 when any location's are not declared. */
+    public static long declaredEvents(TraceDefinitions defs) {
         long total = 0;
         for (var l : defs.locations()) {
             if (l.events() < 0) {

@@ -2,12 +2,12 @@ package dev.straggler.spark;
 
 import dev.straggler.patterns.Analysis;
 import dev.straggler.patterns.AnalysisOptions;
-import dev.straggler.patterns.rootcause.RootCauseMemory;
 import dev.straggler.patterns.AnalysisResult;
 import dev.straggler.patterns.DelayCause;
 import dev.straggler.patterns.Instance;
 import dev.straggler.patterns.cube.SeverityCube;
 import dev.straggler.patterns.openmp.OpenMpAnalysis;
+import dev.straggler.patterns.rootcause.RootCauseMemory;
 import dev.straggler.patterns.rootcause.RootCauseMetrics;
 import dev.straggler.patterns.rootcause.RootCauses;
 import dev.straggler.patterns.waitstate.CollectiveOutcomes;
@@ -607,7 +607,6 @@ public final class SparkAnalysis {
         }
     }
 
-    /** Reports an accumulator's value as the progress of a phase, four times a second, until interrupted. */
     /**
      * Why the root-cause stage would not fit in the executors' heaps ({@link RootCauseMemory#executorShortfall}), or
      * null. In local mode the executors are this JVM, its heap limited by {@link AnalysisOptions#heapBudget}; on a
@@ -639,24 +638,14 @@ public final class SparkAnalysis {
                                            RegionTable regions, AnalysisOptions options) throws IOException {
         // the trace's size: its events where the definitions declare them (a store), else the event records its
         // locations declare (OTF2), which also count records outside the model
-        long total = 0;
-        for (var l : defs.locations()) {
-            if (l.events() < 0) {
-                total = -1;
-                break;
-            }
-            total += l.events();
-        }
+        long total = Replay.declaredEvents(defs);
         boolean inRecords = total < 0;
         if (inRecords) {
             long[] declared = source.declaredRecords();
             if (declared == null) {
                 return null;
             }
-            total = 0;
-            for (long r : declared) {
-                total += Math.max(0, r);
-            }
+            total = java.util.Arrays.stream(declared).map(r -> Math.max(0, r)).sum();
         }
         int executors = executors(jsc);
         long heap = executorHeap(jsc, options);
@@ -707,6 +696,7 @@ public final class SparkAnalysis {
                         jsc.getConf().get("spark.executor.memory", "1g"));
     }
 
+    /** Reports an accumulator's value as the progress of a phase, four times a second, until interrupted. */
     private static Thread watch(AnalysisOptions options, String phase, LongAccumulator done, int total) {
         return watch(options, phase, done::value, total);
     }

@@ -75,7 +75,7 @@ public final class RootCauseMemory {
                         + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
                         + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
                 gib(needed), marks, NEEDED_BYTES_PER_MARK, Math.floor(100 * shareRead), gib(heap),
-                (long) Math.ceil(needed * 1.1 / (1L << 30)) + "g");
+                heapToAsk(needed));
     }
 
     /**
@@ -93,7 +93,7 @@ public final class RootCauseMemory {
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
                 + "barriers of threads; about %d bytes each), but only %s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
                 + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK, gib(free),
-                gib(maxHeap), (long) Math.ceil((used + needed) * 1.1 / (1L << 30)) + "g");
+                gib(maxHeap), heapToAsk(used + needed));
     }
 
     /**
@@ -136,7 +136,12 @@ public final class RootCauseMemory {
                         + "copies of them included) over %d executor(s) of %s; give the executors more memory (spark.executor.memory, "
                         + "or STRAGGLER_HEAP=%s in local mode) or more executors, or analyse with --no-root-causes",
                 gib(perExecutor), marksPhrase, SPARK_BYTES_PER_MARK, executors, gib(executorHeap),
-                (long) Math.ceil(perExecutor * 1.1 / (1L << 30)) + "g");
+                heapToAsk(perExecutor));
+    }
+
+    /** A heap to ask for that holds {@code bytes}: a tenth more, in whole GiB (e.g. {@code 26g}). */
+    private static String heapToAsk(long bytes) {
+        return (long) Math.ceil(bytes * 1.1 / (1L << 30)) + "g";
     }
 
     private static String gib(long bytes) {
