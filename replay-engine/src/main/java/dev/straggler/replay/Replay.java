@@ -387,7 +387,8 @@ public final class Replay {
         }
         IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf, team);
         EventBatch batch = threadBatch(ReplayOptions.defaults().batchSize());
-        try (LocationReader r = source.openLocation(d.location())) {
+        // only the call stack is replayed: the store need not decode the message columns
+        try (LocationReader r = source.openCallStack(d.location())) {
             while (r.next(batch)) {
                 pass.accept(batch);
             }

@@ -159,11 +159,29 @@ public final class PlausibleTrace implements TraceSource {
         return delegate.seeksWithoutScanning();
     }
 
+    /**
+     * The delegate's call-stack read while nothing has been dropped from this trace: the checks that follow read
+     * only timestamps, kinds and regions then, and the events are those {@link #openLocation(int)} gives. Once a
+     * lenient read has dropped a record for its message length, whole columns decide again: read everything.
+     */
+    @Override
+    public LocationReader openCallStack(int location) throws IOException {
+        if (droppedCount.get() > 0) {
+            return openLocation(location);
+        }
+        return open(location, false, 0, true);
+    }
+
     private LocationReader open(int location, boolean seek, long fromTick) throws IOException {
+        return open(location, seek, fromTick, false);
+    }
+
+    private LocationReader open(int location, boolean seek, long fromTick, boolean callStack) throws IOException {
         int rank = definitions().location(location).rank();
         LocationReader in;
         try {
-            in = seek ? delegate.openLocation(location, fromTick) : delegate.openLocation(location);
+            in = callStack ? delegate.openCallStack(location)
+                    : seek ? delegate.openLocation(location, fromTick) : delegate.openLocation(location);
         } catch (TraceFormatException e) {
             if (!lenient) {
                 throw e.lenientSkips();

@@ -21,6 +21,15 @@ public interface TraceSource extends AutoCloseable {
     LocationReader openLocation(int location) throws IOException;
 
     /**
+     * Reads a location whole for a replay of its call stack: the same events as {@link #openLocation(int)}, with
+     * their time, kind, ref and aux; comm, tag and bytes may be zero. A source whose columns decode separately (the
+     * store) skips those three; this default reads everything.
+     */
+    default LocationReader openCallStack(int location) throws IOException {
+        return openLocation(location);
+    }
+
+    /**
      * Reads a location from its first event with time {@code >= fromTick} (with equal timestamps, the first of
      * them; events of a location are in time order). {@link EventBatch#firstIndex} still counts from the
      * location's start and {@link LocationReader#openRegions()} gives the regions open at that event.

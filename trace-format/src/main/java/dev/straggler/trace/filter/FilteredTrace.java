@@ -71,7 +71,16 @@ public final class FilteredTrace implements TraceSource {
 
     @Override
     public LocationReader openLocation(int location) throws IOException {
-        LocationReader r = inner.openLocation(location);
+        return filtered(inner.openLocation(location));
+    }
+
+    /** The inner source's call-stack read, filtered alike: the filter reads kinds and regions only. */
+    @Override
+    public LocationReader openCallStack(int location) throws IOException {
+        return filtered(inner.openCallStack(location));
+    }
+
+    private LocationReader filtered(LocationReader r) {
         EventBatch in = new EventBatch(8192);
         return new LocationReader() {
             private long delivered;

@@ -13,8 +13,14 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.compression.CompressionCodec;
+import org.apache.arrow.vector.compression.CompressionUtil;
+import org.apache.arrow.vector.compression.NoCompressionCodec;
 import org.apache.arrow.vector.ipc.ArrowFileReader;
+import org.apache.arrow.vector.ipc.ReadChannel;
 import org.apache.arrow.vector.ipc.message.ArrowBlock;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
 
 import java.io.IOException;
 import java.nio.ByteOrder;
@@ -148,6 +154,18 @@ public final class StoreReader implements TraceSource {
     }
 
     /**
+     * Decompresses only the time, kind, ref and aux columns of each record batch; comm, tag and bytes are zero. The
+     * call-stack replays read every event of a location again and need only these: the other three columns are
+     * most of what decompressing a batch costs.
+     */
+    @Override
+    public LocationReader openCallStack(int location) throws IOException {
+        ArrowLocationReader r = (ArrowLocationReader) openLocation(location);
+        r.callStackOnly = true;
+        return r;
+    }
+
+    /**
      * Starts at the first event with time {@code >= fromTick} by binary search, decoding one record batch. With the
      * manifest's batch index: over the batches' last timestamps, checking only the batch read against its own
      * CRC32C, and the regions open come from the index's stack at the batch start plus the events before the
@@ -211,6 +229,8 @@ public final class StoreReader implements TraceSource {
         private long seekTick;
         private int[] openRegions = new int[0];
         private java.nio.ByteBuffer crcBuffer;
+        /** Decode only the columns a call-stack replay reads ({@link StoreReader#openCallStack}). */
+        private boolean callStackOnly;
 
         ArrowLocationReader(StoreManifest.LocationFile file, boolean checkBatches) throws IOException {
             this.file = file;
@@ -271,22 +291,16 @@ public final class StoreReader implements TraceSource {
             if (checkBatches) {
                 checkBatch(b, block);
             }
+            int n;
             try {
-                reader.loadRecordBatch(block);
+                n = callStackOnly ? decodeCallStack(block, batch) : decodeAll(block, batch);
             } catch (IOException | RuntimeException e) {
+                if (e instanceof TraceFormatException t) {
+                    throw t;
+                }
                 throw new TraceFormatException(path + ": record batch " + b + " at byte " + block.getOffset()
                         + " is unreadable (location " + file.index() + "): " + e.getMessage(), e);
             }
-            VectorSchemaRoot root = reader.getVectorSchemaRoot();
-            int n = root.getRowCount();
-            batch.ensureCapacity(n);
-            getLongs(root, StoreLayout.COL_TIME, batch.time, n);
-            getBytes(root, StoreLayout.COL_KIND, batch.kind, n);
-            getInts(root, StoreLayout.COL_REF, batch.ref, n);
-            getInts(root, StoreLayout.COL_COMM, batch.comm, n);
-            getInts(root, StoreLayout.COL_TAG, batch.tag, n);
-            getLongs(root, StoreLayout.COL_BYTES, batch.bytes, n);
-            getLongs(root, StoreLayout.COL_AUX, batch.aux, n);
             long[] t = batch.time;
             byte[] k = batch.kind;
             int bad = -1;
@@ -305,6 +319,79 @@ public final class StoreReader implements TraceSource {
             }
             batch.size = n;
             return n;
+        }
+
+        /** Every column of one record batch, through Arrow's vectors; returns its event count. */
+        private int decodeAll(ArrowBlock block, EventBatch batch) throws IOException {
+            reader.loadRecordBatch(block);
+            VectorSchemaRoot root = reader.getVectorSchemaRoot();
+            int n = root.getRowCount();
+            batch.ensureCapacity(n);
+            getLongs(root, StoreLayout.COL_TIME, batch.time, n);
+            getBytes(root, StoreLayout.COL_KIND, batch.kind, n);
+            getInts(root, StoreLayout.COL_REF, batch.ref, n);
+            getInts(root, StoreLayout.COL_COMM, batch.comm, n);
+            getInts(root, StoreLayout.COL_TAG, batch.tag, n);
+            getLongs(root, StoreLayout.COL_BYTES, batch.bytes, n);
+            getLongs(root, StoreLayout.COL_AUX, batch.aux, n);
+            return n;
+        }
+
+        /**
+         * The time, kind, ref and aux columns of one record batch, each buffer decompressed on its own (the Arrow IPC
+         * body: per column a validity and a data buffer, each compressed separately); comm, tag and bytes zero.
+         */
+        private int decodeCallStack(ArrowBlock block, EventBatch batch) throws IOException {
+            channel.position(block.getOffset());
+            try (ArrowRecordBatch rb = MessageSerializer.deserializeRecordBatch(new ReadChannel(channel), block, child)) {
+                List<ArrowBuf> buffers = rb.getBuffers();
+                if (buffers.size() != 2 * StoreLayout.SCHEMA.getFields().size() || rb.getLength() < 0) {
+                    throw new TraceFormatException(path + ": a record batch at byte " + block.getOffset() + " holds "
+                            + buffers.size() + " buffers, not the 2 per column of the store's layout (location "
+                            + file.index() + ")");
+                }
+                int n = rb.getLength();
+                batch.ensureCapacity(n);
+                CompressionUtil.CodecType type = CompressionUtil.CodecType.fromCompressionType(
+                        rb.getBodyCompression().getCodec());
+                CompressionCodec codec = type == CompressionUtil.CodecType.NO_COMPRESSION
+                        ? NoCompressionCodec.INSTANCE : CommonsCompressionFactory.INSTANCE.createCodec(type);
+                boolean compressed = type != CompressionUtil.CodecType.NO_COMPRESSION;
+                try (ArrowBuf t = column(codec, compressed, buffers, StoreLayout.COL_TIME, n, 8, block)) {
+                    t.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(batch.time, 0, n);
+                }
+                try (ArrowBuf k = column(codec, compressed, buffers, StoreLayout.COL_KIND, n, 1, block)) {
+                    k.getBytes(0, batch.kind, 0, n);
+                }
+                try (ArrowBuf r = column(codec, compressed, buffers, StoreLayout.COL_REF, n, 4, block)) {
+                    r.nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(batch.ref, 0, n);
+                }
+                try (ArrowBuf a = column(codec, compressed, buffers, StoreLayout.COL_AUX, n, 8, block)) {
+                    a.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(batch.aux, 0, n);
+                }
+                Arrays.fill(batch.comm, 0, n, 0);
+                Arrays.fill(batch.tag, 0, n, 0);
+                Arrays.fill(batch.bytes, 0, n, 0L);
+                return n;
+            }
+        }
+
+        /**
+         * Column {@code col}'s data buffer, decompressed (closed by the caller); as Arrow's VectorLoader balances the
+         * reference the codec releases, so that closing the record batch frees each body buffer once.
+         */
+        private ArrowBuf column(CompressionCodec codec, boolean compressed, List<ArrowBuf> buffers, int col, int n,
+                                int width, ArrowBlock block) throws TraceFormatException {
+            ArrowBuf in = buffers.get(2 * col + 1);
+            ArrowBuf out = compressed && in.writerIndex() > 0 ? codec.decompress(child, in) : in;
+            in.getReferenceManager().retain();
+            if (out.capacity() < (long) n * width) {
+                out.close();
+                throw new TraceFormatException(path + ": column " + StoreLayout.SCHEMA.getFields().get(col).getName()
+                        + " of the record batch at byte " + block.getOffset() + " holds " + out.capacity()
+                        + " bytes for " + n + " events (location " + file.index() + " is corrupted)");
+            }
+            return out;
         }
 
         /** Compares the bytes of one batch with the index's CRC32C before Arrow decodes them. */

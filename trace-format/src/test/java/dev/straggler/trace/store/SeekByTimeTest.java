@@ -39,16 +39,6 @@ class SeekByTimeTest {
     @TempDir
     Path tmp;
 
-    private static Path write(TraceSource t, Path dir, StoreOptions o) throws IOException {
-        try (StoreWriter w = StoreWriter.create(dir, o)) {
-            for (int l = 0; l < t.definitions().locations().size(); l++) {
-                w.append(l, t.readLocation(l));
-            }
-            w.finish(t.definitions());
-        }
-        return dir;
-    }
-
     /** Nested regions with runs of equal timestamps, messages in between, one LEAVE without ENTER. */
     static MemoryTrace nestedTrace(int locations, int events, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
@@ -158,7 +148,7 @@ class SeekByTimeTest {
     void storeSeekEqualsFilteredFullReadForEveryBatchSize(int batchSize) throws Exception {
         MemoryTrace t = nestedTrace(2, batchSize < 10 ? 300 : 1500, batchSize);
         for (StoreOptions o : new StoreOptions[]{StoreOptions.defaults(), StoreOptions.uncompressed()}) {
-            Path dir = write(t, tmp.resolve(batchSize + o.compression().name()), o.withBatchSize(batchSize));
+            Path dir = StoreRoundTripTest.write(t, tmp.resolve(batchSize + o.compression().name()), o.withBatchSize(batchSize));
             try (StoreReader r = StoreReader.open(dir)) {
                 assertTrue(r.seeksWithoutScanning());
                 checkAllSeeks(t, r, batchSize);
@@ -175,7 +165,7 @@ class SeekByTimeTest {
     @Test
     void storeSeekOnTheSampleTrace() throws Exception {
         MemoryTrace sample = TextTraceReader.read(SampleTraces.lateSenderText());
-        try (StoreReader r = StoreReader.open(write(sample, tmp.resolve("s"), StoreOptions.defaults().withBatchSize(3)))) {
+        try (StoreReader r = StoreReader.open(StoreRoundTripTest.write(sample, tmp.resolve("s"), StoreOptions.defaults().withBatchSize(3)))) {
             checkAllSeeks(sample, r, 3);
         }
     }
@@ -187,7 +177,7 @@ class SeekByTimeTest {
         MemoryTrace two = new MemoryTrace("two");
         two.append(0, t.readLocation(0));
         two.finish(defs.withLocations(List.of(defs.location(0), dev.straggler.trace.Location.masterThread(1, 1))));
-        try (StoreReader r = StoreReader.open(write(two, tmp.resolve("e"), StoreOptions.defaults()))) {
+        try (StoreReader r = StoreReader.open(StoreRoundTripTest.write(two, tmp.resolve("e"), StoreOptions.defaults()))) {
             checkAllSeeks(two, r, 4);
         }
     }
@@ -195,7 +185,7 @@ class SeekByTimeTest {
     @Test
     void storeOpenedWithPlausibilityChecksStillSeeksWithoutScanning() throws Exception {
         MemoryTrace sample = TextTraceReader.read(SampleTraces.lateSenderText());
-        try (TraceSource r = Traces.open(write(sample, tmp.resolve("p"), StoreOptions.defaults().withBatchSize(4)))) {
+        try (TraceSource r = Traces.open(StoreRoundTripTest.write(sample, tmp.resolve("p"), StoreOptions.defaults().withBatchSize(4)))) {
             assertTrue(r.seeksWithoutScanning());
             checkAllSeeks(sample, r, 4);
         }
@@ -205,7 +195,7 @@ class SeekByTimeTest {
     @Test
     void storeWithoutBatchIndexStillSeeksExactly() throws Exception {
         MemoryTrace t = nestedTrace(2, 700, 5);
-        Path dir = write(t, tmp.resolve("old"), StoreOptions.defaults().withBatchSize(16));
+        Path dir = StoreRoundTripTest.write(t, tmp.resolve("old"), StoreOptions.defaults().withBatchSize(16));
         Path m = dir.resolve(StoreLayout.MANIFEST);
         ObjectNode root = (ObjectNode) StoreJson.MAPPER.readTree(m.toFile());
         root.withArray("locations").forEach(f -> ((ObjectNode) f).remove("batchIndex"));
@@ -220,7 +210,7 @@ class SeekByTimeTest {
     @Test
     void seekRefusesACorruptedBatchWithoutReadingTheWholeFile() throws Exception {
         MemoryTrace t = nestedTrace(1, 3000, 9);
-        Path dir = write(t, tmp.resolve("c"), StoreOptions.uncompressed().withBatchSize(100));
+        Path dir = StoreRoundTripTest.write(t, tmp.resolve("c"), StoreOptions.uncompressed().withBatchSize(100));
         StoreManifest.LocationFile f;
         try (StoreReader r = StoreReader.open(dir)) {
             f = r.manifest().locations().get(0);
@@ -261,7 +251,7 @@ class SeekByTimeTest {
         Path src = Path.of(shared, "traces").resolve(trace);
         Assumptions.assumeTrue(Files.isDirectory(src), "shared trace folder " + src + " is absent");
         try (TraceSource otf2 = Traces.open(src)) {
-            Path dir = write(otf2, tmp.resolve("real"), StoreOptions.defaults().withBatchSize(1000));
+            Path dir = StoreRoundTripTest.write(otf2, tmp.resolve("real"), StoreOptions.defaults().withBatchSize(1000));
             try (StoreReader r = StoreReader.open(dir)) {
                 for (int l = 0; l < otf2.definitions().locations().size(); l++) {
                     EventBatch all = otf2.readLocation(l);

@@ -26,7 +26,8 @@ class StoreRoundTripTest {
     @TempDir
     Path tmp;
 
-    private static Path write(TraceSource t, Path dir, StoreOptions o) throws IOException {
+    /** Writes every location of {@code t} into a new store at {@code dir}. */
+    static Path write(TraceSource t, Path dir, StoreOptions o) throws IOException {
         try (StoreWriter w = StoreWriter.create(dir, o)) {
             for (int l = 0; l < t.definitions().locations().size(); l++) {
                 w.append(l, t.readLocation(l));
