@@ -109,7 +109,8 @@ public final class Analysis {
             } else {
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
-                            ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads());
+                            ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads(),
+                            true); // nothing below reads a message record of this replay
                     causes = rc.causes();
                     RootCauseMetrics.addTo(cube, rc);
                     if (!rc.problems().isEmpty()) {

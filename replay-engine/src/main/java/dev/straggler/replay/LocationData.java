@@ -15,8 +15,8 @@ public final class LocationData implements java.io.Serializable {
     private final int rank;
     private final int thread;
     private final LocationProfile profile;
-    private final SendTable sends;
-    private final RecvTable receives;
+    private SendTable sends;
+    private RecvTable receives;
     private final CollectiveTable collectives;
     /** Final once the replay returns; the replay drops it when the marks would not fit ({@link MarkBudget}). */
     private CallPathIntervals intervals;
@@ -93,6 +93,16 @@ public final class LocationData implements java.io.Serializable {
      */
     public CallPathIntervals intervals() {
         return intervals;
+    }
+
+    /**
+     * Keeps only the number of point-to-point sends and receives ({@link SendTable#released}): for an analysis whose
+     * remaining steps read no message record (the root-cause stage once its partners know their facts). Not
+     * thread-safe with readers of this location's tables.
+     */
+    public void releaseMessageRecords() {
+        sends = sends.released();
+        receives = receives.released();
     }
 
     /** Drops the marks, by a replay that found they would not fit ({@link MarkBudget}). */

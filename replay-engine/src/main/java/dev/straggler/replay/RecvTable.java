@@ -18,19 +18,58 @@ public final class RecvTable implements java.io.Serializable {
     /** Flag: not inside an MPI region; ignored as Scalasca does. */
     public static final byte NOT_IN_MPI = 1 << 3;
     private static final byte KIND_MASK = 7;
+    /** The bytes of one row, all columns together. */
+    public static final int BYTES_PER_ROW = 53;
 
-    private final Columns.Longs time = new Columns.Longs();
-    private final Columns.Longs enter = new Columns.Longs();
-    private final Columns.Longs leave = new Columns.Longs();
-    private final Columns.Longs reqEnter = new Columns.Longs();
-    private final Columns.Ints comm = new Columns.Ints();
-    private final Columns.Ints peer = new Columns.Ints();
-    private final Columns.Ints tag = new Columns.Ints();
-    private final Columns.Ints callPath = new Columns.Ints();
-    private final Columns.Ints call = new Columns.Ints();
-    private final Columns.Bytes flags = new Columns.Bytes();
+    private final Columns.Longs time;
+    private final Columns.Longs enter;
+    private final Columns.Longs leave;
+    private final Columns.Longs reqEnter;
+    private final Columns.Ints comm;
+    private final Columns.Ints peer;
+    private final Columns.Ints tag;
+    private final Columns.Ints callPath;
+    private final Columns.Ints call;
+    private final Columns.Bytes flags;
     private int size;
     private int capacity = Columns.INITIAL;
+
+    public RecvTable() {
+        time = new Columns.Longs();
+        enter = new Columns.Longs();
+        leave = new Columns.Longs();
+        reqEnter = new Columns.Longs();
+        comm = new Columns.Ints();
+        peer = new Columns.Ints();
+        tag = new Columns.Ints();
+        callPath = new Columns.Ints();
+        call = new Columns.Ints();
+        flags = new Columns.Bytes();
+    }
+
+    /** A table of {@code size} rows whose columns are gone ({@link #released}). */
+    private RecvTable(int size) {
+        time = null;
+        enter = null;
+        leave = null;
+        reqEnter = null;
+        comm = null;
+        peer = null;
+        tag = null;
+        callPath = null;
+        call = null;
+        flags = null;
+        this.size = size;
+    }
+
+    /**
+     * This table's size without its rows, for a stage that needs no more than how many there are once the rows have
+     * been read (the root-cause stage after its partners learned their facts): its 53 bytes a row are freed.
+     * Reading a row of it fails.
+     */
+    public RecvTable released() {
+        return new RecvTable(size);
+    }
 
     public int add(long t, long callEnter, long requestEnter, int communicator, int peerRank, int msgTag,
                    int path, int callOrdinal, byte kind, boolean inMpi) {

@@ -22,20 +22,61 @@ public final class SendTable implements java.io.Serializable {
     /** Flag: the record is not inside an MPI region; Scalasca ignores it for matching. */
     public static final byte NOT_IN_MPI = 1 << 4;
     private static final byte KIND_MASK = 7;
+    /** The bytes of one row, all columns together. */
+    public static final int BYTES_PER_ROW = 61;
 
-    private final Columns.Longs time = new Columns.Longs();
-    private final Columns.Longs enter = new Columns.Longs();
-    private final Columns.Longs bytes = new Columns.Longs();
-    private final Columns.Longs cmpEnter = new Columns.Longs();
-    private final Columns.Longs cmpLeave = new Columns.Longs();
-    private final Columns.Ints comm = new Columns.Ints();
-    private final Columns.Ints peer = new Columns.Ints();
-    private final Columns.Ints tag = new Columns.Ints();
-    private final Columns.Ints cmpCallPath = new Columns.Ints();
-    private final Columns.Ints cmpCall = new Columns.Ints();
-    private final Columns.Bytes flags = new Columns.Bytes();
+    private final Columns.Longs time;
+    private final Columns.Longs enter;
+    private final Columns.Longs bytes;
+    private final Columns.Longs cmpEnter;
+    private final Columns.Longs cmpLeave;
+    private final Columns.Ints comm;
+    private final Columns.Ints peer;
+    private final Columns.Ints tag;
+    private final Columns.Ints cmpCallPath;
+    private final Columns.Ints cmpCall;
+    private final Columns.Bytes flags;
     private int size;
     private int capacity = Columns.INITIAL;
+
+    public SendTable() {
+        time = new Columns.Longs();
+        enter = new Columns.Longs();
+        bytes = new Columns.Longs();
+        cmpEnter = new Columns.Longs();
+        cmpLeave = new Columns.Longs();
+        comm = new Columns.Ints();
+        peer = new Columns.Ints();
+        tag = new Columns.Ints();
+        cmpCallPath = new Columns.Ints();
+        cmpCall = new Columns.Ints();
+        flags = new Columns.Bytes();
+    }
+
+    /** A table of {@code size} rows whose columns are gone ({@link #released}). */
+    private SendTable(int size) {
+        time = null;
+        enter = null;
+        bytes = null;
+        cmpEnter = null;
+        cmpLeave = null;
+        comm = null;
+        peer = null;
+        tag = null;
+        cmpCallPath = null;
+        cmpCall = null;
+        flags = null;
+        this.size = size;
+    }
+
+    /**
+     * This table's size without its rows, for a stage that needs no more than how many there are once the rows have
+     * been read (the root-cause stage after its partners learned their facts): its 61 bytes a row are freed.
+     * Reading a row of it fails.
+     */
+    public SendTable released() {
+        return new SendTable(size);
+    }
 
     /** Appends a row and returns its index; completion starts as CMP_NONE. */
     public int add(long t, long callEnter, int communicator, int peerRank, int msgTag, long length, boolean inMpi) {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LocationPassTest {
@@ -46,6 +47,20 @@ class LocationPassTest {
         long[] excl = p.exclusiveTimes();
         assertEquals(100 - 25 - 30, excl[node(r, 0, "main")]);
         assertEquals(20, excl[node(r, 0, "main", "bar")]);
+    }
+
+    @Test
+    void releasedMessageRecordsKeepTheirCountsAndRefuseTheirRows() throws IOException {
+        TraceBuilder b = new TraceBuilder(2);
+        b.rank(0).enter(0, "main").callSend("MPI_Send", 10, 12, 1, 7, 64).callSend("MPI_Send", 20, 22, 1, 7, 64).leave(50);
+        b.rank(1).enter(0, "main").callRecv(5, 15, 0, 7, 64).callRecv(16, 25, 0, 7, 64).leave(50);
+        Replay r = replay(b);
+        r.location(0).releaseMessageRecords();
+        r.location(1).releaseMessageRecords();
+        assertEquals(2, r.location(0).sends().size());
+        assertEquals(2, r.location(1).receives().size());
+        assertThrows(NullPointerException.class, () -> r.location(0).sends().enter(1));
+        assertThrows(NullPointerException.class, () -> r.location(1).receives().enter(0));
     }
 
     @Test

@@ -2,7 +2,9 @@ package dev.straggler.patterns.rootcause;
 
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.LocationData;
+import dev.straggler.replay.RecvTable;
 import dev.straggler.replay.Replay;
+import dev.straggler.replay.SendTable;
 
 import java.util.Locale;
 
@@ -10,31 +12,38 @@ import java.util.Locale;
  * Whether the root-cause stage fits in the heap that is left once the wait states are known. The stage's memory
  * grows with the marks (communication records), not with ENTER/LEAVE events: record links, partner facts and Leave
  * times, synchronisation points, interval times and long-term costs (docs/root-causes.md, "Cost"). Measured on
- * 1.2·10^8 events (32.7 M marks): 2.2 GiB live before the stage, 4.6 GiB live at its peak (after full collections),
- * about 80 bytes per mark; with the collector's room the stage ended with an out-of-memory error when it started
- * with 3.1 GiB free (98 bytes per mark) and completed with 3.6 GiB (118), so {@value #BYTES_PER_MARK} are counted.
+ * 1.2·10^8 events (32.7 M marks): before the stage freed anything, it ended with an out-of-memory error when it
+ * started with 98 bytes per mark free and completed with 118. As the analysis runs it, the stage frees the
+ * point-to-point records once it has read them ({@code LocationData.releaseMessageRecords}; there 21.7 M rows,
+ * 38.5 bytes per mark): it then fails with 58 bytes per mark free and completes with 64, so it needs about 102 per
+ * mark less the rows it frees. {@value #BYTES_PER_MARK} are counted, less the rows.
  * A run that would not fit keeps its wait states and says why its root causes are missing, instead of failing
  * with an out-of-memory error after minutes of work.
  */
 public final class RootCauseMemory {
-    /** Bytes the stage adds per mark at its peak, with room for the collector (measured: about 80 live). */
-    static final long BYTES_PER_MARK = 120;
-
     /**
-     * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}): the
-     * stage's {@value #BYTES_PER_MARK} and the mark's own columns (25 bytes measured, 20 counted). The marks are
-     * projected from the first part of the trace, so the threshold sits between two errors: a trace above it would
-     * be refused after the replay anyway (the wait states' records, about 40 bytes per mark, are in use as well)
-     * unless its projection were more than 30 % too high, and a trace below it leaves the replay room for its
-     * marks and records (about 65 bytes per mark) unless its projection were less than half the count.
+     * Bytes the stage adds per mark at its peak, with room for the collector, before the message records it frees
+     * are subtracted.
      */
-    public static final long REPLAY_BYTES_PER_MARK = BYTES_PER_MARK + 20;
+    static final long BYTES_PER_MARK = 105;
 
     /**
      * What a mark costs the whole analysis at the stage's peak, for saying how much heap a trace needs: the stage's
-     * {@value #BYTES_PER_MARK}, the mark's 25 and the wait states' records' 40.
+     * {@value #BYTES_PER_MARK}, the mark's own 25 bytes and 10 of the wait states' other per-location state; the
+     * message records are freed as the stage starts, so they do not count again. Measured: 73 bytes per mark in use
+     * before the stage, and 64 free, 137 in all.
      */
-    static final long NEEDED_BYTES_PER_MARK = BYTES_PER_MARK + 25 + 40;
+    static final long NEEDED_BYTES_PER_MARK = BYTES_PER_MARK + 35;
+
+    /**
+     * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}).
+     * The marks are projected from the first part of the trace, so the threshold sits between two errors, below the
+     * whole {@value #NEEDED_BYTES_PER_MARK}: a trace that would fit is refused only if its projection were more than
+     * 20 % too high, and a trace let through leaves the replay room for its marks and records (73 bytes per mark
+     * measured) unless its projection were more than a third too low; one let through that does not fit after all is
+     * refused after the replay, with its wait states, by {@link #shortfall(Replay, long)}.
+     */
+    public static final long REPLAY_BYTES_PER_MARK = 115;
 
     private RootCauseMemory() {
     }
@@ -48,19 +57,22 @@ public final class RootCauseMemory {
             return projected(replay.projectedMarks(), replay.shareReadWhenDropped(), heap);
         }
         long marks = 0;
+        long released = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
             if (iv != null) {
                 marks += iv.size();
             }
+            released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
+                    + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
         }
         Runtime rt = Runtime.getRuntime();
-        if (shortfall(marks, heap, rt.totalMemory() - rt.freeMemory()) == null) {
+        if (shortfall(marks, released, heap, rt.totalMemory() - rt.freeMemory()) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(marks, heap, rt.totalMemory() - rt.freeMemory());
+        return shortfall(marks, released, heap, rt.totalMemory() - rt.freeMemory());
     }
 
     /**
@@ -70,8 +82,8 @@ public final class RootCauseMemory {
     static String projected(long marks, double shareRead, long heap) {
         long needed = marks * NEEDED_BYTES_PER_MARK;
         return String.format(Locale.ROOT, "they would need about %s of heap for about %,d marks (MPI records, and "
-                        + "OpenMP forks and barriers of threads; about %d bytes each, the wait states' records "
-                        + "included), projected "
+                        + "OpenMP forks and barriers of threads; about %d bytes each, the mark's own and the stage's), "
+                        + "projected "
                         + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
                         + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
                 gib(needed), marks, NEEDED_BYTES_PER_MARK, Math.floor(100 * shareRead), gib(heap),
@@ -79,20 +91,23 @@ public final class RootCauseMemory {
     }
 
     /**
-     * @param marks   the marks of all locations: MPI records, and on threads OpenMP forks and barriers
-     * @param maxHeap the heap's limit in bytes
-     * @param used    bytes of heap in use now
+     * @param marks    the marks of all locations: MPI records, and on threads OpenMP forks and barriers
+     * @param released the bytes of the point-to-point records the stage frees once it has read them
+     * @param maxHeap  the heap's limit in bytes
+     * @param used     bytes of heap in use now
      * @return why the stage would not fit, or null when it fits
      */
-    static String shortfall(long marks, long maxHeap, long used) {
-        long needed = marks * BYTES_PER_MARK;
+    static String shortfall(long marks, long released, long maxHeap, long used) {
+        long needed = Math.max(0, marks * BYTES_PER_MARK - released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;
         }
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; about %d bytes each), but only %s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
-                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK, gib(free),
+                + "barriers of threads; about %d bytes each, less the %s of message records the stage frees), but only "
+                + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
+                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
+                gib(released), gib(free),
                 gib(maxHeap), heapToAsk(used + needed));
     }
 

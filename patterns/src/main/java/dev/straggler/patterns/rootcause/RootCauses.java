@@ -101,6 +101,18 @@ public final class RootCauses {
     public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
                              InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
                              List<Instance> explain, ExecutorService pool, int threads) throws IOException {
+        return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, explain, pool, threads, false);
+    }
+
+    /**
+     * As above; with {@code releaseMessageRecords} the point-to-point records of every location are freed once the
+     * stage has read them ({@link LocationData#releaseMessageRecords}), for a caller that reads none afterwards: a
+     * quarter of what the stage holds while it replays backwards.
+     */
+    public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
+                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
+                             List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords)
+            throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         PartnerFacts[] partners = new PartnerFacts[n];
@@ -138,14 +150,15 @@ public final class RootCauses {
                 roles[l] = new CollectiveRoles(d.collectives().size());
             }
         });
-        Matches matches = new Matches(replay, pool, threads);
-        PartnerFacts.Sink facts = factsInto(partners);
-        forEach(pool, threads, n, l -> {
-            if (states[l] != null) {
-                PartnerFacts.emitFacts(states[l], lateSenderWaits[l], lateReceiverWaits[l], matching(matches, l),
-                        facts);
+        emitFacts(replay, states, partners, lateSenderWaits, lateReceiverWaits, pool, threads);
+        // the last step that reads message records: where the instances explained waited
+        InstanceCauses causes = explain.isEmpty() ? null : InstanceCauses.of(replay, explain, lateSenderWaits,
+                lateReceiverWaits);
+        if (releaseMessageRecords) {
+            for (LocationData d : replay.locations()) {
+                d.releaseMessageRecords();
             }
-        });
+        }
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
         forEach(pool, threads, n, l -> {
@@ -182,7 +195,6 @@ public final class RootCauses {
         if (!teams.isEmpty()) {
             cost.clock = clock;
         }
-        InstanceCauses causes = explain.isEmpty() ? null : InstanceCauses.of(replay, explain, lateSenderWaits, lateReceiverWaits);
         cost.explain = causes;
         cost.run(pool, threads);
         cost.forwardClassification((target, row, lateSender, source, sp, v) ->
@@ -198,6 +210,23 @@ public final class RootCauses {
         });
         CriticalPathImpact.compute(out, ltimes, paths);
         return new Result(out, problems, causes == null ? List.of() : causes.causes());
+    }
+
+    /**
+     * The first exchange: each location tells its point-to-point partners its facts. The message matching it needs
+     * is garbage once this returns (a frame of the caller would keep it until the stage ends).
+     */
+    private static void emitFacts(Replay replay, LocationState[] states, PartnerFacts[] partners,
+                                  long[][] lateSenderWaits, long[][] lateReceiverWaits, ExecutorService pool,
+                                  int threads) throws IOException {
+        Matches matches = new Matches(replay, pool, threads);
+        PartnerFacts.Sink facts = factsInto(partners);
+        forEach(pool, threads, states.length, l -> {
+            if (states[l] != null) {
+                PartnerFacts.emitFacts(states[l], lateSenderWaits[l], lateReceiverWaits[l], matching(matches, l),
+                        facts);
+            }
+        });
     }
 
     /** The OpenMP teams of held master locations whose threads can be replayed together ({@link #replayable}). */

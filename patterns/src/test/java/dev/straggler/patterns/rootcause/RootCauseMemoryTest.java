@@ -11,27 +11,38 @@ class RootCauseMemoryTest {
 
     @Test
     void aStageThatFitsInTheFreeHeapRuns() {
-        // 10^7 marks need about 1.1 GiB; 6 GiB are free
-        assertNull(RootCauseMemory.shortfall(10_000_000L, 16 * GIB, 10 * GIB));
+        // 10^7 marks need about 1.0 GiB; 6 GiB are free
+        assertNull(RootCauseMemory.shortfall(10_000_000L, 0, 16 * GIB, 10 * GIB));
+    }
+
+    @Test
+    void theMessageRecordsTheStageFreesCountAsRoom() {
+        // 32.7 M marks at 105 bytes: 3.19 GiB; 2.1 GiB free, and 1.15 GiB of records freed as the stage starts
+        long marks = 32_666_496L;
+        long free = (long) (2.1 * GIB);
+        assertTrue(RootCauseMemory.shortfall(marks, 0, 16 * GIB, 16 * GIB - free) != null);
+        assertNull(RootCauseMemory.shortfall(marks, (long) (1.15 * GIB), 16 * GIB, 16 * GIB - free));
     }
 
     @Test
     void aStageThatDoesNotFitSaysHowMuchItNeedsAndWhatToDo() {
-        // 10^8 marks need about 11.2 GiB; 2 GiB are free
-        String why = RootCauseMemory.shortfall(100_000_000L, 16 * GIB, 14 * GIB);
-        assertTrue(why.startsWith("they need about 11.2 GiB more memory for 100,000,000 marks (MPI records, and OpenMP forks"), why);
+        // 10^8 marks at 105 bytes: 9.8 GiB, less 2 GiB of records freed: 7.8 GiB; 2 GiB are free
+        String why = RootCauseMemory.shortfall(100_000_000L, 2 * GIB, 16 * GIB, 14 * GIB);
+        assertTrue(why.startsWith("they need about 7.8 GiB more memory for 100,000,000 marks (MPI records, and OpenMP forks"), why);
+        assertTrue(why.contains("about 105 bytes each, less the 2.0 GiB of message records the stage frees)"), why);
         assertTrue(why.contains("only 2.0 GiB of the 16.0 GiB heap are free"), why);
-        assertTrue(why.contains("STRAGGLER_HEAP=28g") && why.endsWith("or analyse with --no-root-causes"), why);
+        // 14 GiB in use and 7.8 more, with a tenth to spare: 24.0 GiB, asked for as 24g
+        assertTrue(why.contains("STRAGGLER_HEAP=24g") && why.endsWith("or analyse with --no-root-causes"), why);
     }
 
     @Test
     void marksProjectedOverTheHeapSayHowMuchTheWholeTraceNeedsAndFromWhatShare() {
-        // 333,333,333 marks (a trace of 10^9 events) at 185 bytes: 57.4 GiB; asks for 10 % more, rounded up
+        // 333,333,333 marks (a trace of 10^9 events) at 140 bytes: 43.5 GiB; asks for 10 % more, rounded up
         String why = RootCauseMemory.projected(333_333_333L, 0.0512, 16 * GIB);
-        assertTrue(why.startsWith("they would need about 57.4 GiB of heap for about 333,333,333 marks"), why);
-        assertTrue(why.contains("about 185 bytes each, the wait states' records included"), why);
+        assertTrue(why.startsWith("they would need about 43.5 GiB of heap for about 333,333,333 marks"), why);
+        assertTrue(why.contains("about 140 bytes each"), why);
         assertTrue(why.contains("projected from the first 5 % of the trace's events, more than the 16.0 GiB heap"), why);
-        assertTrue(why.contains("STRAGGLER_HEAP=64g") && why.endsWith("or analyse with --no-root-causes"), why);
+        assertTrue(why.contains("STRAGGLER_HEAP=48g") && why.endsWith("or analyse with --no-root-causes"), why);
     }
 
     @Test
