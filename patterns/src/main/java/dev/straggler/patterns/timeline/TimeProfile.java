@@ -252,7 +252,8 @@ public record TimeProfile(int bins, long startTick, long endTick, double start, 
         boolean[] entered = new boolean[defs.regions().size()];
         for (int l : chosen) {
             LocationProfile p;
-            try (LocationReader reader = source.openLocation(l)) {
+            // the binner reads timestamps, kinds and regions only: a store need not decode the message columns
+            try (LocationReader reader = source.openCallStack(l)) {
                 p = binner.run(l, reader, batch);
             }
             for (int id : p.regions) {
@@ -305,7 +306,7 @@ public record TimeProfile(int bins, long startTick, long endTick, double start, 
         long last = Long.MIN_VALUE;
         EventBatch batch = new EventBatch(4096);
         for (int l : chosen) {
-            try (LocationReader reader = source.openLocation(l)) {
+            try (LocationReader reader = source.openCallStack(l)) {
                 while (reader.next(batch)) {
                     long[] time = batch.time;
                     for (int i = 0, n = batch.size; i < n; i++) {
