@@ -105,6 +105,18 @@ public final class LocationData implements java.io.Serializable {
         receives = receives.released();
     }
 
+    /**
+     * This location as {@link #releaseMessageRecords} leaves it, as a copy: for an engine whose locations are cached
+     * and read again by other stages (Spark), which must not see their records go.
+     */
+    public LocationData withoutMessageRecords() {
+        LocationData c = new LocationData(location, rank, thread, profile, sends.released(), receives.released(),
+                collectives, intervals, threads, events, anomalies, firstTime, lastTime, initEnter, initLeave,
+                initCallPath, finalizeEnter, finalizeLeave, finalizeCallPath);
+        c.localToGlobal = localToGlobal;
+        return c;
+    }
+
     /** Drops the marks, by a replay that found they would not fit ({@link MarkBudget}). */
     void dropIntervals() {
         intervals = null;

@@ -308,8 +308,11 @@ final class RootCauseStage {
         org.apache.spark.Partitioner gang = plan.teams
                 ? ProcessPartitioner.of(TaskDefinitions.of(plan.trace, plan.lenient), tasks)
                 : new LocationPartitioner(n, tasks);
+        // past the facts and the instances' records nothing reads a send or receive row: the barrier stage gets each
+        // location without them, 61 and 53 bytes a row less to shuffle and to hold (the cached locations keep theirs)
         JavaPairRDD<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
-                Iterable<ChunkResult.RoleBlock>>> ready = locations.cogroup(inputs, facts, roles, byLocation);
+                Iterable<ChunkResult.RoleBlock>>> ready = locations.mapValues(LocationData::withoutMessageRecords)
+                .cogroup(inputs, facts, roles, byLocation);
         if (!gang.equals(byLocation)) {
             ready = ready.partitionBy(gang);
         }

@@ -113,11 +113,13 @@ public final class RootCauseMemory {
 
     /**
      * What a mark costs the Spark engine with root causes, per executor heap: besides the stage's state the executors
-     * keep the locations' records and marks as cached blocks and in the shuffles that feed the barrier stage. Measured
-     * in local mode (driver and executors in one JVM) on 27.3 M marks (`SparkBenchmark`, 10^8 events): the analysis
-     * ends with an out-of-memory error in an 8 GiB heap (315 bytes per mark) and completes in 10 GiB (393).
+     * keep the locations' records and marks as cached blocks and in the shuffles that feed the barrier stage (which
+     * gets each location without its send and receive rows). Measured in local mode (driver and executors in one
+     * JVM) on 27.3 M marks (`SparkBenchmark`, 10^8 events): the analysis ends with an out-of-memory error in a 6 GiB
+     * heap (236 bytes per mark) and completes in 7 GiB (275); before the barrier stage left the rows out, it failed in
+     * 8 GiB (315) and completed in 10 GiB (393).
      */
-    static final long SPARK_BYTES_PER_MARK = 360;
+    static final long SPARK_BYTES_PER_MARK = 280;
 
     /**
      * Why the root-cause stage of the Spark engine would not fit in its executors' heaps, or null when it fits: its

@@ -47,11 +47,11 @@ class RootCauseMemoryTest {
 
     @Test
     void aDistributedStageIsSpreadOverItsExecutors() {
-        // 272,000,000 marks at 360 bytes: 91.2 GiB, 22.8 GiB on each of 4 executors, 5.7 GiB on each of 16
+        // 272,000,000 marks at 280 bytes: 70.9 GiB, 17.7 GiB on each of 4 executors, 4.4 GiB on each of 16
         String why = RootCauseMemory.executorShortfall(272_000_000L, 4, 8 * GIB);
-        assertTrue(why.startsWith("they would need about 22.8 GiB of heap per executor for 272,000,000 marks"), why);
-        assertTrue(why.contains("about 360 bytes each, the records and Spark's copies of them included"), why);
-        assertTrue(why.contains("over 4 executor(s) of 8.0 GiB") && why.contains("STRAGGLER_HEAP=26g"), why);
+        assertTrue(why.startsWith("they would need about 17.7 GiB of heap per executor for 272,000,000 marks"), why);
+        assertTrue(why.contains("about 280 bytes each, the records and Spark's copies of them included"), why);
+        assertTrue(why.contains("over 4 executor(s) of 8.0 GiB") && why.contains("STRAGGLER_HEAP=20g"), why);
         assertNull(RootCauseMemory.executorShortfall(272_000_000L, 16, 8 * GIB));
     }
 }
