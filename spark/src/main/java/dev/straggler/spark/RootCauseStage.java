@@ -380,7 +380,8 @@ final class RootCauseStage {
     }
 
     /** A location of a barrier task, ready for its flags and then the backward replay. */
-    private record Held(LocationData data, Input input, PartnerFacts facts, CollectiveRoles roles) {
+    private record Held(LocationData data, Input input, PartnerFacts facts, CollectiveRoles roles,
+                        RootCauses.Registration registration) {
     }
 
     /**
@@ -403,7 +404,8 @@ final class RootCauseStage {
         CollectiveRoles roles = new CollectiveRoles(d.collectives().size());
         g._4().forEach(b -> b.into(roles));
         TraceDefinitions defs = TaskDefinitions.of(plan.trace, plan.lenient);
-        RootCauses.emitFlags(d, defs.clock(), in.lateSenderWaits(), in.lateReceiverWaits(), facts, roles, init, fin,
+        RootCauses.Registration registration = RootCauses.emitFlags(d, defs.clock(), in.lateSenderWaits(),
+                in.lateReceiverWaits(), facts, roles, init, fin,
                 new PartnerFacts.FlagSink() {
                     @Override
                     public void toSend(int sendLocation, int sendRow, boolean recvIsWait, boolean requestTakes) {
@@ -417,7 +419,7 @@ final class RootCauseStage {
                                 completeIsWait, false);
                     }
                 });
-        return new Held(d, in, facts, roles);
+        return new Held(d, in, facts, roles, registration);
     }
 
     /**
@@ -629,7 +631,7 @@ final class RootCauseStage {
                     // a worker's parallel regions hang under its master's forks, in this pass as in the first
                     ThreadRecords master = team != null && team.master() != d ? team.master().threads() : null;
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
-                            h.facts(), h.roles(), init, fin, team,
+                            h.facts(), h.roles(), init, fin, team, h.registration(),
                             // the first pass's marks say where each one is: only the call stack is replayed again
                             (l, marks) -> Replay.intervalTimes(source, defs, regions, d, marks,
                                     local -> cnodeIds[d.globalCallPath(local)], master));

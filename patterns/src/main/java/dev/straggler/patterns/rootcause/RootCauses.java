@@ -359,7 +359,7 @@ public final class RootCauses {
                                         InitFinalize.Reference init, InitFinalize.Reference fin) throws IOException {
         if (st != null) {
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
-            // on one machine these facts are not read again (a distributed engine may register twice)
+            // on one machine these facts are not read again (a distributed engine keeps them for its flags)
             partners.dropRegistrationFacts();
             // the second pass over the location's events: interval times between its synchronisation points
             st.times = replay.intervalTimes(st.location, st.syncMarks());
@@ -482,17 +482,32 @@ public final class RootCauses {
 
     /**
      * What a location tells its partners once it knows its synchronisation points (the second exchange), from what
-     * they told it in the first.
+     * they told it in the first. Returns those synchronisation points, for {@link Partition#add} to take instead of
+     * finding them again; null when the location has no point-to-point records (no flags, nothing found).
      */
-    public static void emitFlags(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
-                                 PartnerFacts partners, CollectiveRoles roles, InitFinalize.Reference init,
-                                 InitFinalize.Reference fin, PartnerFacts.FlagSink sink) {
+    public static Registration emitFlags(LocationData d, Clock clock, long[] lateSenderWaits,
+                                         long[] lateReceiverWaits, PartnerFacts partners, CollectiveRoles roles,
+                                         InitFinalize.Reference init, InitFinalize.Reference fin,
+                                         PartnerFacts.FlagSink sink) {
         if (d.sends().size() == 0 && d.receives().size() == 0) {
-            return; // flags go to point-to-point partners only (a worker thread, a rank with collectives alone)
+            return null; // flags go to point-to-point partners only (a worker thread, a rank with collectives alone)
         }
         LocationState st = new LocationState(d);
         SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
         PartnerFacts.emitFlags(st, partners, sink);
+        return new Registration(st);
+    }
+
+    /**
+     * A location's synchronisation points as {@link #emitFlags} found them. They depend only on the location and the
+     * facts of the first exchange, which the flags of the second do not change.
+     */
+    public static final class Registration {
+        private final LocationState state;
+
+        private Registration(LocationState state) {
+            this.state = state;
+        }
     }
 
     /**
@@ -592,14 +607,35 @@ public final class RootCauses {
         public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
                         PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
                         InitFinalize.Reference fin, Team team, IntervalReader reader) throws IOException {
-            LocationState st = new LocationState(d);
-            if (team != null) {
-                team.join(st);
-                team.register(st, clock);
-                teamClock = clock;
+            add(d, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init, fin, team, null, reader);
+        }
+
+        /**
+         * As above; {@code registered} is what {@link #emitFlags} found for this location (or null), taken instead of
+         * finding the synchronisation points again. A thread of a team registers its team's points first, so for it
+         * they are found here.
+         */
+        public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
+                        PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
+                        InitFinalize.Reference fin, Team team, Registration registered, IntervalReader reader)
+                throws IOException {
+            LocationState st;
+            if (registered != null && team == null) {
+                if (registered.state.loc != d) {
+                    throw new IllegalArgumentException("location " + d.location() + " was registered as location "
+                            + registered.state.location);
+                }
+                st = registered.state;
+            } else {
+                st = new LocationState(d);
+                if (team != null) {
+                    team.join(st);
+                    team.register(st, clock);
+                    teamClock = clock;
+                }
+                SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles,
+                        init, fin);
             }
-            SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init,
-                    fin);
             st.times = reader.read(d.location(), st.syncMarks());
             st.times.mapEntryPaths(st.loc::globalCallPath);
             states[d.location()] = st;
