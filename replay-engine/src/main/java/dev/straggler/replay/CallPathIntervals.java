@@ -67,6 +67,8 @@ public final class CallPathIntervals implements java.io.Serializable {
      */
     private final Columns.Ints step = new Columns.Ints();
     private long lastPosition;
+    /** How many of the marks are OpenMP ones ({@link #openMpMarks()}). */
+    private int openMpMarks;
     private final Int2LongOpenHashMap wideStep = new Int2LongOpenHashMap();
     /** True for interval times read in a second pass ({@link #timesOnly}): no mark columns. */
     private final boolean timesOnly;
@@ -311,6 +313,9 @@ public final class CallPathIntervals implements java.io.Serializable {
             wideStep.put(m, d);
         }
         lastPosition = position;
+        if (k >= OMP_FORK) {
+            openMpMarks++;
+        }
         kind.set(m, k);
         ref.set(m, r);
         path.set(m, callPath);
@@ -447,6 +452,11 @@ public final class CallPathIntervals implements java.io.Serializable {
     /** Number of marks. */
     public int size() {
         return size;
+    }
+
+    /** Marks of OpenMP forks, barriers and joins ({@link #OMP_FORK} and after); the rest are MPI marks. */
+    public int openMpMarks() {
+        return openMpMarks;
     }
 
     public byte kind(int m) {

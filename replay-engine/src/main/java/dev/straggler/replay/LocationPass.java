@@ -205,6 +205,11 @@ public final class LocationPass {
         return intervals == null ? 0 : intervals.size();
     }
 
+    /** Of {@link #marks()}, the OpenMP ones. */
+    int openMpMarks() {
+        return intervals == null ? 0 : intervals.openMpMarks();
+    }
+
     /** Closes what is still open and returns the location's data; the pass is unusable afterwards. */
     public LocationData finish() {
         if (depth > 0) {

@@ -29,6 +29,9 @@ final class MarkBudget {
     private final long recordsTotal;
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong marks = new AtomicLong();
+    /** Of {@link #marks}, the OpenMP ones (they cost the stage more). */
+    private final AtomicLong openMpMarks = new AtomicLong();
+    private volatile long projectedOpenMpMarks = -1;
     /** Events and declared records of the locations read whole (records mode). */
     private long doneEvents;
     private long doneRecords;
@@ -72,6 +75,11 @@ final class MarkBudget {
         return new MarkBudget(-1, declaredRecords.clone(), heapBytes, bytesPerMark);
     }
 
+    /** Counts the OpenMP marks of the next {@link #note}'s batch, before it. */
+    void noteOpenMp(long batchOpenMpMarks) {
+        openMpMarks.addAndGet(batchOpenMpMarks);
+    }
+
     /** Counts a batch of {@code batchEvents} events that added {@code batchMarks} marks; true once exceeded. */
     boolean note(long batchEvents, long batchMarks) {
         long m = marks.addAndGet(batchMarks);
@@ -82,6 +90,7 @@ final class MarkBudget {
             // moves the projection by at most a batch
             long projected = (long) Math.ceil((double) m * total / e);
             if ((double) projected * bytesPerMark > heapBytes) {
+                projectedOpenMpMarks = Math.min(projected, (long) Math.ceil((double) openMpMarks.get() * total / e));
                 projectedMarks = projected;
                 shareRead = Math.min(1.0, (double) e / total);
                 exceeded = true;
@@ -107,6 +116,11 @@ final class MarkBudget {
     /** The marks projected for the whole trace when the budget was exceeded, -1 while it is not. */
     long projectedMarks() {
         return projectedMarks;
+    }
+
+    /** Of {@link #projectedMarks}, the OpenMP ones, -1 while the budget is not exceeded. */
+    long projectedOpenMpMarks() {
+        return projectedOpenMpMarks;
     }
 
     /** The share of the trace's events read when the budget was exceeded. */

@@ -34,6 +34,7 @@ public final class Replay {
     private final TeamManagement management;
     /** Set when the replay dropped the marks ({@link #marksDropped}); -1 otherwise. */
     private long projectedMarks = -1;
+    private long projectedOpenMpMarks = -1;
     private double shareReadWhenDropped;
     /** Per location, its team's master when it is a worker thread ({@link #teamMasters}), else -1. */
     private final int[] teamMaster;
@@ -170,6 +171,7 @@ public final class Replay {
                 management);
         if (dropped) {
             replay.projectedMarks = budget.projectedMarks();
+            replay.projectedOpenMpMarks = budget.projectedOpenMpMarks();
             replay.shareReadWhenDropped = budget.shareRead();
         }
         return replay;
@@ -187,6 +189,11 @@ public final class Replay {
     /** With {@link #marksDropped}: the marks the whole trace was projected to need, else -1. */
     public long projectedMarks() {
         return projectedMarks;
+    }
+
+    /** Of {@link #projectedMarks}, the OpenMP marks (forks, barriers and joins of threads), -1 as it is. */
+    public long projectedOpenMpMarks() {
+        return projectedOpenMpMarks;
     }
 
     /** With {@link #marksDropped}: the share of the trace's events read when the projection was made. */
@@ -438,7 +445,7 @@ public final class Replay {
 
     private static void read(TraceSource source, int l, LocationPass pass, ReplayOptions options, boolean pipelined,
                              AtomicLong done, long total, MarkBudget budget) throws IOException {
-        int[] marks = {0};
+        int[] marks = {0, 0};
         if (pipelined) {
             try (PipelinedReader r = new PipelinedReader(source, l, options.batchSize())) {
                 r.drain(b -> {
@@ -459,12 +466,18 @@ public final class Replay {
         }
     }
 
-    /** Reports a batch's events and the marks it added ({@code seen[0]}: the pass's marks before it) to the budget. */
+    /**
+     * Reports a batch's events and the marks it added to the budget ({@code seen}: the pass's marks and OpenMP marks
+     * before it).
+     */
     private static void noteMarks(MarkBudget budget, LocationPass pass, int events, int[] seen) {
         if (budget != null) {
             int now = pass.marks();
+            int openMp = pass.openMpMarks();
+            budget.noteOpenMp(openMp - seen[1]);
             budget.note(events, now - seen[0]);
             seen[0] = now;
+            seen[1] = openMp;
         }
     }
 

@@ -29,6 +29,18 @@ class MarkBudgetTest {
     }
 
     @Test
+    void theOpenMpShareOfTheMarksIsProjectedWithThem() {
+        MarkBudget b = new MarkBudget(1_000, 999, 10);
+        // 60 events with 6 marks, 3 of them OpenMP: 100 marks for 1,000 events, 50 of them OpenMP
+        b.noteOpenMp(2);
+        b.note(40, 4);
+        b.noteOpenMp(1);
+        assertTrue(b.note(20, 2));
+        assertEquals(100, b.projectedMarks());
+        assertEquals(50, b.projectedOpenMpMarks());
+    }
+
+    @Test
     void aProjectionThatFitsTheHeapExactlyKeepsTheMarks() {
         MarkBudget b = new MarkBudget(1_000, 1_000, 10);
         b.note(40, 4);

@@ -28,12 +28,28 @@ public final class RootCauseMemory {
     static final long BYTES_PER_MARK = 105;
 
     /**
+     * Bytes the stage adds per OpenMP mark (a fork, barrier or join of a thread) at its peak: each is a
+     * synchronisation point of its whole team, with a time map per thread at every barrier, where most MPI marks are
+     * not synchronisation points at all. Measured on the hybrid trace of 10^8 events (16 ranks of 8 threads; 24.1 M
+     * OpenMP and 8.7 M MPI marks, 0.3 GiB of rows freed): with MPI marks at about 102 bytes, it ends with an
+     * out-of-memory error at 142 bytes per OpenMP mark and completes at 161.
+     */
+    static final long BYTES_PER_OPENMP_MARK = 165;
+
+    /**
      * What a mark costs the whole analysis at the stage's peak, for saying how much heap a trace needs: the stage's
      * {@value #BYTES_PER_MARK}, the mark's own 25 bytes and 10 of the wait states' other per-location state; the
      * message records are freed as the stage starts, so they do not count again. Measured: 73 bytes per mark in use
      * before the stage, and 64 free, 137 in all.
      */
     static final long NEEDED_BYTES_PER_MARK = BYTES_PER_MARK + 35;
+
+    /**
+     * The same for an OpenMP mark: the stage's {@value #BYTES_PER_OPENMP_MARK} and the 35 of the mark and the wait
+     * states. Measured on the hybrid trace: 63 bytes per mark in use before the stage and 145 free (gross), about 200
+     * per OpenMP mark with the MPI marks at 137.
+     */
+    static final long NEEDED_BYTES_PER_OPENMP_MARK = BYTES_PER_OPENMP_MARK + 35;
 
     /**
      * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}).
@@ -54,60 +70,65 @@ public final class RootCauseMemory {
      */
     public static String shortfall(Replay replay, long heap) {
         if (replay.marksDropped()) {
-            return projected(replay.projectedMarks(), replay.shareReadWhenDropped(), heap);
+            return projected(replay.projectedMarks(), Math.max(0, replay.projectedOpenMpMarks()),
+                    replay.shareReadWhenDropped(), heap);
         }
         long marks = 0;
+        long openMp = 0;
         long released = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
             if (iv != null) {
                 marks += iv.size();
+                openMp += iv.openMpMarks();
             }
             released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
                     + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
         }
         Runtime rt = Runtime.getRuntime();
-        if (shortfall(marks, released, heap, rt.totalMemory() - rt.freeMemory()) == null) {
+        if (shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory()) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(marks, released, heap, rt.totalMemory() - rt.freeMemory());
+        return shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory());
     }
 
     /**
      * Why the replay kept no marks: the marks projected for the whole trace from the share {@code shareRead} of its
      * events read would need more than the heap.
      */
-    static String projected(long marks, double shareRead, long heap) {
-        long needed = marks * NEEDED_BYTES_PER_MARK;
+    static String projected(long marks, long openMp, double shareRead, long heap) {
+        long needed = (marks - openMp) * NEEDED_BYTES_PER_MARK + openMp * NEEDED_BYTES_PER_OPENMP_MARK;
         return String.format(Locale.ROOT, "they would need about %s of heap for about %,d marks (MPI records, and "
-                        + "OpenMP forks and barriers of threads; about %d bytes each, the mark's own and the stage's), "
-                        + "projected "
+                        + "OpenMP forks and barriers of threads; about %d bytes each, %d for an OpenMP one, the mark's "
+                        + "own and the stage's), projected "
                         + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
                         + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
-                gib(needed), marks, NEEDED_BYTES_PER_MARK, Math.floor(100 * shareRead), gib(heap),
-                heapToAsk(needed));
+                gib(needed), marks, NEEDED_BYTES_PER_MARK, NEEDED_BYTES_PER_OPENMP_MARK, Math.floor(100 * shareRead),
+                gib(heap), heapToAsk(needed));
     }
 
     /**
      * @param marks    the marks of all locations: MPI records, and on threads OpenMP forks and barriers
+     * @param openMp   how many of them are OpenMP marks ({@value #BYTES_PER_OPENMP_MARK} bytes each)
      * @param released the bytes of the point-to-point records the stage frees once it has read them
      * @param maxHeap  the heap's limit in bytes
      * @param used     bytes of heap in use now
      * @return why the stage would not fit, or null when it fits
      */
-    static String shortfall(long marks, long released, long maxHeap, long used) {
-        long needed = Math.max(0, marks * BYTES_PER_MARK - released);
+    static String shortfall(long marks, long openMp, long released, long maxHeap, long used) {
+        long needed = Math.max(0, (marks - openMp) * BYTES_PER_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;
         }
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; about %d bytes each, less the %s of message records the stage frees), but only "
+                + "barriers of threads; about %d bytes each, %d for an OpenMP one, less the %s of message records the "
+                + "stage frees), but only "
                 + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
                 + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
-                gib(released), gib(free),
+                BYTES_PER_OPENMP_MARK, gib(released), gib(free),
                 gib(maxHeap), heapToAsk(used + needed));
     }
 
