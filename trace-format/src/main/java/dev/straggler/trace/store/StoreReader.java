@@ -358,16 +358,16 @@ public final class StoreReader implements TraceSource {
                         ? NoCompressionCodec.INSTANCE : CommonsCompressionFactory.INSTANCE.createCodec(type);
                 boolean compressed = type != CompressionUtil.CodecType.NO_COMPRESSION;
                 try (ArrowBuf t = column(codec, compressed, buffers, StoreLayout.COL_TIME, n, 8, block)) {
-                    t.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(batch.time, 0, n);
+                    getLongs(t, batch.time, n);
                 }
                 try (ArrowBuf k = column(codec, compressed, buffers, StoreLayout.COL_KIND, n, 1, block)) {
-                    k.getBytes(0, batch.kind, 0, n);
+                    getBytes(k, batch.kind, n);
                 }
                 try (ArrowBuf r = column(codec, compressed, buffers, StoreLayout.COL_REF, n, 4, block)) {
-                    r.nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(batch.ref, 0, n);
+                    getInts(r, batch.ref, n);
                 }
                 try (ArrowBuf a = column(codec, compressed, buffers, StoreLayout.COL_AUX, n, 8, block)) {
-                    a.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(batch.aux, 0, n);
+                    getLongs(a, batch.aux, n);
                 }
                 Arrays.fill(batch.comm, 0, n, 0);
                 Arrays.fill(batch.tag, 0, n, 0);
@@ -544,14 +544,27 @@ public final class StoreReader implements TraceSource {
     }
 
     private static void getLongs(VectorSchemaRoot root, int col, long[] dst, int n) {
-        data(root, col).nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(dst, 0, n);
+        getLongs(data(root, col), dst, n);
     }
 
     private static void getInts(VectorSchemaRoot root, int col, int[] dst, int n) {
-        data(root, col).nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(dst, 0, n);
+        getInts(data(root, col), dst, n);
     }
 
     private static void getBytes(VectorSchemaRoot root, int col, byte[] dst, int n) {
-        data(root, col).getBytes(0, dst, 0, n);
+        getBytes(data(root, col), dst, n);
+    }
+
+    /** The first {@code n} values of a column's data buffer (little-endian, as Arrow writes them). */
+    private static void getLongs(ArrowBuf data, long[] dst, int n) {
+        data.nioBuffer(0, n * 8).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(dst, 0, n);
+    }
+
+    private static void getInts(ArrowBuf data, int[] dst, int n) {
+        data.nioBuffer(0, n * 4).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(dst, 0, n);
+    }
+
+    private static void getBytes(ArrowBuf data, byte[] dst, int n) {
+        data.getBytes(0, dst, 0, n);
     }
 }
