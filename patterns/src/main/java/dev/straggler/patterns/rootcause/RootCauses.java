@@ -602,18 +602,9 @@ public final class RootCauses {
         /**
          * Adds a held location with what the exchanges brought it; reads its interval times through {@code reader}.
          * A thread of an OpenMP team ({@code team}, else null) is held with every other thread of its team: they
-         * meet at forks and barriers.
-         */
-        public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
-                        PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
-                        InitFinalize.Reference fin, Team team, IntervalReader reader) throws IOException {
-            add(d, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles, init, fin, team, null, reader);
-        }
-
-        /**
-         * As above; {@code registered} is what {@link #emitFlags} found for this location (or null), taken instead of
-         * finding the synchronisation points again. A thread of a team registers its team's points first, so for it
-         * they are found here.
+         * meet at forks and barriers. {@code registered} is what {@link #emitFlags} found for this location (or
+         * null), taken instead of finding the synchronisation points again; a thread of a team registers its team's
+         * points first, so for it they are found here.
          */
         public void add(LocationData d, Clock clock, long[] lateSenderWaits, long[] lateReceiverWaits,
                         PartnerFacts facts, CollectiveRoles collectiveRoles, InitFinalize.Reference init,
