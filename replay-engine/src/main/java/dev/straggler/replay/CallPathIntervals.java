@@ -94,10 +94,8 @@ public final class CallPathIntervals implements java.io.Serializable {
      */
     public static final int MAP_CAPACITY = 128;
 
-    // interval entries: (local call path, seconds)
-    private int[] entryPath;
-    private double[] entrySeconds;
-    private long entries;
+    /** The interval entries (call path, seconds) in interval order; null for marks only. */
+    private IntervalEntries entries;
     /** Marks a duration held in {@link #wideDuration} (one that does not fit an int). */
     private static final int WIDE = Integer.MIN_VALUE;
     private final Int2LongOpenHashMap wideDuration = new Int2LongOpenHashMap();
@@ -153,7 +151,18 @@ public final class CallPathIntervals implements java.io.Serializable {
      * @param cnodeOf Scalasca's call-path id of each local call path ({@link #MAP_CAPACITY})
      */
     static CallPathIntervals timesOnly(Clock clock, java.util.function.IntUnaryOperator cnodeOf) {
-        return new CallPathIntervals(clock, new BitSet(), true, cnodeOf);
+        return timesOnly(clock, cnodeOf, null, null);
+    }
+
+    /**
+     * As above; the entries' call paths are written as {@code entryPaths} of the local ones (null: local), and the
+     * entries of a large location go to {@code spill} ({@link IntervalEntries}; null: all on the heap).
+     */
+    static CallPathIntervals timesOnly(Clock clock, java.util.function.IntUnaryOperator cnodeOf, SpillFile spill,
+                                       java.util.function.IntUnaryOperator entryPaths) {
+        CallPathIntervals iv = new CallPathIntervals(clock, new BitSet(), true, cnodeOf);
+        iv.entries = new IntervalEntries(spill, entryPaths);
+        return iv;
     }
 
     private CallPathIntervals(Clock clock, BitSet boundaries, boolean timesOnly,
@@ -165,8 +174,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         this.boundaries = boundaries;
         if (boundaries != null) {
             lastSeconds = seconds(lastStamp);
-            entryPath = new int[64];
-            entrySeconds = new double[64];
+            entries = new IntervalEntries(null, null);
             acc = new double[64];
             listedIn = new int[64];
             touched = new int[16];
@@ -325,7 +333,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             if (boundaries.get(m) || alwaysCloses(k)) {
                 closeInterval();
             }
-            entriesEnd.set(m, (int) entries);
+            entriesEnd.set(m, entries.size());
         }
         return m;
     }
@@ -343,7 +351,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         if (close) {
             closeInterval();
         }
-        entriesEnd.set(m, (int) entries);
+        entriesEnd.set(m, entries.size());
     }
 
     /** Kinds at which an interval closes whether or not the mark is a synchronisation point. */
@@ -417,8 +425,7 @@ public final class CallPathIntervals implements java.io.Serializable {
                 listedIn = null;
                 touched = null;
                 cnodeOf = null;
-                entryPath = Arrays.copyOf(entryPath, (int) entries);
-                entrySeconds = Arrays.copyOf(entrySeconds, (int) entries);
+                entries.finish();
             }
         }
     }
@@ -431,17 +438,7 @@ public final class CallPathIntervals implements java.io.Serializable {
             if (v == 0) {
                 continue;
             }
-            if (entries == entryPath.length) {
-                int cap = (int) Math.min(Integer.MAX_VALUE - 8, entries * 2);
-                if (cap <= entries) {
-                    throw new IllegalStateException("more than 2^31 call-path interval entries on one location");
-                }
-                entryPath = Arrays.copyOf(entryPath, cap);
-                entrySeconds = Arrays.copyOf(entrySeconds, cap);
-            }
-            entryPath[(int) entries] = node;
-            entrySeconds[(int) entries] = v;
-            entries++;
+            entries.add(node, v);
         }
         touchedCount = 0;
         closed++;
@@ -491,48 +488,34 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     /** End (exclusive) of the entries of interval {@code m} (0..size()). */
     public int entriesEnd(int m) {
-        return m == size ? (int) entries : entriesEnd.get(m);
+        return m == size ? entries.size() : entriesEnd.get(m);
     }
 
     public int entryPath(int e) {
-        return entryPath[e];
+        return entries.path(e);
     }
 
     /**
-     * The call path of every entry, indexed by entry (at least {@link #entries()} long): the backward replay's
-     * sums run over the entries of many intervals at a time. Read-only; only after {@link #finish}.
+     * The entries of all intervals, in blocks: the backward replay's sums run over the entries of many intervals at
+     * a time. Read-only; only after {@link #finish}.
      */
-    public int[] entryPaths() {
-        return entryPath;
-    }
-
-    /** The seconds of every entry as {@link #entrySeconds}, indexed by entry. Read-only; only after {@link #finish}. */
-    public double[] entrySecondsArray() {
-        return entrySeconds;
+    public IntervalEntries intervalEntries() {
+        return entries;
     }
 
     /** Seconds of entry {@code e}, summed as Scalasca sums them (see {@link #book}). */
     public double entrySeconds(int e) {
-        return entrySeconds[e];
-    }
-
-    /**
-     * Replaces every entry's call path by {@code f} of it, once the location's call paths are mapped to the unified
-     * tree: the readers of the entries then need no lookup per entry. Only after {@link #finish}.
-     */
-    public void mapEntryPaths(java.util.function.IntUnaryOperator f) {
-        for (int e = 0; e < entries; e++) {
-            entryPath[e] = f.applyAsInt(entryPath[e]);
-        }
+        return entries.seconds(e);
     }
 
     /** Entries of all intervals. */
     public long entries() {
-        return entries;
+        return entries == null ? 0 : entries.size();
     }
 
-    /** Bytes held by the marks and their intervals. */
+    /** Bytes held on the heap by the marks and their intervals. */
     public long bytes() {
-        return (long) size * (timesOnly ? 4 : 25) + entries * 12 + (wideDuration.size() + wideStep.size()) * 24L;
+        return (long) size * (timesOnly ? 4 : 25) + (entries == null ? 0 : entries.heapBytes())
+                + (wideDuration.size() + wideStep.size()) * 24L;
     }
 }

@@ -71,10 +71,20 @@ final class IntervalPass {
     /** @param team on a worker thread, its master's records (see {@link LocationPass#joinTeamOf}); else null */
     IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
                  java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team) {
+        this(d, closing, clock, regions, cnodeOf, team, null, null);
+    }
+
+    /**
+     * @param spill      where a large location's interval entries go ({@link IntervalEntries}); null: the heap
+     * @param entryPaths the call path an entry is written as, of its local one; null: the local one
+     */
+    IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
+                 java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team, SpillFile spill,
+                 java.util.function.IntUnaryOperator entryPaths) {
         this.own = d.threads();
         this.team = team;
         this.marks = d.intervals();
-        this.out = CallPathIntervals.timesOnly(clock, cnodeOf);
+        this.out = CallPathIntervals.timesOnly(clock, cnodeOf, spill, entryPaths);
         this.closing = closing;
         this.profile = d.profile();
         this.regions = regions;

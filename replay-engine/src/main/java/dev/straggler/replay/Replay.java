@@ -362,11 +362,21 @@ public final class Replay {
      * those of {@link LocationData#intervals()}, found again in the same order.
      */
     public CallPathIntervals intervalTimes(int location, BitSet closingMarks) throws IOException {
+        return intervalTimes(location, closingMarks, null, null);
+    }
+
+    /**
+     * As {@link #intervalTimes(int, BitSet)}; the entries' call paths are written as {@code entryPaths} of the
+     * local ones (null: local), and a large location's entries go to {@code spill} (null: all on the heap; see
+     * {@link IntervalEntries}).
+     */
+    public CallPathIntervals intervalTimes(int location, BitSet closingMarks, SpillFile spill,
+                                           java.util.function.IntUnaryOperator entryPaths) throws IOException {
         LocationData d = locations.get(location);
         int master = teamMaster[location];
         return intervalTimes(source, defs, regions, d, closingMarks,
                 local -> callTree.creationId(d.globalCallPath(local)),
-                master >= 0 ? locations.get(master).threads() : null);
+                master >= 0 ? locations.get(master).threads() : null, spill, entryPaths);
     }
 
     /**
@@ -389,10 +399,23 @@ public final class Replay {
                                                   LocationData d, BitSet closingMarks,
                                                   java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team)
             throws IOException {
+        return intervalTimes(source, defs, regions, d, closingMarks, cnodeOf, team, null, null);
+    }
+
+    /**
+     * As above; the entries' call paths are written as {@code entryPaths} of the local ones (null: local), and a
+     * large location's entries go to {@code spill} (null: all on the heap; see {@link IntervalEntries}).
+     */
+    public static CallPathIntervals intervalTimes(TraceSource source, TraceDefinitions defs, RegionTable regions,
+                                                  LocationData d, BitSet closingMarks,
+                                                  java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team,
+                                                  SpillFile spill, java.util.function.IntUnaryOperator entryPaths)
+            throws IOException {
         if (d.intervals() == null) {
             throw new IllegalArgumentException("location " + d.location() + " was read without marks");
         }
-        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf, team);
+        IntervalPass pass = new IntervalPass(d, closingMarks, defs.clock(), regions, cnodeOf, team, spill,
+                entryPaths);
         EventBatch batch = threadBatch(ReplayOptions.defaults().batchSize());
         // only the call stack is replayed: the store need not decode the message columns
         try (LocationReader r = source.openCallStack(d.location())) {

@@ -9,6 +9,7 @@ import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.Replay;
+import dev.straggler.replay.SpillFile;
 import dev.straggler.replay.ThreadRecords;
 import dev.straggler.trace.TraceDefinitions;
 import dev.straggler.trace.TraceSource;
@@ -549,6 +550,37 @@ final class RootCauseStage {
             Plan plan, Explain explain, org.apache.spark.Partitioner gang, InitFinalize.Reference init,
             InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
             LongAccumulator messages, LongAccumulator handed, Timings timings) throws java.io.IOException {
+        // a large location's interval entries wait for the backward replay in a scratch file of the executor's
+        // local directory, not on its heap
+        try (SpillFile spill = new SpillFile(localDirectory())) {
+            return replay(it, plan, explain, gang, init, fin, cnodeIds, regionOfPath, finalizeLatest, replayed,
+                    messages, handed, timings, spill);
+        }
+    }
+
+    /**
+     * The executor's first local directory, where Spark keeps its shuffle files ({@code SPARK_LOCAL_DIRS}, else
+     * {@code spark.local.dir}), else the JVM's temporary directory.
+     */
+    private static Path localDirectory() {
+        String dirs = System.getenv("SPARK_LOCAL_DIRS");
+        if (dirs == null || dirs.isBlank()) {
+            org.apache.spark.SparkEnv env = org.apache.spark.SparkEnv.get();
+            dirs = env == null ? null : env.conf().get("spark.local.dir", null);
+        }
+        if (dirs == null || dirs.isBlank()) {
+            dirs = System.getProperty("java.io.tmpdir");
+        }
+        return Path.of(dirs.split(",")[0].trim());
+    }
+
+    private static Iterator<Out> replay(
+            Iterator<Tuple2<Integer, Tuple4<Iterable<LocationData>, Iterable<Input>, Iterable<FactBlock>,
+                    Iterable<ChunkResult.RoleBlock>>>> it,
+            Plan plan, Explain explain, org.apache.spark.Partitioner gang, InitFinalize.Reference init,
+            InitFinalize.Reference fin, int[] cnodeIds, String[] regionOfPath, int finalizeLatest, LongAccumulator replayed,
+            LongAccumulator messages, LongAccumulator handed, Timings timings, SpillFile spill)
+            throws java.io.IOException {
         long t0 = System.nanoTime();
         BarrierTaskContext ctx = BarrierTaskContext.get();
         int part = ctx.partitionId();
@@ -633,8 +665,8 @@ final class RootCauseStage {
                     partition.add(d, defs.clock(), h.input().lateSenderWaits(), h.input().lateReceiverWaits(),
                             h.facts(), h.roles(), init, fin, team, h.registration(),
                             // the first pass's marks say where each one is: only the call stack is replayed again
-                            (l, marks) -> Replay.intervalTimes(source, defs, regions, d, marks,
-                                    local -> cnodeIds[d.globalCallPath(local)], master));
+                            (l, marks, entryPaths) -> Replay.intervalTimes(source, defs, regions, d, marks,
+                                    local -> cnodeIds[d.globalCallPath(local)], master, spill, entryPaths));
                     held.set(i, null); // the partition keeps what it needs of the location
                     heldLocations.add(d.location());
                 }

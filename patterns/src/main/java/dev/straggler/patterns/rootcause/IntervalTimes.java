@@ -1,6 +1,7 @@
 package dev.straggler.patterns.rootcause;
 
 import dev.straggler.replay.CallPathIntervals;
+import dev.straggler.replay.IntervalEntries;
 
 import java.util.Arrays;
 
@@ -66,17 +67,26 @@ final class IntervalTimes {
         int n = 0;
         call++;
         // the intervals' entries lie one after another: one run over them adds in interval order, each interval's
-        // entries in their order, as a loop over the marks would
-        int[] entryPath = iv.entryPaths();
-        double[] entrySeconds = iv.entrySecondsArray();
-        for (int e = fromMark < toMark ? iv.entriesBegin(fromMark + 1) : 0,
-                 end = fromMark < toMark ? iv.entriesEnd(toMark) : 0; e < end; e++) {
-            int p = entryPath[e];
-            if (listedIn[p] != call) {
-                listedIn[p] = call;
-                touched[n++] = p;
+        // entries in their order, as a loop over the marks would; block by block (a large location's blocks are
+        // read back from its spill file)
+        IntervalEntries entries = iv.intervalEntries();
+        int e = fromMark < toMark ? iv.entriesBegin(fromMark + 1) : 0;
+        int end = fromMark < toMark ? iv.entriesEnd(toMark) : 0;
+        while (e < end) {
+            IntervalEntries.Block block = entries.block(e >>> IntervalEntries.SHIFT);
+            int base = e & -IntervalEntries.BLOCK;
+            int stop = Math.min(end - base, IntervalEntries.BLOCK);
+            int[] entryPath = block.paths();
+            double[] entrySeconds = block.seconds();
+            for (int i = e - base; i < stop; i++) {
+                int p = entryPath[i];
+                if (listedIn[p] != call) {
+                    listedIn[p] = call;
+                    touched[n++] = p;
+                }
+                acc[p] += entrySeconds[i];
             }
-            acc[p] += entrySeconds[e];
+            e = base + stop;
         }
         if (n > BoundedTimeMap.CAPACITY) {
             n = bound(st, fromMark, toMark, n);

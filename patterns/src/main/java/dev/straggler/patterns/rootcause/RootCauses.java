@@ -10,6 +10,7 @@ import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
 import dev.straggler.replay.Replay;
+import dev.straggler.replay.SpillFile;
 import dev.straggler.trace.Clock;
 import dev.straggler.trace.TraceDefinitions;
 import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
@@ -113,6 +114,18 @@ public final class RootCauses {
                              InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
                              List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords)
             throws IOException {
+        // a large location's interval entries wait for the backward replay in a scratch file, not on the heap
+        try (SpillFile spill = SpillFile.inTemporaryDirectory()) {
+            return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, explain, pool, threads,
+                    releaseMessageRecords, spill);
+        }
+    }
+
+    /** As above, a large location's interval entries in {@code spill} (null: all on the heap). */
+    static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
+                      InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
+                      List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords,
+                      SpillFile spill) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         PartnerFacts[] partners = new PartnerFacts[n];
@@ -166,7 +179,7 @@ public final class RootCauses {
                 teamOf[l].register(states[l], clock);
             }
             registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
-                    roles[l], init, fin);
+                    roles[l], init, fin, spill);
         });
         PartnerFacts.FlagSink flags = flagsInto(partners);
         for (LocationState st : states) {
@@ -356,14 +369,16 @@ public final class RootCauses {
 
     private static void registerAndRead(Replay replay, LocationState st, Clock clock, long[] lateSenderWaits,
                                         long[] lateReceiverWaits, PartnerFacts partners, CollectiveRoles roles,
-                                        InitFinalize.Reference init, InitFinalize.Reference fin) throws IOException {
+                                        InitFinalize.Reference init, InitFinalize.Reference fin, SpillFile spill)
+            throws IOException {
         if (st != null) {
             SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, partners, roles, init, fin);
             // on one machine these facts are not read again (a distributed engine keeps them for its flags)
             partners.dropRegistrationFacts();
-            // the second pass over the location's events: interval times between its synchronisation points
-            st.times = replay.intervalTimes(st.location, st.syncMarks());
-            st.times.mapEntryPaths(st.loc::globalCallPath);
+            // the second pass over the location's events: interval times between its synchronisation points, the
+            // entries written on unified call paths (the backward replay's sums need no lookup per entry) and a large
+            // location's spilled
+            st.times = replay.intervalTimes(st.location, st.syncMarks(), spill, st.loc::globalCallPath);
         }
     }
 
@@ -540,7 +555,8 @@ public final class RootCauses {
 
     /** Reads a location's interval times between the given marks (the second pass over its events). */
     public interface IntervalReader {
-        CallPathIntervals read(int location, BitSet closingMarks) throws IOException;
+        /** The location's interval times, closed at {@code closingMarks}, entries on {@code entryPaths}. */
+        CallPathIntervals read(int location, BitSet closingMarks, IntUnaryOperator entryPaths) throws IOException;
     }
 
     /**
@@ -627,8 +643,8 @@ public final class RootCauses {
                 SyncPointDetection.register(st, clock, lateSenderWaits, lateReceiverWaits, facts, collectiveRoles,
                         init, fin);
             }
-            st.times = reader.read(d.location(), st.syncMarks());
-            st.times.mapEntryPaths(st.loc::globalCallPath);
+            // the entries are written on unified call paths: the backward replay's sums need no lookup per entry
+            st.times = reader.read(d.location(), st.syncMarks(), st.loc::globalCallPath);
             states[d.location()] = st;
             partners[d.location()] = facts;
             roles[d.location()] = collectiveRoles;

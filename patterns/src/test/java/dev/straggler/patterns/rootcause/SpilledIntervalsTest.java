@@ -1,0 +1,75 @@
+package dev.straggler.patterns.rootcause;
+
+import dev.straggler.patterns.Analysis;
+import dev.straggler.patterns.DeterminismTest;
+import dev.straggler.patterns.cube.SeverityCube;
+import dev.straggler.patterns.waitstate.WaitStates;
+import dev.straggler.replay.Pools;
+import dev.straggler.replay.Replay;
+import dev.straggler.replay.ReplayOptions;
+import dev.straggler.replay.SpillFile;
+import dev.straggler.replay.ProgressListener;
+import dev.straggler.trace.TraceSource;
+import it.unimi.dsi.fastutil.ints.Int2DoubleOpenHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The root causes of a trace whose locations spill their interval entries ({@code IntervalEntries}) are those
+ * computed with every entry on the heap, value for value: the backward replay's sums read the blocks back in
+ * whatever order it needs them.
+ */
+class SpilledIntervalsTest {
+
+    private static RootCauses.Result rootCauses(TraceSource trace, SpillFile spill, int threads) throws Exception {
+        ExecutorService pool = Pools.fixed(threads, "spill-test");
+        try {
+            Replay replay = Replay.run(trace, ReplayOptions.defaults().withThreads(threads).withIntervals(true), pool);
+            SeverityCube cube = Analysis.emptyCube(replay.definitions(), replay.regions(), replay.callTree(), "t",
+                    true);
+            WaitStates.Result ws = WaitStates.run(replay, cube, pool, threads, 5, true, ProgressListener.NONE);
+            return RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(), ws.lateSenderWaits(),
+                    ws.lateReceiverWaits(), ws.instances(), pool, threads, true, spill);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void spilledIntervalEntriesGiveTheRootCausesOfEntriesOnTheHeap(@TempDir Path dir) throws Exception {
+        // 4 ranks of 4,000 iterations: about 45,000 interval entries per location, past the spill's threshold
+        var b = DeterminismTest.randomTrace(4, 4000, 13);
+        RootCauses.Result heap = rootCauses(b.build(), null, 2);
+        RootCauses.Result spilled;
+        long written;
+        try (SpillFile spill = new SpillFile(dir)) {
+            spilled = rootCauses(b.build(), spill, 2);
+            written = spill.bytes();
+        }
+        assertTrue(written > 0, "the locations spilled their entries");
+        double delay = 0;
+        for (int l = 0; l < heap.severities().length; l++) {
+            Int2DoubleOpenHashMap[] a = heap.severities()[l];
+            Int2DoubleOpenHashMap[] s = spilled.severities()[l];
+            assertEquals(a.length, s.length);
+            for (int m = 0; m < a.length; m++) {
+                assertEquals(a[m], s[m], "location " + l + ", metric " + m);
+                if (a[m] != null) {
+                    for (double v : a[m].values()) {
+                        delay += Math.abs(v);
+                    }
+                }
+            }
+        }
+        assertTrue(delay > 0, "the trace has root causes to compare");
+        assertEquals(heap.causes(), spilled.causes());
+        assertEquals(List.copyOf(heap.problems()), List.copyOf(spilled.problems()));
+    }
+}
