@@ -11,11 +11,13 @@ import dev.straggler.patterns.waitstate.InitFinalize;
 import dev.straggler.patterns.waitstate.WaitStates;
 import dev.straggler.replay.Anomaly;
 import dev.straggler.replay.CallTree;
+import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Pools;
 import dev.straggler.replay.RegionTable;
 import dev.straggler.replay.ReplayFacts;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.ReplayOptions;
+import dev.straggler.replay.SpillFile;
 import dev.straggler.trace.Clock;
 import dev.straggler.trace.Location;
 import dev.straggler.trace.TraceDefinitions;
@@ -79,15 +81,16 @@ public final class Analysis {
      */
     public static AnalysisResult run(TraceSource source, AnalysisOptions options) throws IOException {
         ExecutorService pool = Pools.fixed(options.threads(), "analysis");
-        try {
-            return run(source, options, pool);
+        // where the marks go when the root-cause stage would not fit with them on the heap
+        try (SpillFile spill = SpillFile.inTemporaryDirectory()) {
+            return run(source, options, pool, spill);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool)
-            throws IOException {
+    private static AnalysisResult run(TraceSource source, AnalysisOptions options, ExecutorService pool,
+                                      SpillFile spill) throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
                 .withReading(options.reading()).withIntervals(options.rootCauses())
                 .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, options.heapBudget());
@@ -104,6 +107,15 @@ public final class Analysis {
         if (rootCauses) {
             options.progress().update("root causes", 0, 1);
             String memory = RootCauseMemory.shortfall(replay, options.heapBudget());
+            if (memory != null && !replay.marksDropped()) {
+                // the stage reads the marks a few at a time: in a scratch file they leave it 25 bytes each
+                for (LocationData d : replay.locations()) {
+                    if (d.intervals() != null) {
+                        d.intervals().spillMarks(spill);
+                    }
+                }
+                memory = RootCauseMemory.shortfall(replay, options.heapBudget());
+            }
             if (memory != null) {
                 rootCauseProblem = memory;
             } else {

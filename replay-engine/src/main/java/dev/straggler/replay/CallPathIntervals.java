@@ -430,6 +430,35 @@ public final class CallPathIntervals implements java.io.Serializable {
         }
     }
 
+    /**
+     * Marks a location keeps on the heap; from this many on, {@link #spillMarks} moves them to a spill file: 8 units of
+     * {@code Columns.UNIT} rows, so that the two units a column keeps when read back are at most a quarter of it.
+     */
+    static final int SPILL_MARKS = 8 * Columns.UNIT;
+
+    /**
+     * Moves the full units of the mark columns to {@code file} when there are at least {@link #SPILL_MARKS} marks,
+     * once they are no longer written ({@link #finish}): the root-cause stage reads them a few at a time, forwards
+     * in its second pass and backwards in its replay, and their reads then read them back (Columns). Reading them so
+     * costs the stage time (a fifth more on 1.2·10^8 events), so this is for a stage that would not fit otherwise.
+     */
+    public void spillMarks(SpillFile file) {
+        if (size < SPILL_MARKS || !finished) {
+            return;
+        }
+        kind.spill(file, size);
+        ref.spill(file, size);
+        path.spill(file, size);
+        enter.spill(file, size);
+        duration.spill(file, size);
+        step.spill(file, size);
+    }
+
+    /** True when the marks are in a spill file ({@link #spillMarks}). */
+    public boolean marksSpilled() {
+        return kind.spilledUnits > 0;
+    }
+
     private void closeInterval() {
         for (int i = 0; i < touchedCount; i++) {
             int node = touched[i];
@@ -515,7 +544,8 @@ public final class CallPathIntervals implements java.io.Serializable {
 
     /** Bytes held on the heap by the marks and their intervals. */
     public long bytes() {
-        return (long) size * (timesOnly ? 4 : 25) + (entries == null ? 0 : entries.heapBytes())
+        return ((long) size - (long) kind.spilledUnits * Columns.UNIT) * (timesOnly ? 4 : 25)
+                + (entries == null ? 0 : entries.heapBytes())
                 + (wideDuration.size() + wideStep.size()) * 24L;
     }
 }

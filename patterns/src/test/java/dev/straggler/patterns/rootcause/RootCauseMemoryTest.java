@@ -25,6 +25,20 @@ class RootCauseMemoryTest {
     }
 
     @Test
+    void marksInASpillFileLeaveTheStageLessToFind() {
+        // the 1.2e8-event trace with its marks spilled: 32.7 M marks, 1.13 GiB of rows freed. At 105 bytes a mark the
+        // stage needs 2.06 GiB, at 95 (spilled) 1.76 GiB: 1.85 GiB free is let through only for spilled marks. With
+        // 45.7 bytes per mark free (1.39 GiB) the stage ended with an out-of-memory error: refused either way
+        long marks = 32_666_496L;
+        long released = 1_215_193_651L;
+        long used = 16 * GIB - (long) (1.85 * GIB);
+        assertTrue(RootCauseMemory.shortfall(marks, 0, 0, released, 16 * GIB, used) != null);
+        assertNull(RootCauseMemory.shortfall(marks, 0, marks, released, 16 * GIB, used));
+        assertTrue(RootCauseMemory.shortfall(marks, 0, marks, released, 16 * GIB, 16 * GIB - (long) (1.39 * GIB))
+                != null);
+    }
+
+    @Test
     void openMpMarksCountForMoreThanMpiMarks() {
         // the hybrid trace of 10^8 events: 8.7 M MPI and 24.1 M OpenMP marks, 0.3 GiB of rows freed. At 105 and 165
         // bytes: 0.91 + 3.98 - 0.32 = 4.57 GB. With 3.98 GB free it ended with an out-of-memory error (refused here),

@@ -22,16 +22,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The root causes of a trace whose locations spill their interval entries ({@code IntervalEntries}) are those
- * computed with every entry on the heap, value for value: the backward replay's sums read the blocks back in
- * whatever order it needs them.
+ * The root causes of a trace whose locations spill their interval entries ({@code IntervalEntries}) or their
+ * marks ({@code CallPathIntervals.spillMarks}) are those computed with everything on the heap, value for value: the
+ * stage reads the blocks back in whatever order it needs them.
  */
 class SpilledIntervalsTest {
 
     private static RootCauses.Result rootCauses(TraceSource trace, SpillFile spill, int threads) throws Exception {
+        return rootCauses(trace, spill, null, threads);
+    }
+
+    /** The stage with the interval entries in {@code spill} and, when {@code marks} is given, the marks in it. */
+    private static RootCauses.Result rootCauses(TraceSource trace, SpillFile spill, SpillFile marks, int threads)
+            throws Exception {
         ExecutorService pool = Pools.fixed(threads, "spill-test");
         try {
             Replay replay = Replay.run(trace, ReplayOptions.defaults().withThreads(threads).withIntervals(true), pool);
+            if (marks != null) {
+                for (var d : replay.locations()) {
+                    d.intervals().spillMarks(marks);
+                    assertTrue(d.intervals().marksSpilled(), "location " + d.location() + " spilled its marks");
+                }
+            }
             SeverityCube cube = Analysis.emptyCube(replay.definitions(), replay.regions(), replay.callTree(), "t",
                     true);
             WaitStates.Result ws = WaitStates.run(replay, cube, pool, threads, 5, true, ProgressListener.NONE);
@@ -54,6 +66,22 @@ class SpilledIntervalsTest {
             written = spill.bytes();
         }
         assertTrue(written > 0, "the locations spilled their entries");
+        assertSameRootCauses(heap, spilled);
+    }
+
+    @Test
+    void spilledMarksGiveTheRootCausesOfMarksOnTheHeap(@TempDir Path dir) throws Exception {
+        // 2 ranks of 12,000 iterations: about 84,000 marks per location, past the marks' spill threshold
+        var b = DeterminismTest.randomTrace(2, 12_000, 29);
+        RootCauses.Result heap = rootCauses(b.build(), null, 2);
+        RootCauses.Result spilled;
+        try (SpillFile marks = new SpillFile(dir)) {
+            spilled = rootCauses(b.build(), null, marks, 2);
+        }
+        assertSameRootCauses(heap, spilled);
+    }
+
+    private static void assertSameRootCauses(RootCauses.Result heap, RootCauses.Result spilled) {
         double delay = 0;
         for (int l = 0; l < heap.severities().length; l++) {
             Int2DoubleOpenHashMap[] a = heap.severities()[l];
