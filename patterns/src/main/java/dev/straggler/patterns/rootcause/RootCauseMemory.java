@@ -143,11 +143,16 @@ public final class RootCauseMemory {
         if (needed <= free) {
             return null;
         }
+        String each = spilled == 0 ? String.format(Locale.ROOT, "about %d bytes each", BYTES_PER_MARK)
+                : spilled == marks - openMp ? String.format(Locale.ROOT,
+                "about %d bytes each with the marks in a scratch file", BYTES_PER_SPILLED_MARK)
+                : String.format(Locale.ROOT, "about %d bytes each, %d with the mark in a scratch file",
+                BYTES_PER_MARK, BYTES_PER_SPILLED_MARK);
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; about %d bytes each, %d for an OpenMP one, less the %s of message records the "
+                + "barriers of threads; %s, %d for an OpenMP one, less the %s of message records the "
                 + "stage frees), but only "
                 + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
-                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
+                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, each,
                 BYTES_PER_OPENMP_MARK, gib(released), gib(free),
                 gib(maxHeap), heapToAsk(used + needed));
     }

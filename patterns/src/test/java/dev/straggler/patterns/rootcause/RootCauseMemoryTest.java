@@ -34,8 +34,12 @@ class RootCauseMemoryTest {
         long used = 16 * GIB - (long) (1.85 * GIB);
         assertTrue(RootCauseMemory.shortfall(marks, 0, 0, released, 16 * GIB, used) != null);
         assertNull(RootCauseMemory.shortfall(marks, 0, marks, released, 16 * GIB, used));
-        assertTrue(RootCauseMemory.shortfall(marks, 0, marks, released, 16 * GIB, 16 * GIB - (long) (1.39 * GIB))
-                != null);
+        String why = RootCauseMemory.shortfall(marks, 0, marks, released, 16 * GIB, 16 * GIB - (long) (1.39 * GIB));
+        assertTrue(why != null && why.contains("; about 95 bytes each with the marks in a scratch file, 165 for an"
+                + " OpenMP one, less the 1.1 GiB of message records"), why);
+        // some locations' marks spilled, some too small to be: both counts are named
+        assertTrue(RootCauseMemory.shortfall(marks, 0, marks / 2, released, 16 * GIB, 15 * GIB)
+                .contains("; about 105 bytes each, 95 with the mark in a scratch file, 165 for an OpenMP one"));
     }
 
     @Test
