@@ -15,8 +15,12 @@ import java.util.Locale;
  * 1.2·10^8 events (32.7 M marks): before the stage freed anything, it ended with an out-of-memory error when it
  * started with 98 bytes per mark free and completed with 118. As the analysis runs it, the stage frees the
  * point-to-point records once it has read them ({@code LocationData.releaseMessageRecords}; there 21.7 M rows,
- * 38.5 bytes per mark): it then fails with 58 bytes per mark free and completes with 64, so it needs about 102 per
- * mark less the rows it frees. {@value #BYTES_PER_MARK} are counted, less the rows.
+ * 38.5 bytes per mark): it then failed with 58 bytes per mark free and completed with 64. Since the partner facts
+ * are allocated only once the rows are freed, so that the two are never held together, it fails with 29.3 bytes per
+ * mark free and completes with 35.0 (37.2 bytes per mark of rows freed): about 72 per mark less the rows it frees.
+ * {@value #BYTES_PER_MARK} are counted, less the rows. With the marks in a scratch file (the analysis's answer to a
+ * stage that would not fit) 24.9 bytes per mark less are in use, and the stage's own need does not grow: it
+ * completed with 48.5 bytes per mark free, the least the replay before it left room for.
  * A run that would not fit keeps its wait states and says why its root causes are missing, instead of failing
  * with an out-of-memory error after minutes of work.
  */
@@ -25,47 +29,43 @@ public final class RootCauseMemory {
      * Bytes the stage adds per mark at its peak, with room for the collector, before the message records it frees
      * are subtracted.
      */
-    static final long BYTES_PER_MARK = 105;
-
-    /**
-     * The same for a mark in a spill file ({@code CallPathIntervals.spillMarks}, which the analysis does when the
-     * stage would not fit otherwise). Measured on the same trace with every location's marks spilled (24.9 bytes per
-     * mark less in use): the stage ends with an out-of-memory error with 45.7 bytes per mark free and completes with
-     * 54.2, against 52 and 64 with the marks on the heap.
-     */
-    static final long BYTES_PER_SPILLED_MARK = 95;
+    static final long BYTES_PER_MARK = 75;
 
     /**
      * Bytes the stage adds per OpenMP mark (a fork, barrier or join of a thread) at its peak: each is a
      * synchronisation point of its whole team, with a time map per thread at every barrier, where most MPI marks are
      * not synchronisation points at all. Measured on the hybrid trace of 10^8 events (16 ranks of 8 threads; 24.1 M
-     * OpenMP and 8.7 M MPI marks, 0.3 GiB of rows freed): with MPI marks at about 102 bytes, it ends with an
-     * out-of-memory error at 142 bytes per OpenMP mark and completes at 161.
+     * OpenMP and 8.7 M MPI marks, 0.3 GiB of rows freed): with MPI marks at about 102 bytes, it ended with an
+     * out-of-memory error at 142 bytes per OpenMP mark and completed at 161. Counted so that both runs keep their
+     * answer now that an MPI mark counts {@value #BYTES_PER_MARK}, and that the run in a 6 GiB heap with the marks in
+     * a scratch file, which completed with 4.5 GB free, is let through: 4.43 GB needed in all.
      */
-    static final long BYTES_PER_OPENMP_MARK = 165;
+    static final long BYTES_PER_OPENMP_MARK = 170;
 
     /**
-     * What a mark costs the whole analysis at the stage's peak, for saying how much heap a trace needs: the stage's
-     * {@value #BYTES_PER_MARK}, the mark's own 25 bytes and 10 of the wait states' other per-location state; the
-     * message records are freed as the stage starts, so they do not count again. Measured: 73 bytes per mark in use
-     * before the stage, and 64 free, 137 in all.
+     * What a mark costs the whole analysis at its peak, for saying how much heap a trace needs: the most of what the
+     * replay needs ({@value #REPLAY_BYTES_PER_MARK}, below) and of the stage's peak, the stage's
+     * {@value #BYTES_PER_MARK} with the mark's own 25 bytes and 10 of the wait states' other per-location state (the
+     * message records are freed as the stage starts, so they do not count again; measured: 73 bytes per mark in use
+     * before the stage and 35 free, 108 in all). So a trace the replay refuses is never said to need less than the
+     * heap it was refused in.
      */
-    static final long NEEDED_BYTES_PER_MARK = BYTES_PER_MARK + 35;
+    static final long NEEDED_BYTES_PER_MARK = Math.max(BYTES_PER_MARK + 35, RootCauseMemory.REPLAY_BYTES_PER_MARK);
 
     /**
      * The same for an OpenMP mark: the stage's {@value #BYTES_PER_OPENMP_MARK} and the 35 of the mark and the wait
-     * states. Measured on the hybrid trace: 63 bytes per mark in use before the stage and 145 free (gross), about 200
-     * per OpenMP mark with the MPI marks at 137.
+     * states. Measured on the hybrid trace (before the partner facts waited for the rows to go): 63 bytes per mark in
+     * use before the stage and 145 free (gross), about 200 per OpenMP mark with the MPI marks at 137.
      */
     static final long NEEDED_BYTES_PER_OPENMP_MARK = BYTES_PER_OPENMP_MARK + 35;
 
     /**
      * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}).
-     * The marks are projected from the first part of the trace, so the threshold sits between two errors, below the
-     * whole {@value #NEEDED_BYTES_PER_MARK}: a trace that would fit is refused only if its projection were more than
-     * 20 % too high, and a trace let through leaves the replay room for its marks and records (73 bytes per mark
-     * measured) unless its projection were more than a third too low; one let through that does not fit after all is
-     * refused after the replay, with its wait states, by {@link #shortfall(Replay, long)}.
+     * The replay itself is what it guards: its records and marks (73 bytes per mark measured) must fit in the old
+     * generation, beside the young one, and on 1.2·10^8 events it ran out of memory in a 3.2 GiB heap, 98 bytes per
+     * mark of maximum heap. The marks are projected from the first part of the trace, so a trace let through has
+     * room unless its projection were more than a sixth too low; one let through whose stage does not fit is refused
+     * after the replay, with its wait states, by {@link #shortfall(Replay, long)}.
      */
     public static final long REPLAY_BYTES_PER_MARK = 115;
 
@@ -79,31 +79,28 @@ public final class RootCauseMemory {
     public static String shortfall(Replay replay, long heap) {
         if (replay.marksDropped()) {
             return projected(replay.projectedMarks(), Math.max(0, replay.projectedOpenMpMarks()),
-                    replay.shareReadWhenDropped(), heap);
+                    replay.shareReadWhenDropped(), heap, xmxPerUsable(heap));
         }
         long marks = 0;
         long openMp = 0;
-        long spilled = 0;
         long released = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
             if (iv != null) {
                 marks += iv.size();
                 openMp += iv.openMpMarks();
-                if (iv.marksSpilled()) {
-                    spilled += iv.size() - iv.openMpMarks();
-                }
             }
             released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
                     + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
         }
         Runtime rt = Runtime.getRuntime();
-        if (shortfall(marks, openMp, spilled, released, heap, rt.totalMemory() - rt.freeMemory()) == null) {
+        double xmx = xmxPerUsable(heap);
+        if (shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory(), xmx) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(marks, openMp, spilled, released, heap, rt.totalMemory() - rt.freeMemory());
+        return shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
     }
 
     /**
@@ -111,6 +108,11 @@ public final class RootCauseMemory {
      * events read would need more than the heap.
      */
     static String projected(long marks, long openMp, double shareRead, long heap) {
+        return projected(marks, openMp, shareRead, heap, 1.0);
+    }
+
+    /** As above; the heap asked for is {@code xmxPerUsable} times what is needed ({@link #xmxPerUsable}). */
+    private static String projected(long marks, long openMp, double shareRead, long heap, double xmxPerUsable) {
         long needed = (marks - openMp) * NEEDED_BYTES_PER_MARK + openMp * NEEDED_BYTES_PER_OPENMP_MARK;
         return String.format(Locale.ROOT, "they would need about %s of heap for about %,d marks (MPI records, and "
                         + "OpenMP forks and barriers of threads; about %d bytes each, %d for an OpenMP one, the mark's "
@@ -118,7 +120,7 @@ public final class RootCauseMemory {
                         + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
                         + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
                 gib(needed), marks, NEEDED_BYTES_PER_MARK, NEEDED_BYTES_PER_OPENMP_MARK, Math.floor(100 * shareRead),
-                gib(heap), heapToAsk(needed));
+                gib(heap), heapToAsk((long) (needed * xmxPerUsable)));
     }
 
     /**
@@ -130,31 +132,24 @@ public final class RootCauseMemory {
      * @return why the stage would not fit, or null when it fits
      */
     static String shortfall(long marks, long openMp, long released, long maxHeap, long used) {
-        return shortfall(marks, openMp, 0, released, maxHeap, used);
+        return shortfall(marks, openMp, released, maxHeap, used, 1.0);
     }
 
-    /**
-     * As above; {@code spilled} of the MPI marks are in a spill file ({@value #BYTES_PER_SPILLED_MARK} bytes each).
-     */
-    static String shortfall(long marks, long openMp, long spilled, long released, long maxHeap, long used) {
-        long needed = Math.max(0, (marks - openMp - spilled) * BYTES_PER_MARK + spilled * BYTES_PER_SPILLED_MARK
-                + openMp * BYTES_PER_OPENMP_MARK - released);
+    /** As above; the heap asked for is {@code xmxPerUsable} times what is needed ({@link #xmxPerUsable}). */
+    private static String shortfall(long marks, long openMp, long released, long maxHeap, long used,
+                                    double xmxPerUsable) {
+        long needed = Math.max(0, (marks - openMp) * BYTES_PER_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;
         }
-        String each = spilled == 0 ? String.format(Locale.ROOT, "about %d bytes each", BYTES_PER_MARK)
-                : spilled == marks - openMp ? String.format(Locale.ROOT,
-                "about %d bytes each with the marks in a scratch file", BYTES_PER_SPILLED_MARK)
-                : String.format(Locale.ROOT, "about %d bytes each, %d with the mark in a scratch file",
-                BYTES_PER_MARK, BYTES_PER_SPILLED_MARK);
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; %s, %d for an OpenMP one, less the %s of message records the "
+                + "barriers of threads; about %d bytes each, %d for an OpenMP one, less the %s of message records the "
                 + "stage frees), but only "
                 + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
-                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, each,
+                + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
                 BYTES_PER_OPENMP_MARK, gib(released), gib(free),
-                gib(maxHeap), heapToAsk(used + needed));
+                gib(maxHeap), heapToAsk((long) ((used + needed) * xmxPerUsable)));
     }
 
     /**
@@ -200,6 +195,26 @@ public final class RootCauseMemory {
                         + "or STRAGGLER_HEAP=%s in local mode) or more executors, or analyse with --no-root-causes",
                 gib(perExecutor), marksPhrase, SPARK_BYTES_PER_MARK, executors, gib(executorHeap),
                 heapToAsk(perExecutor));
+    }
+
+    /**
+     * For {@code heap} when it is this JVM's: how much larger its {@code -Xmx} is than the heap it lets the program
+     * use (a survivor space is kept out of {@link Runtime#maxMemory}: 5.3 GiB of a 6 GiB heap here), so that the heap
+     * a message asks for holds what it says is needed; 1 for a heap given otherwise, or when the JVM does not say.
+     */
+    static double xmxPerUsable(long heap) {
+        long usable = Runtime.getRuntime().maxMemory();
+        if (heap != usable || usable <= 0) {
+            return 1.0;
+        }
+        try {
+            var vm = java.lang.management.ManagementFactory.getPlatformMXBean(
+                    com.sun.management.HotSpotDiagnosticMXBean.class);
+            long xmx = Long.parseLong(vm.getVMOption("MaxHeapSize").getValue());
+            return xmx > usable ? (double) xmx / usable : 1.0;
+        } catch (RuntimeException | LinkageError e) {
+            return 1.0;
+        }
     }
 
     /** A heap to ask for that holds {@code bytes}: a tenth more, in whole GiB (e.g. {@code 26g}). */

@@ -159,12 +159,11 @@ public final class RootCauses {
                 if (teamOf[l] != null) {
                     teamOf[l].join(states[l]);
                 }
-                partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
                 roles[l] = new CollectiveRoles(d.collectives().size());
             }
         });
-        emitFacts(replay, states, partners, lateSenderWaits, lateReceiverWaits, pool, threads);
-        // the last step that reads message records: where the instances explained waited
+        // the last steps that read message records: who matched whom, and where the instances explained waited
+        Matches matches = new Matches(replay, pool, threads);
         InstanceCauses causes = explain.isEmpty() ? null : InstanceCauses.of(replay, explain, lateSenderWaits,
                 lateReceiverWaits);
         if (releaseMessageRecords) {
@@ -172,6 +171,15 @@ public final class RootCauses {
                 d.releaseMessageRecords();
             }
         }
+        // the partner facts take the rows' place: allocated once the rows are gone, they are never held together
+        forEach(pool, threads, n, l -> {
+            if (states[l] != null) {
+                LocationData d = replay.location(l);
+                partners[l] = new PartnerFacts(d.receives().size(), d.sends().size());
+            }
+        });
+        emitFacts(states, partners, lateSenderWaits, lateReceiverWaits, matches, pool, threads);
+        matches = null; // garbage from here on
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
         forEach(pool, threads, n, l -> {
@@ -225,14 +233,10 @@ public final class RootCauses {
         return new Result(out, problems, causes == null ? List.of() : causes.causes());
     }
 
-    /**
-     * The first exchange: each location tells its point-to-point partners its facts. The message matching it needs
-     * is garbage once this returns (a frame of the caller would keep it until the stage ends).
-     */
-    private static void emitFacts(Replay replay, LocationState[] states, PartnerFacts[] partners,
-                                  long[][] lateSenderWaits, long[][] lateReceiverWaits, ExecutorService pool,
-                                  int threads) throws IOException {
-        Matches matches = new Matches(replay, pool, threads);
+    /** The first exchange: each location tells its point-to-point partners its facts (reading no message record). */
+    private static void emitFacts(LocationState[] states, PartnerFacts[] partners, long[][] lateSenderWaits,
+                                  long[][] lateReceiverWaits, Matches matches, ExecutorService pool, int threads)
+            throws IOException {
         PartnerFacts.Sink facts = factsInto(partners);
         forEach(pool, threads, states.length, l -> {
             if (states[l] != null) {
