@@ -32,6 +32,13 @@ public final class RootCauseMemory {
     static final long BYTES_PER_MARK = 75;
 
     /**
+     * The same for the mark of a collective record. The saving measured above is the point-to-point records' (their
+     * partner facts no longer held with their rows); a collective mark keeps what every mark counted before that,
+     * not having been measured on its own: its roles and its synchronisation point with its ranks may cost more.
+     */
+    static final long BYTES_PER_COLLECTIVE_MARK = 105;
+
+    /**
      * Bytes the stage adds per OpenMP mark (a fork, barrier or join of a thread) at its peak: each is a
      * synchronisation point of its whole team, with a time map per thread at every barrier, where most MPI marks are
      * not synchronisation points at all. Measured on the hybrid trace of 10^8 events (16 ranks of 8 threads; 24.1 M
@@ -83,24 +90,26 @@ public final class RootCauseMemory {
         }
         long marks = 0;
         long openMp = 0;
+        long collective = 0;
         long released = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
             if (iv != null) {
                 marks += iv.size();
                 openMp += iv.openMpMarks();
+                collective += Math.min(d.collectives().size(), iv.size() - iv.openMpMarks());
             }
             released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
                     + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
         }
         Runtime rt = Runtime.getRuntime();
         double xmx = xmxPerUsable(heap);
-        if (shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory(), xmx) == null) {
+        if (shortfall(marks, openMp, collective, released, heap, rt.totalMemory() - rt.freeMemory(), xmx) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(marks, openMp, released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
+        return shortfall(marks, openMp, collective, released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
     }
 
     /**
@@ -132,22 +141,28 @@ public final class RootCauseMemory {
      * @return why the stage would not fit, or null when it fits
      */
     static String shortfall(long marks, long openMp, long released, long maxHeap, long used) {
-        return shortfall(marks, openMp, released, maxHeap, used, 1.0);
+        return shortfall(marks, openMp, 0, released, maxHeap, used, 1.0);
     }
 
-    /** As above; the heap asked for is {@code xmxPerUsable} times what is needed ({@link #xmxPerUsable}). */
-    private static String shortfall(long marks, long openMp, long released, long maxHeap, long used,
-                                    double xmxPerUsable) {
-        long needed = Math.max(0, (marks - openMp) * BYTES_PER_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
+    /**
+     * As above; {@code collective} of the MPI marks are those of collective records
+     * ({@value #BYTES_PER_COLLECTIVE_MARK} bytes each), and the heap asked for is {@code xmxPerUsable} times what is
+     * needed ({@link #xmxPerUsable}).
+     */
+    static String shortfall(long marks, long openMp, long collective, long released, long maxHeap, long used,
+                            double xmxPerUsable) {
+        long needed = Math.max(0, (marks - openMp - collective) * BYTES_PER_MARK
+                + collective * BYTES_PER_COLLECTIVE_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;
         }
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; about %d bytes each, %d for an OpenMP one, less the %s of message records the "
-                + "stage frees), but only "
+                + "barriers of threads; about %d bytes each, %d for a collective one, %d for an OpenMP one, less the %s "
+                + "of message records the stage frees), but only "
                 + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
                 + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
+                BYTES_PER_COLLECTIVE_MARK,
                 BYTES_PER_OPENMP_MARK, gib(released), gib(free),
                 gib(maxHeap), heapToAsk((long) ((used + needed) * xmxPerUsable)));
     }

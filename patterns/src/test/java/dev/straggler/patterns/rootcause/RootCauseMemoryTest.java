@@ -37,6 +37,17 @@ class RootCauseMemoryTest {
     }
 
     @Test
+    void collectiveMarksCountAsEveryMarkDidBeforeThePartnerFactsWaitedForTheRows() {
+        // 10^7 marks, 4 M of them collective: 6 M at 75 bytes and 4 M at 105, 0.81 GiB; 0.75 GiB free is too little,
+        // though 10^7 marks at 75 bytes (0.70 GiB) would fit
+        long used = 16 * GIB - (long) (0.75 * GIB);
+        assertNull(RootCauseMemory.shortfall(10_000_000L, 0, 0, 16 * GIB, used));
+        assertTrue(RootCauseMemory.shortfall(10_000_000L, 0, 4_000_000L, 0, 16 * GIB, used, 1.0) != null);
+        assertNull(RootCauseMemory.shortfall(10_000_000L, 0, 4_000_000L, 0, 16 * GIB, 16 * GIB - (long) (0.85 * GIB),
+                1.0));
+    }
+
+    @Test
     void openMpMarksCountForMoreThanMpiMarks() {
         // the hybrid trace of 10^8 events: 8.7 M MPI and 24.1 M OpenMP marks, 0.3 GiB of rows freed. At 75 and 170
         // bytes: 0.65 + 4.10 - 0.32 = 4.43 GB. With 3.98 GB free it ended with an out-of-memory error (refused here),
@@ -56,7 +67,7 @@ class RootCauseMemoryTest {
         // 10^8 marks at 75 bytes: 6.98 GiB, less 2 GiB of records freed: 4.98 GiB; 2 GiB are free
         String why = RootCauseMemory.shortfall(100_000_000L, 0, 2 * GIB, 16 * GIB, 14 * GIB);
         assertTrue(why.startsWith("they need about 5.0 GiB more memory for 100,000,000 marks (MPI records, and OpenMP forks"), why);
-        assertTrue(why.contains("about 75 bytes each, 170 for an OpenMP one, less the 2.0 GiB of message records the stage frees)"), why);
+        assertTrue(why.contains("about 75 bytes each, 105 for a collective one, 170 for an OpenMP one, less the 2.0 GiB of message records the stage frees)"), why);
         assertTrue(why.contains("only 2.0 GiB of the 16.0 GiB heap are free"), why);
         // 14 GiB in use and 4.98 more, with a tenth to spare: 20.9 GiB, asked for as 21g
         assertTrue(why.contains("STRAGGLER_HEAP=21g") && why.endsWith("or analyse with --no-root-causes"), why);
