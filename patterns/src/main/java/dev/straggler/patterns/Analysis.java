@@ -81,7 +81,8 @@ public final class Analysis {
      */
     public static AnalysisResult run(TraceSource source, AnalysisOptions options) throws IOException {
         ExecutorService pool = Pools.fixed(options.threads(), "analysis");
-        // where the marks go when the root-cause stage would not fit with them on the heap
+        // the root-cause stage's scratch file: a large location's interval entries, and its marks when the stage
+        // would not fit with them on the heap
         try (SpillFile spill = SpillFile.inTemporaryDirectory()) {
             return run(source, options, pool, spill);
         } finally {
@@ -122,7 +123,7 @@ public final class Analysis {
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
                             ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads(),
-                            true); // nothing below reads a message record of this replay
+                            true, spill); // nothing below reads a message record of this replay
                     causes = rc.causes();
                     RootCauseMetrics.addTo(cube, rc);
                     if (!rc.problems().isEmpty()) {

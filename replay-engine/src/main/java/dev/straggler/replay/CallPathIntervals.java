@@ -133,7 +133,7 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                   besides receive requests
      */
     CallPathIntervals(Clock clock, BitSet boundaries) {
-        this(clock, boundaries, false, java.util.function.IntUnaryOperator.identity());
+        this(clock, boundaries, java.util.function.IntUnaryOperator.identity());
     }
 
     /**
@@ -141,32 +141,25 @@ public final class CallPathIntervals implements java.io.Serializable {
      *                gives way ({@link #MAP_CAPACITY})
      */
     CallPathIntervals(Clock clock, BitSet boundaries, java.util.function.IntUnaryOperator cnodeOf) {
-        this(clock, boundaries, false, cnodeOf);
+        this(clock, boundaries, false, cnodeOf, new IntervalEntries(null, null));
     }
 
     /**
      * Interval times only, for {@link IntervalPass}: the marks are those of the first pass, closed through
-     * {@link #closeMark}; the mark accessors ({@link #kind} ...) are not available on the result.
+     * {@link #closeMark}; the mark accessors ({@link #kind} ...) are not available on the result. The entries' call
+     * paths are written as {@code entryPaths} of the local ones (null: local), and the entries of a large location
+     * go to {@code spill} ({@link IntervalEntries}; null: all on the heap).
      *
      * @param cnodeOf Scalasca's call-path id of each local call path ({@link #MAP_CAPACITY})
      */
-    static CallPathIntervals timesOnly(Clock clock, java.util.function.IntUnaryOperator cnodeOf) {
-        return timesOnly(clock, cnodeOf, null, null);
-    }
-
-    /**
-     * As above; the entries' call paths are written as {@code entryPaths} of the local ones (null: local), and the
-     * entries of a large location go to {@code spill} ({@link IntervalEntries}; null: all on the heap).
-     */
     static CallPathIntervals timesOnly(Clock clock, java.util.function.IntUnaryOperator cnodeOf, SpillFile spill,
                                        java.util.function.IntUnaryOperator entryPaths) {
-        CallPathIntervals iv = new CallPathIntervals(clock, new BitSet(), true, cnodeOf);
-        iv.entries = new IntervalEntries(spill, entryPaths);
-        return iv;
+        return new CallPathIntervals(clock, new BitSet(), true, cnodeOf, new IntervalEntries(spill, entryPaths));
     }
 
+    /** @param entries where the interval entries go; ignored (none kept) without {@code boundaries} */
     private CallPathIntervals(Clock clock, BitSet boundaries, boolean timesOnly,
-                              java.util.function.IntUnaryOperator cnodeOf) {
+                              java.util.function.IntUnaryOperator cnodeOf, IntervalEntries entries) {
         this.timesOnly = timesOnly;
         this.cnodeOf = cnodeOf;
         this.globalOffset = clock.globalOffset();
@@ -174,7 +167,7 @@ public final class CallPathIntervals implements java.io.Serializable {
         this.boundaries = boundaries;
         if (boundaries != null) {
             lastSeconds = seconds(lastStamp);
-            entries = new IntervalEntries(null, null);
+            this.entries = entries;
             acc = new double[64];
             listedIn = new int[64];
             touched = new int[16];

@@ -33,10 +33,6 @@ final class Columns {
     static final int UNIT = 1 << UNIT_SHIFT;
     private static final int BLOCKS_PER_UNIT = UNIT / BLOCK;
 
-    /** Each thread's buffer for moving a unit to and from a spill file (direct: the channel copies it once). */
-    private static final ThreadLocal<java.nio.ByteBuffer> IO = ThreadLocal.withInitial(
-            () -> java.nio.ByteBuffer.allocateDirect(UNIT * Long.BYTES).order(java.nio.ByteOrder.nativeOrder()));
-
     /** A unit read back from the spill file: its index and its rows. */
     private record Unit(int index, Object rows) {
     }
@@ -76,7 +72,7 @@ final class Columns {
             }
             file = f;
             offsets = new long[units];
-            java.nio.ByteBuffer buf = IO.get();
+            java.nio.ByteBuffer buf = SpillFile.threadBuffer();
             for (int u = 0; u < units; u++) {
                 buf.clear();
                 for (int b = u * BLOCKS_PER_UNIT; b < (u + 1) * BLOCKS_PER_UNIT; b++) {
@@ -101,8 +97,7 @@ final class Columns {
             if (p != null && p.index == u) {
                 return p.rows;
             }
-            java.nio.ByteBuffer buf = IO.get();
-            buf.clear().limit(UNIT * width());
+            java.nio.ByteBuffer buf = SpillFile.threadBuffer().limit(UNIT * width());
             file.read(buf, offsets[u]);
             buf.flip();
             Unit loaded = new Unit(u, rowsFrom(buf));

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.NotSerializableException;
 import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.function.IntUnaryOperator;
 
@@ -65,12 +64,6 @@ public final class IntervalEntries implements java.io.Serializable {
     /** Blocks below this one are in the spill file. */
     private int spilledBelow;
     private int size;
-    /**
-     * Each thread's buffer for moving a block to and from the file: direct, so that the channel copies it once (a
-     * heap buffer would be copied into a direct one first).
-     */
-    private static final ThreadLocal<ByteBuffer> IO = ThreadLocal.withInitial(
-            () -> ByteBuffer.allocateDirect(BLOCK_BYTES).order(ByteOrder.nativeOrder()));
     /** The two blocks read back last, and which of them was used last. */
     private transient Block[] cache;
     private transient int recent;
@@ -128,12 +121,11 @@ public final class IntervalEntries implements java.io.Serializable {
     }
 
     private long write(Block full) {
-        ByteBuffer io = IO.get();
-        io.clear();
+        ByteBuffer io = SpillFile.threadBuffer();
         io.asIntBuffer().put(full.path, 0, BLOCK);
         io.position(BLOCK * Integer.BYTES);
         io.asDoubleBuffer().put(full.seconds, 0, BLOCK);
-        io.position(0);
+        io.position(0).limit(BLOCK_BYTES);
         return spill.write(io);
     }
 
@@ -179,8 +171,7 @@ public final class IntervalEntries implements java.io.Serializable {
         recent ^= 1;
         Block slot = cache[recent];
         if (slot.index != b) {
-            ByteBuffer io = IO.get();
-            io.clear();
+            ByteBuffer io = SpillFile.threadBuffer().limit(BLOCK_BYTES);
             spill.read(io, offsets[b]);
             io.position(0);
             io.asIntBuffer().get(slot.path, 0, BLOCK);

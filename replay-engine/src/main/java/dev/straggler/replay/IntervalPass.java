@@ -59,22 +59,10 @@ final class IntervalPass {
     private final int[] cacheNode;
 
     /**
-     * @param d       the location as the first pass left it (marks kept)
-     * @param closing the marks at which an interval closes besides receive requests (synchronisation points)
-     * @param cnodeOf Scalasca's call-path id of each local call path (what a full interval map keeps)
-     */
-    IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
-                 java.util.function.IntUnaryOperator cnodeOf) {
-        this(d, closing, clock, regions, cnodeOf, null);
-    }
-
-    /** @param team on a worker thread, its master's records (see {@link LocationPass#joinTeamOf}); else null */
-    IntervalPass(LocationData d, BitSet closing, dev.straggler.trace.Clock clock, RegionTable regions,
-                 java.util.function.IntUnaryOperator cnodeOf, ThreadRecords team) {
-        this(d, closing, clock, regions, cnodeOf, team, null, null);
-    }
-
-    /**
+     * @param d          the location as the first pass left it (marks kept)
+     * @param closing    the marks at which an interval closes besides receive requests (synchronisation points)
+     * @param cnodeOf    Scalasca's call-path id of each local call path (what a full interval map keeps)
+     * @param team       on a worker thread, its master's records (see {@link LocationPass#joinTeamOf}); else null
      * @param spill      where a large location's interval entries go ({@link IntervalEntries}); null: the heap
      * @param entryPaths the call path an entry is written as, of its local one; null: the local one
      */

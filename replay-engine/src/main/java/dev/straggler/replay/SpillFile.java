@@ -25,6 +25,21 @@ public final class SpillFile implements Closeable {
     private Path path;
     private boolean closed;
 
+    /** The largest block a caller moves at a time ({@link #threadBuffer}): 8,192 longs. */
+    static final int MAX_BLOCK_BYTES = 1 << 16;
+
+    /**
+     * Each thread's buffer for moving a block to and from a spill file: direct, so that the channel copies it once
+     * (a heap buffer would be copied into a direct one first).
+     */
+    private static final ThreadLocal<ByteBuffer> BUFFER = ThreadLocal.withInitial(
+            () -> ByteBuffer.allocateDirect(MAX_BLOCK_BYTES).order(java.nio.ByteOrder.nativeOrder()));
+
+    /** This thread's buffer of {@link #MAX_BLOCK_BYTES}, cleared, in the platform's byte order. */
+    static ByteBuffer threadBuffer() {
+        return BUFFER.get().clear();
+    }
+
     /** A spill file in {@code dir}, created when the first block is written. */
     public SpillFile(Path dir) {
         this.dir = dir;

@@ -50,23 +50,6 @@ public final class RootCauseMemory {
     static final long BYTES_PER_OPENMP_MARK = 170;
 
     /**
-     * What a mark costs the whole analysis at its peak, for saying how much heap a trace needs: the most of what the
-     * replay needs ({@value #REPLAY_BYTES_PER_MARK}, below) and of the stage's peak, the stage's
-     * {@value #BYTES_PER_MARK} with the mark's own 25 bytes and 10 of the wait states' other per-location state (the
-     * message records are freed as the stage starts, so they do not count again; measured: 73 bytes per mark in use
-     * before the stage and 35 free, 108 in all). So a trace the replay refuses is never said to need less than the
-     * heap it was refused in.
-     */
-    static final long NEEDED_BYTES_PER_MARK = Math.max(BYTES_PER_MARK + 35, RootCauseMemory.REPLAY_BYTES_PER_MARK);
-
-    /**
-     * The same for an OpenMP mark: the stage's {@value #BYTES_PER_OPENMP_MARK} and the 35 of the mark and the wait
-     * states. Measured on the hybrid trace (before the partner facts waited for the rows to go): 63 bytes per mark in
-     * use before the stage and 145 free (gross), about 200 per OpenMP mark with the MPI marks at 137.
-     */
-    static final long NEEDED_BYTES_PER_OPENMP_MARK = BYTES_PER_OPENMP_MARK + 35;
-
-    /**
      * The heap per mark that the replay budgets the marks it keeps against ({@code ReplayOptions.bytesPerMark}).
      * The replay itself is what it guards: its records and marks (73 bytes per mark measured) must fit in the old
      * generation, beside the young one, and on 1.2·10^8 events it ran out of memory in a 3.2 GiB heap, 98 bytes per
@@ -75,6 +58,23 @@ public final class RootCauseMemory {
      * after the replay, with its wait states, by {@link #shortfall(Replay, long)}.
      */
     public static final long REPLAY_BYTES_PER_MARK = 115;
+
+    /**
+     * What a mark costs the whole analysis at its peak, for saying how much heap a trace needs: the most of what the
+     * replay needs ({@value #REPLAY_BYTES_PER_MARK}, above) and of the stage's peak, the stage's
+     * {@value #BYTES_PER_MARK} with the mark's own 25 bytes and 10 of the wait states' other per-location state (the
+     * message records are freed as the stage starts, so they do not count again; measured: 73 bytes per mark in use
+     * before the stage and 35 free, 108 in all). So a trace the replay refuses is never said to need less than the
+     * heap it was refused in.
+     */
+    static final long NEEDED_BYTES_PER_MARK = Math.max(BYTES_PER_MARK + 35, REPLAY_BYTES_PER_MARK);
+
+    /**
+     * The same for an OpenMP mark: the stage's {@value #BYTES_PER_OPENMP_MARK} and the 35 of the mark and the wait
+     * states. Measured on the hybrid trace (before the partner facts waited for the rows to go): 63 bytes per mark in
+     * use before the stage and 145 free (gross), about 200 per OpenMP mark with the MPI marks at 137.
+     */
+    static final long NEEDED_BYTES_PER_OPENMP_MARK = BYTES_PER_OPENMP_MARK + 35;
 
     private RootCauseMemory() {
     }

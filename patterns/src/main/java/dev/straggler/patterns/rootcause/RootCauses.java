@@ -81,51 +81,27 @@ public final class RootCauses {
     }
 
     /**
-     * @param lateSenderWaits   per location and receive row, the Late Sender wait (ticks) where the receive is a
-     *                          Late Sender synchronisation point (the largest of a multi-wait), else 0
-     * @param lateReceiverWaits per location and send row, the Late Receiver wait of its completion likewise
-     * @param collectives       what the collective patterns found, synchronisation points included
-     * @param init              the all-rank reductions of MPI_Init, and of MPI_Finalize ({@code fin})
-     * @param pool              threads for the backward replay (null or {@code threads} 1: the calling thread);
-     *                          the result does not depend on them
+     * Runs the stage on one machine.
+     *
+     * @param lateSenderWaits       per location and receive row, the Late Sender wait (ticks) where the receive is a
+     *                              Late Sender synchronisation point (the largest of a multi-wait), else 0
+     * @param lateReceiverWaits     per location and send row, the Late Receiver wait of its completion likewise
+     * @param collectives           what the collective patterns found, synchronisation points included
+     * @param init                  the all-rank reductions of MPI_Init, and of MPI_Finalize ({@code fin})
+     * @param explain               wait-state instances whose delay to find ({@link Result#causes}: the
+     *                              point-to-point and MPI collective ones with a delay booked); may be empty
+     * @param pool                  threads for the backward replay (null or {@code threads} 1: the calling thread);
+     *                              the result does not depend on them
+     * @param releaseMessageRecords free the point-to-point records of every location once the stage has read them
+     *                              ({@link LocationData#releaseMessageRecords}), for a caller that reads none
+     *                              afterwards: the partner facts then never share the heap with them
+     * @param spill                 where a large location's interval entries wait for the backward replay
+     *                              ({@code IntervalEntries}); null keeps them on the heap
      */
     public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
                              InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
-                             ExecutorService pool, int threads) throws IOException {
-        return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, List.of(), pool, threads);
-    }
-
-    /**
-     * As above; also finds the delay behind each of the given wait-state instances ({@link Result#causes}: the
-     * point-to-point and MPI collective ones with a delay booked).
-     */
-    public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
-                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
-                             List<Instance> explain, ExecutorService pool, int threads) throws IOException {
-        return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, explain, pool, threads, false);
-    }
-
-    /**
-     * As above; with {@code releaseMessageRecords} the point-to-point records of every location are freed once the
-     * stage has read them ({@link LocationData#releaseMessageRecords}), for a caller that reads none afterwards: a
-     * quarter of what the stage holds while it replays backwards.
-     */
-    public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
-                             InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
-                             List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords)
-            throws IOException {
-        // a large location's interval entries wait for the backward replay in a scratch file, not on the heap
-        try (SpillFile spill = SpillFile.inTemporaryDirectory()) {
-            return run(replay, collectives, init, fin, lateSenderWaits, lateReceiverWaits, explain, pool, threads,
-                    releaseMessageRecords, spill);
-        }
-    }
-
-    /** As above, a large location's interval entries in {@code spill} (null: all on the heap). */
-    static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
-                      InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
-                      List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords,
-                      SpillFile spill) throws IOException {
+                             List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords,
+                             SpillFile spill) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         PartnerFacts[] partners = new PartnerFacts[n];
