@@ -180,16 +180,22 @@ public final class AnalyzeBenchmark {
                 long peak = 0;
                 long peakRss = 0;
                 AnalysisResult r = null;
+                Phases phases = null;
                 for (int i = 0; i < repeat; i++) {
                     r = null;
+                    Phases run = new Phases();
                     BenchSupport.resetPeakHeap();
                     BenchSupport.resetPeakRss();
                     long c0 = processCpuNanos();
                     long t0 = System.nanoTime();
                     try (TraceSource s = open(trace)) {
-                        r = Analysis.run(s, o);
+                        r = Analysis.run(s, o.withProgress(run));
                     }
                     long t = System.nanoTime() - t0;
+                    run.end(t0, t0 + t);
+                    if (t < best) {
+                        phases = run;
+                    }
                     bestCpu = Math.min(bestCpu, processCpuNanos() - c0);
                     best = Math.min(best, t);
                     peak = Math.max(peak, BenchSupport.peakHeapBytes());
@@ -204,6 +210,7 @@ public final class AnalyzeBenchmark {
                         threads, best / 1e9, BenchSupport.rate(ev, best),
                         ev / (best / 1e9) / 1e6 / threads, ev / (bestCpu / 1e9) / 1e6, BenchSupport.mib(peak), BenchSupport.mib(peakRss), comm,
                         100.0 * comm / ev);
+                System.out.println("      phases of the fastest run: " + phases);
                 String missing = rootCauses ? Analysis.rootCausesProblem(r.cube()) : null;
                 if (missing != null) {
                     // the time above is the wait states' and what the replay did before it gave up the marks
@@ -211,6 +218,52 @@ public final class AnalyzeBenchmark {
                 }
             }
         }
+        }
+    }
+
+    /**
+     * Wall time per phase of one analysis, from its progress reports: the read and replay, the wait-state patterns
+     * and, with root causes, the stage's second pass (the first half of its progress) and its backward replay.
+     */
+    static final class Phases implements dev.straggler.replay.ProgressListener {
+        private long patterns = -1;
+        private long rootCauses = -1;
+        private long backward = -1;
+        private long start;
+        private long end;
+
+        @Override
+        public synchronized void update(String phase, long done, long total) {
+            long now = System.nanoTime();
+            if (phase.equals("patterns") && patterns < 0) {
+                patterns = now;
+            } else if (phase.equals("root causes")) {
+                if (rootCauses < 0) {
+                    rootCauses = now;
+                }
+                if (backward < 0 && total > 0 && done >= total / 2 && done < total) {
+                    backward = now;
+                }
+            }
+        }
+
+        synchronized void end(long start, long end) {
+            this.start = start;
+            this.end = end;
+        }
+
+        @Override
+        public synchronized String toString() {
+            long p = patterns < 0 ? end : patterns;
+            long rc = rootCauses < 0 ? end : rootCauses;
+            String s = String.format(Locale.ROOT, "read and replay %.2f s, wait states %.2f s", (p - start) / 1e9,
+                    (rc - p) / 1e9);
+            if (rootCauses >= 0) {
+                long b = backward < 0 ? end : backward;
+                s += String.format(Locale.ROOT, ", root causes %.2f s (up to the backward replay %.2f s, "
+                        + "backward replay and after %.2f s)", (end - rc) / 1e9, (b - rc) / 1e9, (end - b) / 1e9);
+            }
+            return s;
         }
     }
 

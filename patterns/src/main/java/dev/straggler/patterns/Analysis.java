@@ -106,7 +106,8 @@ public final class Analysis {
         String rootCauseProblem = null;
         List<DelayCause> causes = List.of();
         if (rootCauses) {
-            options.progress().update("root causes", 0, 1);
+            int locations = replay.locations().size();
+            options.progress().update("root causes", 0, locations);
             String memory = RootCauseMemory.shortfall(replay, options.heapBudget());
             if (memory != null && !replay.marksDropped()) {
                 // the stage reads the marks a few at a time: in a scratch file they leave it 25 bytes each
@@ -123,7 +124,7 @@ public final class Analysis {
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
                             ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads(),
-                            true, spill); // nothing below reads a message record of this replay
+                            true, spill, options.progress()); // nothing below reads a message record of this replay
                     causes = rc.causes();
                     RootCauseMetrics.addTo(cube, rc);
                     if (!rc.problems().isEmpty()) {
@@ -136,7 +137,7 @@ public final class Analysis {
                     rootCauseProblem = e.getMessage();
                 }
             }
-            options.progress().update("root causes", 1, 1);
+            options.progress().update("root causes", locations, locations);
         }
         return complete(source.origin(), source.partialReasons(), replay.definitions(), replay.callTree(),
                 replay.facts(), cube, ws, rootCauseProblem, omp).withCauses(causes);

@@ -214,12 +214,23 @@ final class CostReplay {
 
     /** Rank that entered MPI_Finalize last (ties: the lowest rank); -1 when Finalize is incomplete. */
     int finalizeLatest = -1;
+    /** Called now and then from the thread waiting for the replay ({@link #run(ExecutorService, int, Runnable)}). */
+    private Runnable tick;
 
     /**
      * Runs the backward replay on every held location, then the forward classification. With a pool, locations
      * advance on its threads, each on one thread at a time; the result is the same for any number of threads.
      */
     void run(ExecutorService pool, int threads) {
+        run(pool, threads, null);
+    }
+
+    /**
+     * As above; {@code tick} (or null) is called now and then while the replay runs, from the thread that called
+     * this, so that it can report {@link #progress}: every 200 ms with a pool, every 4,096 location advances without.
+     */
+    void run(ExecutorService pool, int threads, Runnable tick) {
+        this.tick = tick;
         start(threads > 1 && pool != null ? new PoolScheduler(pool, threads) : new QueueScheduler());
         scheduler.await();
         List<String> blocked = blocked(3);
@@ -1274,8 +1285,12 @@ final class CostReplay {
 
         @Override
         public void await() {
+            int advances = 0;
             while (!runnable.isEmpty()) {
                 advance(states[runnable.dequeueInt()]);
+                if (tick != null && (++advances & 4095) == 0) {
+                    tick.run();
+                }
             }
         }
     }
@@ -1337,7 +1352,11 @@ final class CostReplay {
                 });
             }
             try {
-                finished.await();
+                while (!finished.await(200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    if (tick != null) {
+                        tick.run();
+                    }
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 synchronized (this) {

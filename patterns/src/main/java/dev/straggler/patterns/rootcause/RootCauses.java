@@ -9,6 +9,7 @@ import dev.straggler.replay.CallTree;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.LocationData;
 import dev.straggler.replay.Parallel;
+import dev.straggler.replay.ProgressListener;
 import dev.straggler.replay.Replay;
 import dev.straggler.replay.SpillFile;
 import dev.straggler.trace.Clock;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -97,11 +99,13 @@ public final class RootCauses {
      *                              afterwards: the partner facts then never share the heap with them
      * @param spill                 where a large location's interval entries wait for the backward replay
      *                              ({@code IntervalEntries}); null keeps them on the heap
+     * @param progress              told how far the stage has come, as phase {@code "root causes"} in locations:
+     *                              the second pass is its first half, the backward replay its second
      */
     public static Result run(Replay replay, CollectiveOutcomes collectives, InitFinalize.Reference init,
                              InitFinalize.Reference fin, long[][] lateSenderWaits, long[][] lateReceiverWaits,
                              List<Instance> explain, ExecutorService pool, int threads, boolean releaseMessageRecords,
-                             SpillFile spill) throws IOException {
+                             SpillFile spill, ProgressListener progress) throws IOException {
         int n = replay.locations().size();
         LocationState[] states = new LocationState[n];
         PartnerFacts[] partners = new PartnerFacts[n];
@@ -158,12 +162,15 @@ public final class RootCauses {
         matches = null; // garbage from here on
         roles(replay, collectives, roles, pool, threads);
         Clock clock = replay.definitions().clock();
+        AtomicInteger read = new AtomicInteger();
+        Progress stage = new Progress(progress, n);
         forEach(pool, threads, n, l -> {
             if (states[l] != null && teamOf[l] != null) {
                 teamOf[l].register(states[l], clock);
             }
             registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
                     roles[l], init, fin, spill);
+            stage.at(read.incrementAndGet() / 2);
         });
         PartnerFacts.FlagSink flags = flagsInto(partners);
         for (LocationState st : states) {
@@ -193,7 +200,9 @@ public final class RootCauses {
             cost.clock = clock;
         }
         cost.explain = causes;
-        cost.run(pool, threads);
+        long heldCount = java.util.stream.IntStream.range(0, n).filter(l -> states[l] != null).count();
+        cost.run(pool, threads, () -> stage.at(n / 2 + (heldCount == 0 ? 0
+                : (n - n / 2) * Math.min(cost.progress(), 1000 * heldCount) / (1000 * heldCount))));
         cost.forwardClassification((target, row, lateSender, source, sp, v) ->
                 CostReplay.addIndirect(states[target], row, lateSender, v));
         Int2DoubleOpenHashMap[][] out = new Int2DoubleOpenHashMap[n][];
@@ -207,6 +216,28 @@ public final class RootCauses {
         });
         CriticalPathImpact.compute(out, ltimes, paths);
         return new Result(out, problems, causes == null ? List.of() : causes.causes());
+    }
+
+    /**
+     * The stage's progress in locations, never going back although the steps that report it run on several threads
+     * (the listener's contract): the second pass is the first half, the backward replay the second.
+     */
+    private static final class Progress {
+        private final ProgressListener listener;
+        private final int locations;
+        private long last;
+
+        Progress(ProgressListener listener, int locations) {
+            this.listener = listener;
+            this.locations = locations;
+        }
+
+        synchronized void at(long done) {
+            if (done > last) {
+                last = done;
+                listener.update("root causes", done, locations);
+            }
+        }
     }
 
     /** The first exchange: each location tells its point-to-point partners its facts (reading no message record). */

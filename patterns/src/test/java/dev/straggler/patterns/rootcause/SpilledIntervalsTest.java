@@ -48,7 +48,8 @@ class SpilledIntervalsTest {
                     true);
             WaitStates.Result ws = WaitStates.run(replay, cube, pool, threads, 5, true, ProgressListener.NONE);
             return RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(), ws.lateSenderWaits(),
-                    ws.lateReceiverWaits(), ws.instances(), pool, threads, true, spill);
+                    ws.lateReceiverWaits(), ws.instances(), pool, threads, true, spill,
+                    ProgressListener.NONE);
         } finally {
             pool.shutdownNow();
         }
