@@ -121,6 +121,9 @@ public final class Analysis {
             if (memory != null) {
                 rootCauseProblem = memory;
             } else {
+                // writing a block to the scratch file costs about what computing it did: where the heap has room
+                // beyond the stage's need, half of it keeps interval entries there (the rest is the collector's)
+                spill.allowOnHeap(RootCauseMemory.room(replay, options.heapBudget()) / 2);
                 try {
                     RootCauses.Result rc = RootCauses.run(replay, ws.collectives(), ws.init(), ws.fin(),
                             ws.lateSenderWaits(), ws.lateReceiverWaits(), ws.instances(), pool, options.threads(),

@@ -12,7 +12,8 @@ import java.util.function.IntUnaryOperator;
  * in blocks of {@link #BLOCK}. They are written once, by the second pass, and read by the backward replay from the
  * last interval to the first, each sum reaching back only a few intervals (docs/root-causes.md, "What 10^9 events
  * in 8 GiB would take"). So a location with a spill file and more than {@link #SPILL_AFTER} full blocks writes its
- * full blocks there and keeps on the heap only the block being written and, when reading, the two blocks read last:
+ * full blocks there, unless the file's allowance lets the new block stay on the heap ({@link SpillFile#allowOnHeap}),
+ * and keeps on the heap only the block being written and, when reading, the two blocks read last:
  * the collected heap no longer grows with the entries (12 bytes each, about a fifth of what the root-cause stage
  * holds), and collections no longer copy them. Smaller locations keep their blocks, the first one grown by doubling
  * and the last one trimmed, so that a trace of many small locations holds no slack.
@@ -105,7 +106,7 @@ public final class IntervalEntries implements java.io.Serializable {
             blocks = Arrays.copyOf(blocks, blocks.length * 2);
         }
         Block reuse = null;
-        if (spill != null && b > SPILL_AFTER) {
+        if (spill != null && b > SPILL_AFTER && !spill.keepOnHeap(BLOCK_BYTES)) {
             if (offsets == null) {
                 offsets = new long[blocks.length];
             } else if (offsets.length < blocks.length) {

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SpillFile implements Closeable {
     private final Path dir;
     private final AtomicLong end = new AtomicLong();
+    /** Bytes of blocks that may stay on the heap although they could be spilled ({@link #keepOnHeap}). */
+    private final AtomicLong allowance = new AtomicLong();
     private volatile FileChannel channel;
     private Path path;
     private boolean closed;
@@ -48,6 +50,28 @@ public final class SpillFile implements Closeable {
     /** A spill file in the JVM's temporary directory ({@code java.io.tmpdir}). */
     public static SpillFile inTemporaryDirectory() {
         return new SpillFile(Path.of(System.getProperty("java.io.tmpdir")));
+    }
+
+    /**
+     * Lets {@code bytes} of blocks that writers would spill stay on the heap instead ({@link #keepOnHeap}): the room
+     * the caller knows the heap has beyond what the analysis needs. Writing a block costs about as much time as
+     * computing it (the page cache's copy and allocation), so a heap with room keeps what it can.
+     */
+    public void allowOnHeap(long bytes) {
+        allowance.set(Math.max(0, bytes));
+    }
+
+    /** Takes {@code bytes} of the allowance ({@link #allowOnHeap}): true when the block may stay on the heap. */
+    boolean keepOnHeap(long bytes) {
+        while (true) {
+            long left = allowance.get();
+            if (left < bytes) {
+                return false;
+            }
+            if (allowance.compareAndSet(left, left - bytes)) {
+                return true;
+            }
+        }
     }
 
     private FileChannel channel() {

@@ -88,6 +88,38 @@ public final class RootCauseMemory {
             return projected(replay.projectedMarks(), Math.max(0, replay.projectedOpenMpMarks()),
                     replay.shareReadWhenDropped(), heap, xmxPerUsable(heap));
         }
+        Counts c = counts(replay);
+        Runtime rt = Runtime.getRuntime();
+        double xmx = xmxPerUsable(heap);
+        if (shortfall(c.marks, c.openMp, c.collective, c.released, heap, rt.totalMemory() - rt.freeMemory(), xmx)
+                == null) {
+            return null;
+        }
+        // what is in use includes garbage: count again after a collection before giving up on the stage
+        System.gc();
+        return shortfall(c.marks, c.openMp, c.collective, c.released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
+    }
+
+    /**
+     * The heap beyond what the stage needs ({@link #shortfall(Replay, long)}), as free now (garbage counted as in
+     * use, so never more than there is); 0 when the stage would not fit or the replay dropped its marks. What the
+     * stage could keep in a scratch file may stay on the heap within part of it ({@code SpillFile.allowOnHeap}).
+     */
+    public static long room(Replay replay, long heap) {
+        if (replay.marksDropped()) {
+            return 0;
+        }
+        Counts c = counts(replay);
+        Runtime rt = Runtime.getRuntime();
+        long free = Math.max(0, heap - (rt.totalMemory() - rt.freeMemory()));
+        return Math.max(0, free - needed(c.marks, c.openMp, c.collective, c.released));
+    }
+
+    /** The marks of the held locations, how many are OpenMP and collective ones, and the rows the stage frees. */
+    private record Counts(long marks, long openMp, long collective, long released) {
+    }
+
+    private static Counts counts(Replay replay) {
         long marks = 0;
         long openMp = 0;
         long collective = 0;
@@ -102,14 +134,13 @@ public final class RootCauseMemory {
             released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
                     + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
         }
-        Runtime rt = Runtime.getRuntime();
-        double xmx = xmxPerUsable(heap);
-        if (shortfall(marks, openMp, collective, released, heap, rt.totalMemory() - rt.freeMemory(), xmx) == null) {
-            return null;
-        }
-        // what is in use includes garbage: count again after a collection before giving up on the stage
-        System.gc();
-        return shortfall(marks, openMp, collective, released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
+        return new Counts(marks, openMp, collective, released);
+    }
+
+    /** What the stage adds at its peak, less the rows it frees. */
+    private static long needed(long marks, long openMp, long collective, long released) {
+        return Math.max(0, (marks - openMp - collective) * BYTES_PER_MARK
+                + collective * BYTES_PER_COLLECTIVE_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
     }
 
     /**
@@ -151,8 +182,7 @@ public final class RootCauseMemory {
      */
     static String shortfall(long marks, long openMp, long collective, long released, long maxHeap, long used,
                             double xmxPerUsable) {
-        long needed = Math.max(0, (marks - openMp - collective) * BYTES_PER_MARK
-                + collective * BYTES_PER_COLLECTIVE_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
+        long needed = needed(marks, openMp, collective, released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;

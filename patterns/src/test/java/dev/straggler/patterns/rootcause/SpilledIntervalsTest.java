@@ -71,6 +71,33 @@ class SpilledIntervalsTest {
     }
 
     @Test
+    void entriesWithinTheHeapAllowanceStayOnTheHeap(@TempDir Path dir) throws Exception {
+        var b = DeterminismTest.randomTrace(4, 4000, 13);
+        RootCauses.Result heap = rootCauses(b.build(), null, 2);
+        long all;
+        try (SpillFile spill = new SpillFile(dir)) {
+            rootCauses(b.build(), spill, 2);
+            all = spill.bytes();
+        }
+        RootCauses.Result kept;
+        try (SpillFile spill = new SpillFile(dir)) {
+            spill.allowOnHeap(Long.MAX_VALUE);
+            kept = rootCauses(b.build(), spill, 2);
+            assertEquals(0, spill.bytes(), "an allowance larger than the entries writes none of them");
+        }
+        assertSameRootCauses(heap, kept);
+        RootCauses.Result part;
+        try (SpillFile spill = new SpillFile(dir)) {
+            // a block of entries is 4,096 x 12 bytes: an allowance of three keeps three of them on the heap
+            spill.allowOnHeap(3L * 4096 * 12);
+            part = rootCauses(b.build(), spill, 2);
+            assertTrue(spill.bytes() > 0 && spill.bytes() < all, "some blocks written, fewer than without an"
+                    + " allowance: " + spill.bytes() + " of " + all + " bytes");
+        }
+        assertSameRootCauses(heap, part);
+    }
+
+    @Test
     void spilledMarksGiveTheRootCausesOfMarksOnTheHeap(@TempDir Path dir) throws Exception {
         // 2 ranks of 12,000 iterations: about 84,000 marks per location, past the marks' spill threshold
         var b = DeterminismTest.randomTrace(2, 12_000, 29);
