@@ -186,13 +186,8 @@ final class AnalyzeCommand implements Callable<Integer> {
     static AnalysisResult analyse(TraceSource src, int threads, boolean quiet, boolean rootCauses)
             throws IOException {
         long events = src.eventCount();
-        try (Progress p = Progress.start("analyze", events, "events", quiet)) {
-            AnalysisOptions o = AnalysisOptions.defaults().withProgress((phase, done, total) -> {
-                if ("read".equals(phase)) {
-                    p.stepTo(done);
-                }
-            });
-            o = o.withRootCauses(rootCauses);
+        try (Progress.Phases p = new Progress.Phases("analyze", events, quiet)) {
+            AnalysisOptions o = AnalysisOptions.defaults().withProgress(p).withRootCauses(rootCauses);
             return Analysis.run(src, threads > 0 ? o.withThreads(threads) : o);
         }
     }

@@ -81,4 +81,51 @@ final class Progress implements AutoCloseable, LongConsumer {
             bar.close();
         }
     }
+
+    /**
+     * One bar per phase of an analysis, each in its own unit: the read in events, then the wait states and the root
+     * causes in locations. A single bar of events stood at 100 % once the read was done, while the wait states and
+     * the root-cause stage (most of a run with root causes) still ran. Fed by the analysis's progress listener from
+     * any thread; a bar never goes back.
+     */
+    static final class Phases implements dev.straggler.replay.ProgressListener, AutoCloseable {
+        private final boolean quiet;
+        private Progress bar;
+        private String phase;
+        private long shown;
+
+        /** Starts with the read's bar: {@code events} to read. */
+        Phases(String task, long events, boolean quiet) {
+            this.quiet = quiet;
+            this.bar = start(task, events, "events", quiet);
+            this.phase = "read";
+        }
+
+        @Override
+        public synchronized void update(String name, long done, long total) {
+            if (!name.equals(phase)) {
+                String label = switch (name) {
+                    case "patterns" -> "wait states";
+                    case "root causes" -> "root causes";
+                    default -> null;
+                };
+                if (label == null) {
+                    return;
+                }
+                bar.close();
+                bar = start(label, Math.max(total, 1), "locations", quiet);
+                phase = name;
+                shown = 0;
+            }
+            if (done > shown) {
+                shown = done;
+                bar.stepTo(done);
+            }
+        }
+
+        @Override
+        public synchronized void close() {
+            bar.close();
+        }
+    }
 }
