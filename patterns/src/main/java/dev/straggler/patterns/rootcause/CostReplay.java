@@ -43,8 +43,8 @@ final class CostReplay {
     }
 
     /**
-     * One member's arrival at a collective instance: what the instance's delay computation reads of it, taken when
-     * it arrives (it is parked, and nothing changes it, until all have arrived). {@code kind} -1: the instance has
+     * One member's arrival at a collective instance: what the instance's delay computation reads of it, copied when
+     * it arrives (a member held here is parked until all have arrived; one held by another replay goes on). {@code kind} -1: the instance has
      * no delay semantics and only the arrival counts.
      */
     record Arrival(int comm, int instance, int member, int location, int row, int participants, byte kind,
@@ -58,7 +58,7 @@ final class CostReplay {
     /**
      * Where data for locations held by another replay goes (a distributed engine); null on one machine. A collective
      * instance is evaluated by the replay holding its coordinator ({@link #coordinator}): the others send it their
-     * members' arrivals and wait for its release.
+     * members' arrivals and go on (see {@link #collective}).
      */
     interface Exchange {
         /** A shipment for a location held elsewhere; {@code lateSender} names the channel. */
@@ -66,9 +66,6 @@ final class CostReplay {
 
         /** An arrival for the instance whose coordinator, location {@code coordinator}, is held elsewhere. */
         void arrive(int coordinator, Arrival arrival);
-
-        /** Instance {@code key} is evaluated: the members at these locations (held elsewhere) may go on. */
-        void release(long key, IntArrayList locations);
     }
 
     private final LocationState[] states;
@@ -148,8 +145,6 @@ final class CostReplay {
 
     /** Instances with some but not all participants arrived, keyed by (communicator, instance). */
     private final Long2ObjectOpenHashMap<Pending> pending = new Long2ObjectOpenHashMap<>();
-    /** Members waiting for an instance evaluated elsewhere, with their arrivals, keyed like {@link #pending}. */
-    private final Long2ObjectOpenHashMap<java.util.List<Arrival>> parked = new Long2ObjectOpenHashMap<>();
     /** Per worker thread: the interval accumulator. */
     private final ThreadLocal<IntervalTimes> times;
     /** The most severe instances whose delay is recorded as it is booked, or null. */
@@ -802,6 +797,10 @@ final class CostReplay {
     /**
      * Arrives at a collective; once every participant has arrived the instance is processed and the others, parked
      * at it, are released. Members that take no part (no payload in an N x N operation, skipped operations) pass.
+     * A member whose instance another replay evaluates hands its arrival over and goes on at once: the evaluation
+     * writes only the reference rank's costs, and the one thing it changes for a waiting member, the critical path
+     * leaving it, the member tells from its own arrival. Waiting for a release instead cost a second hand-over between
+     * tasks per collective instance, with the tasks idle in between.
      */
     private boolean collective(LocationState st, int m, int row, IntervalTimes t) {
         CollectiveRoles r = roles[st.location];
@@ -812,12 +811,14 @@ final class CostReplay {
         Arrival a = arrival(st, m, row, t);
         int coordinator = coordinator(a);
         if (states[coordinator] == null) {
-            // evaluated elsewhere: wait for the release (parked first, so that the release finds it)
-            synchronized (parked) {
-                parked.computeIfAbsent(a.key(), x -> new ArrayList<>()).add(a);
-            }
+            // evaluated elsewhere; the arrival is a copy of what the evaluation reads, so this member may change
             exchange.arrive(coordinator, a);
-            return false;
+            if (a.kind() >= 0 && a.criticalPath() && a.waitState()) {
+                // the critical path leaves a waiting member for the reference rank (see collectiveDelay)
+                updatePath(st, a.sp(), t);
+                st.onCriticalPath = false;
+            }
+            return true;
         }
         Pending p = arrive(a);
         if (p == null) {
@@ -833,29 +834,6 @@ final class CostReplay {
      */
     private int coordinator(Arrival a) {
         return memberLocations[a.comm()][a.reference() >= 0 ? a.reference() : 0];
-    }
-
-    /** The instance {@code key} was evaluated elsewhere: its members held here take their part and go on. */
-    void released(long key) {
-        java.util.List<Arrival> waiting;
-        synchronized (parked) {
-            waiting = parked.remove(key);
-        }
-        if (waiting == null) {
-            throw new IllegalStateException("release of collective instance " + (key & 0xffffffffL)
-                    + " of communicator " + (key >>> 32) + " that no member here waits for");
-        }
-        IntervalTimes times = this.times.get();
-        for (Arrival a : waiting) {
-            LocationState st = states[a.location()];
-            if (a.kind() >= 0 && a.criticalPath() && a.waitState()) {
-                // the critical path leaves a waiting member for the reference rank (see collectiveDelay)
-                updatePath(st, a.sp(), times);
-                st.onCriticalPath = false;
-            }
-            st.cursor--;
-            scheduler.release(a.location());
-        }
     }
 
     /** Records an arrival; the instance when it is complete now (then it is no longer pending). */
@@ -924,7 +902,7 @@ final class CostReplay {
     /**
      * Processes a complete instance: its delay (Scalasca's {@code CalculateCollectiveDelay} and the collective delay
      * and critical-path handlers) booked at the held members it concerns, then releases the held members parked at
-     * it other than {@code trigger}, which continues by itself.
+     * it other than {@code trigger}, which continues by itself (members held elsewhere went on when they arrived).
      */
     private void process(Pending p, int trigger, IntervalTimes times) {
         Arrival any = null;
@@ -937,23 +915,11 @@ final class CostReplay {
         if (any != null && any.kind() >= 0) {
             collectiveDelay(p.byMember, any, times);
         }
-        IntArrayList elsewhere = null;
         for (Arrival a : p.byMember) {
-            if (a == null || a.location() == trigger) {
-                continue;
-            }
-            if (states[a.location()] != null) {
+            if (a != null && a.location() != trigger && states[a.location()] != null) {
                 states[a.location()].cursor--;
                 scheduler.release(a.location());
-            } else {
-                if (elsewhere == null) {
-                    elsewhere = new IntArrayList();
-                }
-                elsewhere.add(a.location());
             }
-        }
-        if (elsewhere != null) {
-            exchange.release(any.key(), elsewhere);
         }
     }
 

@@ -711,8 +711,6 @@ public final class RootCauses {
                     replay.receive(sh.lateSender(), sh.key(), sh.shipment());
                 } else if (s instanceof CostReplay.Arrival a) {
                     replay.receive(a);
-                } else if (s instanceof Wire.Release r) {
-                    replay.released(r.key());
                 }
             }
         }
@@ -794,18 +792,6 @@ public final class RootCauses {
         @Override
         public void arrive(int coordinator, CostReplay.Arrival arrival) {
             outbox.get(taskOf.applyAsInt(coordinator)).add(arrival);
-        }
-
-        @Override
-        public void release(long key, it.unimi.dsi.fastutil.ints.IntArrayList locations) {
-            java.util.BitSet told = new java.util.BitSet();
-            for (int i = 0; i < locations.size(); i++) {
-                int t = taskOf.applyAsInt(locations.getInt(i));
-                if (!told.get(t)) {
-                    told.set(t);
-                    outbox.get(t).add(new Wire.Release(key));
-                }
-            }
         }
     }
 

@@ -12,23 +12,18 @@ import java.util.TreeMap;
 
 /**
  * What one task of a distributed backward replay hands another, as bytes: Late Sender / Late Receiver shipments,
- * collective arrivals and releases. A fixed binary layout rather than Java serialization, which cost more than the replay's own
+ * collective arrivals. A fixed binary layout rather than Java serialization, which cost more than the replay's own
  * work on every hand-over; doubles travel as their bits, so the receiver computes with exactly the sender's values.
  */
 final class Wire {
     private static final byte SHIPPED = 0;
     private static final byte ARRIVAL = 1;
-    private static final byte RELEASE = 2;
 
     private Wire() {
     }
 
     /** A shipment for the location and row in {@code key}, in the Late Sender channel or the Late Receiver one. */
     record Shipped(boolean lateSender, long key, CostReplay.Shipment shipment) {
-    }
-
-    /** A collective instance was evaluated: the members waiting for it may go on. */
-    record Release(long key) {
     }
 
     static byte[] encode(List<Object> items) {
@@ -45,9 +40,6 @@ final class Wire {
                     timeMap(o, sh.times());
                     doubles(o, sh.costs());
                     o.writeBoolean(sh.criticalPath());
-                } else if (x instanceof Release r) {
-                    o.writeByte(RELEASE);
-                    o.writeLong(r.key());
                 } else {
                     CostReplay.Arrival a = (CostReplay.Arrival) x;
                     o.writeByte(ARRIVAL);
@@ -136,8 +128,6 @@ final class Wire {
                     }
                     out.add(new CostReplay.Arrival(comm, instance, member, location, row, participants, kind, size,
                             reference, sp, wait, costs, cp, waitState, delay, root));
-                } else if (tag == RELEASE) {
-                    out.add(new Release(in.readLong()));
                 } else {
                     throw new IllegalStateException("unknown item " + tag + " in a root-cause hand-over");
                 }
