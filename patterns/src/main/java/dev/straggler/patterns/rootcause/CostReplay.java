@@ -209,20 +209,14 @@ final class CostReplay {
 
     /** Rank that entered MPI_Finalize last (ties: the lowest rank); -1 when Finalize is incomplete. */
     int finalizeLatest = -1;
-    /** Called now and then from the thread waiting for the replay ({@link #run(ExecutorService, int, Runnable)}). */
+    /** Called now and then from the thread waiting for the replay ({@link #run}). */
     private Runnable tick;
 
     /**
-     * Runs the backward replay on every held location, then the forward classification. With a pool, locations
-     * advance on its threads, each on one thread at a time; the result is the same for any number of threads.
-     */
-    void run(ExecutorService pool, int threads) {
-        run(pool, threads, null);
-    }
-
-    /**
-     * As above; {@code tick} (or null) is called now and then while the replay runs, from the thread that called
-     * this, so that it can report {@link #progress}: every 200 ms with a pool, every 4,096 location advances without.
+     * Runs the backward replay on every held location. With a pool, locations advance on its threads, each on one
+     * thread at a time; the result is the same for any number of threads. {@code tick} (or null) is called now and
+     * then while the replay runs, from the thread that called this, so that it can report {@link #progress}: every
+     * 200 ms with a pool, every 4,096 location advances without.
      */
     void run(ExecutorService pool, int threads, Runnable tick) {
         this.tick = tick;
