@@ -31,9 +31,15 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         // a worker thread that runs out of memory outside a pool must not print a stack trace either
         Thread.setDefaultUncaughtExceptionHandler((thread, e) -> {
-            System.err.println("straggler: " + (isOutOfMemory(e) ? outOfMemory()
-                    : "internal error in thread " + thread.getName() + ": " + e));
-            Runtime.getRuntime().halt(1);
+            try {
+                if (!isOutOfMemory(e)) {
+                    System.err.println("straggler: internal error in thread " + thread.getName() + ": " + e);
+                } else if (firstOutOfMemoryReport()) {
+                    System.err.println(OUT_OF_MEMORY_LINE);
+                }
+            } finally {
+                Runtime.getRuntime().halt(1);
+            }
         });
         int code;
         try {
@@ -43,7 +49,9 @@ public final class Main implements Runnable {
             if (!isOutOfMemory(e)) {
                 throw e;
             }
-            System.err.println("straggler: " + outOfMemory());
+            if (firstOutOfMemoryReport()) {
+                System.err.println(OUT_OF_MEMORY_LINE);
+            }
             code = 1;
         }
         System.exit(code);
@@ -51,6 +59,24 @@ public final class Main implements Runnable {
 
     /** Exit code of a run that ran out of memory. */
     static final int OUT_OF_MEMORY = 1;
+
+    /**
+     * The line that reports running out of memory, made before anything can: printing it then allocates next to
+     * nothing (building it in the handler of a thread that ran out of memory could fail again, and Java then prints
+     * its own line).
+     */
+    private static final String OUT_OF_MEMORY_LINE = "straggler: " + outOfMemory();
+
+    private static final java.util.concurrent.atomic.AtomicBoolean OUT_OF_MEMORY_REPORTED =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * True the first time it is asked: a worker thread that runs out of memory and the main thread, which sees the
+     * same failure through its pool, may both report it, and the run ends after the first report (one line).
+     */
+    private static boolean firstOutOfMemoryReport() {
+        return OUT_OF_MEMORY_REPORTED.compareAndSet(false, true);
+    }
 
     /** One line: how much heap there was and how to get more. */
     static String outOfMemory() {
@@ -96,7 +122,9 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             Throwable t = ex instanceof UncheckedIOException u ? u.getCause() : ex;
             if (isOutOfMemory(t)) {
-                cmd.getErr().println("straggler: " + outOfMemory());
+                if (firstOutOfMemoryReport()) {
+                    cmd.getErr().println(OUT_OF_MEMORY_LINE);
+                }
                 if (debug) {
                     t.printStackTrace(cmd.getErr());
                 }
