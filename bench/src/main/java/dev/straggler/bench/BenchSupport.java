@@ -12,13 +12,22 @@ public final class BenchSupport {
     }
 
     /** Parses {@code --key value} pairs. */
-    public static Map<String, String> args(String[] args) {
+    /**
+     * The {@code --name value} (or bare {@code --name}: "true") options of a benchmark, each one of {@code known}.
+     * Anything else ends the run with one line and exit code 2: a mistyped option would otherwise measure the
+     * default setting under the name the caller believes it asked for.
+     */
+    public static Map<String, String> args(String[] args, String... known) {
+        java.util.Set<String> names = java.util.Set.of(known);
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].startsWith("--")) {
-                String k = args[i].substring(2);
-                m.put(k, i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "true");
+            if (!args[i].startsWith("--") || !names.contains(args[i].substring(2))) {
+                System.err.println("bench: " + (args[i].startsWith("--") ? "unknown option " : "unexpected argument ")
+                        + args[i] + "; the options are --" + String.join(", --", new java.util.TreeSet<>(names)));
+                System.exit(2);
             }
+            String k = args[i].substring(2);
+            m.put(k, i + 1 < args.length && !args[i + 1].startsWith("--") ? args[++i] : "true");
         }
         return m;
     }

@@ -38,7 +38,7 @@ import java.util.Map;
 public final class SeekBenchmark {
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> a = BenchSupport.args(argv);
+        Map<String, String> a = BenchSupport.args(argv, "dir", "events", "ranks", "repeat", "window-events");
         long events = Long.parseLong(a.getOrDefault("events", "100000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         long windowEvents = Long.parseLong(a.getOrDefault("window-events", "100000"));

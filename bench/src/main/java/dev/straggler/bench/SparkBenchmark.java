@@ -46,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class SparkBenchmark {
     public static void main(String[] argv) throws Exception {
-        Map<String, String> a = BenchSupport.args(argv);
+        Map<String, String> a = BenchSupport.args(argv,
+                "cube", "dir", "events", "local", "master", "omp-threads", "partitions", "ranks", "root-causes");
         long events = Long.parseLong(a.getOrDefault("events", "100000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         String master = a.getOrDefault("master", "local[" + Runtime.getRuntime().availableProcessors() + "]");

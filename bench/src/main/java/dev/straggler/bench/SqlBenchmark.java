@@ -37,7 +37,8 @@ public final class SqlBenchmark {
     }
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> a = BenchSupport.args(argv);
+        Map<String, String> a = BenchSupport.args(argv,
+                "dir", "events", "events-query", "ranks", "trace", "wait-states");
         long events = Long.parseLong(a.getOrDefault("events", "10000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-sql-bench"));

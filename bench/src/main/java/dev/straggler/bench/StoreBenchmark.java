@@ -40,7 +40,7 @@ import java.util.stream.Stream;
 public final class StoreBenchmark {
 
     public static void main(String[] argv) throws Exception {
-        Map<String, String> a = BenchSupport.args(argv);
+        Map<String, String> a = BenchSupport.args(argv, "dir", "events", "ranks");
         long events = Long.parseLong(a.getOrDefault("events", "50000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "8"));
         Path base = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-bench"));
