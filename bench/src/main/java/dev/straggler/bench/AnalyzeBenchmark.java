@@ -54,7 +54,8 @@ public final class AnalyzeBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Map<String, String> a = BenchSupport.args(argv,
-                "dir", "events", "omp-threads", "ranks", "reading", "repeat", "retained", "root-causes", "teams-as-ranks", "threads");
+                "dir", "events", "omp-threads", "ranks", "reading", "repeat", "retained", "root-causes",
+                "teams-as-ranks", "threads");
         long events = Long.parseLong(a.getOrDefault("events", "10000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "2"));

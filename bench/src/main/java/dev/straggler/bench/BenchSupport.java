@@ -11,7 +11,6 @@ public final class BenchSupport {
     private BenchSupport() {
     }
 
-    /** Parses {@code --key value} pairs. */
     /**
      * The {@code --name value} (or bare {@code --name}: "true") options of a benchmark, each one of {@code known}.
      * Anything else ends the run with one line and exit code 2: a mistyped option would otherwise measure the

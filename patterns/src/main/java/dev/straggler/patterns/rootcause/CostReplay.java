@@ -44,8 +44,8 @@ final class CostReplay {
 
     /**
      * One member's arrival at a collective instance: what the instance's delay computation reads of it, copied when
-     * it arrives (a member held here is parked until all have arrived; one held by another replay goes on). {@code kind} -1: the instance has
-     * no delay semantics and only the arrival counts.
+     * it arrives (a member held here is parked until all have arrived; one held by another replay goes on).
+     * {@code kind} -1: the instance has no delay semantics and only the arrival counts.
      */
     record Arrival(int comm, int instance, int member, int location, int row, int participants, byte kind,
                    int size, int reference, int sp, double waitTime, double[] costs, boolean criticalPath,
@@ -503,8 +503,7 @@ final class CostReplay {
         for (TeamArrival a : team) {
             LocationState x = states[a.location()];
             if (x.onCriticalPath) {
-                updatePath(x, a.sp(), t);
-                x.onCriticalPath = false;
+                leavePath(x, a.sp(), t);
                 on = true;
             }
         }
@@ -643,8 +642,7 @@ final class CostReplay {
         }
         boolean cp = st.onCriticalPath;
         if (cp) {
-            updatePath(st, s, times);
-            st.onCriticalPath = false;
+            leavePath(st, s, times);
         }
         return new Shipment(st.sp.waitTime(s), tmap, costs, cp);
     }
@@ -773,6 +771,12 @@ final class CostReplay {
     }
 
     /** Critical path: books the interval since it reached this location, minus the wait where it leaves. */
+    /** The critical path leaves {@code st} at synchronisation point {@code from}: books its part up to there. */
+    private void leavePath(LocationState st, int from, IntervalTimes times) {
+        updatePath(st, from, times);
+        st.onCriticalPath = false;
+    }
+
     private void updatePath(LocationState st, int from, IntervalTimes times) {
         int fromMark = from < 0 ? -1 : st.sp.mark(from);
         TimeMap tmap = times.runtimes(st, fromMark, st.criticalPathEnd);
@@ -809,8 +813,7 @@ final class CostReplay {
             exchange.arrive(coordinator, a);
             if (a.kind() >= 0 && a.criticalPath() && a.waitState()) {
                 // the critical path leaves a waiting member for the reference rank (see collectiveDelay)
-                updatePath(st, a.sp(), t);
-                st.onCriticalPath = false;
+                leavePath(st, a.sp(), t);
             }
             return true;
         }
@@ -1030,8 +1033,7 @@ final class CostReplay {
             if (a != null && a.criticalPath() && a.waitState()) {
                 LocationState st = states[a.location()];
                 if (st != null) {
-                    updatePath(st, a.sp(), times);
-                    st.onCriticalPath = false;
+                    leavePath(st, a.sp(), times);
                 }
                 moved = true;
             }
