@@ -21,14 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SpillFile implements Closeable {
     private final Path dir;
     private final AtomicLong end = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder read = new java.util.concurrent.atomic.LongAdder();
     /** Bytes of blocks that may stay on the heap although they could be spilled ({@link #keepOnHeap}). */
     private final AtomicLong allowance = new AtomicLong();
     private volatile FileChannel channel;
     private Path path;
     private boolean closed;
 
-    /** The largest block a caller moves at a time ({@link #threadBuffer}): 8,192 longs. */
-    static final int MAX_BLOCK_BYTES = 1 << 16;
+    /** The largest block a caller moves at a time ({@link #threadBuffer}): a unit of a column, encoded. */
+    static final int MAX_BLOCK_BYTES = Columns.MAX_UNIT_BYTES;
 
     /**
      * Each thread's buffer for moving a block to and from a spill file: direct, so that the channel copies it once
@@ -130,6 +131,7 @@ public final class SpillFile implements Closeable {
         } catch (IOException e) {
             throw failure("scratch file " + path + ": cannot read at " + pos + " (" + e + ")", e);
         }
+        read.add(pos - position);
     }
 
     /** An unchecked failure whose cause says what went wrong (the command line prints the cause). */
@@ -140,6 +142,11 @@ public final class SpillFile implements Closeable {
     /** Bytes written so far. */
     public long bytes() {
         return end.get();
+    }
+
+    /** Bytes read back so far: what spilling cost in reads. */
+    public long bytesRead() {
+        return read.sum();
     }
 
     /** The file, or null before the first write. */
