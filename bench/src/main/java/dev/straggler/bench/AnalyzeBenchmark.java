@@ -54,8 +54,8 @@ public final class AnalyzeBenchmark {
 
     public static void main(String[] argv) throws Exception {
         Map<String, String> a = BenchSupport.args(argv,
-                "dir", "events", "omp-threads", "ranks", "reading", "repeat", "retained", "root-causes",
-                "teams-as-ranks", "threads");
+                "dir", "events", "omp-threads", "ranks", "reading", "record-heap", "repeat", "retained",
+                "root-causes", "teams-as-ranks", "threads");
         long events = Long.parseLong(a.getOrDefault("events", "10000000"));
         int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "2"));
@@ -68,6 +68,8 @@ public final class AnalyzeBenchmark {
         String th = a.getOrDefault("threads", "1,2");
         threadSettings = java.util.Arrays.stream(th.split(",")).mapToInt(Integer::parseInt).toArray();
         boolean measureRetained = !a.getOrDefault("retained", "true").equals("false");
+        String rh = a.getOrDefault("record-heap", "default");
+        recordHeap = rh.equals("default") ? AnalysisOptions.DEFAULT_RECORD_HEAP : BenchSupport.bytes(rh);
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
         int ompThreads = Integer.parseInt(a.getOrDefault("omp-threads", "1"));
         if (ompThreads < 1) {
@@ -168,6 +170,11 @@ public final class AnalyzeBenchmark {
     private static boolean[] rootCauseSettings = {false, true};
     /** Reading settings to time: {@code --reading direct|pipelined|both} (default both). */
     private static boolean[] readingSettings = {false, true};
+    /**
+     * Point-to-point records kept on the heap, the rest in the scratch file: {@code --record-heap BYTES} (with k, m or
+     * g), or {@code default} (an eighth of the heap).
+     */
+    private static long recordHeap = AnalysisOptions.DEFAULT_RECORD_HEAP;
     /** Thread counts to time: {@code --threads 1,2} (default). */
     private static int[] threadSettings = {1, 2};
 
@@ -176,7 +183,7 @@ public final class AnalyzeBenchmark {
         for (boolean pipelined : readingSettings) {
             for (int threads : threadSettings) {
                 AnalysisOptions o = AnalysisOptions.defaults().withThreads(threads).withPipelined(pipelined)
-                        .withRootCauses(rootCauses);
+                        .withRootCauses(rootCauses).withRecordHeap(recordHeap);
                 long best = Long.MAX_VALUE;
                 long bestCpu = Long.MAX_VALUE;
                 long peak = 0;

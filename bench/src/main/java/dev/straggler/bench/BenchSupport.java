@@ -74,6 +74,18 @@ public final class BenchSupport {
         return 0;
     }
 
+    /** A size in bytes: digits, optionally followed by k, m or g (binary multiples). */
+    public static long bytes(String s) {
+        String t = s.trim().toLowerCase(java.util.Locale.ROOT);
+        int shift = t.endsWith("k") ? 10 : t.endsWith("m") ? 20 : t.endsWith("g") ? 30 : 0;
+        String digits = shift == 0 ? t : t.substring(0, t.length() - 1);
+        try {
+            return Long.parseLong(digits) << shift;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a size in bytes (digits, then k, m or g): " + s);
+        }
+    }
+
     public static String mib(long bytes) {
         return String.format("%.1f MiB", bytes / 1048576.0);
     }

@@ -81,8 +81,9 @@ public final class Analysis {
      */
     public static AnalysisResult run(TraceSource source, AnalysisOptions options) throws IOException {
         ExecutorService pool = Pools.fixed(options.threads(), "analysis");
-        // the root-cause stage's scratch file: a large location's interval entries, and its marks when the stage
-        // would not fit with them on the heap
+        // the scratch file: the point-to-point records beyond the analysis's share of the heap for them, and for the
+        // root-cause stage a large location's interval entries, and its marks when the stage would not fit with them
+        // on the heap
         try (SpillFile spill = SpillFile.inTemporaryDirectory()) {
             return run(source, options, pool, spill);
         } finally {
@@ -94,7 +95,8 @@ public final class Analysis {
                                       SpillFile spill) throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
                 .withReading(options.reading()).withIntervals(options.rootCauses())
-                .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, options.heapBudget());
+                .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, options.heapBudget())
+                .withRecordSpill(spill, options.recordHeapBytes());
         Replay replay = Replay.run(source, ro, pool);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
         SeverityCube cube = emptyCube(replay.definitions(), replay.regions(), replay.callTree(), source.origin(),

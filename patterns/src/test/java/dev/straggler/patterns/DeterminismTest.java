@@ -81,7 +81,7 @@ public class DeterminismTest {
         return b;
     }
 
-    private static void assertSameCube(SeverityCube a, SeverityCube b) {
+    static void assertSameCube(SeverityCube a, SeverityCube b) {
         assertEquals(a.callPaths(), b.callPaths());
         for (int m = 0; m < a.metrics().size(); m++) {
             for (int c = 0; c < a.callPaths().size(); c++) {

@@ -106,6 +106,20 @@ public final class LocationData implements java.io.Serializable {
     }
 
     /**
+     * Moves the point-to-point rows to a scratch file ({@link SendTable#spill}); they read the same afterwards. For a
+     * replay whose records would otherwise fill the heap ({@link ReplayOptions#recordHeap}).
+     */
+    public void spillMessageRecords(SpillFile file) {
+        sends.spill(file);
+        receives.spill(file);
+    }
+
+    /** Bytes of point-to-point rows on the heap: not in a scratch file, not released. */
+    public long messageRecordHeapBytes() {
+        return sends.heapBytes() + receives.heapBytes();
+    }
+
+    /**
      * This location as {@link #releaseMessageRecords} leaves it, as a copy: for an engine whose locations are cached
      * and read again by other stages (Spark), which must not see their records go.
      */

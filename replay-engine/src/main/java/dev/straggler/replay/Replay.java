@@ -136,6 +136,7 @@ public final class Replay {
         int[] workers = java.util.stream.IntStream.range(0, n).filter(l -> teamMaster[l] >= 0).toArray();
         LocationData[] byLocation = new LocationData[n];
         MarkBudget budget = markBudget(source, options, totalEvents, n);
+        AtomicLong recordRoom = new AtomicLong(options.recordHeap());
         Parallel.map(pool, first.length, i -> {
             int l = first[i];
             LocationData d = replayLocation(source, defs, regions, l, isMaster(defs, locationOfRank, l), options,
@@ -143,6 +144,7 @@ public final class Replay {
             // a location's envelope queues depend on its own records only: build them while they are hot
             matching.index(d);
             collectives.index(d);
+            keepOrSpillRecords(d, options, recordRoom);
             byLocation[l] = d;
             return d;
         });
@@ -152,6 +154,7 @@ public final class Replay {
                     byLocation[teamMaster[l]].threads(), budget);
             matching.index(d);
             collectives.index(d);
+            keepOrSpillRecords(d, options, recordRoom);
             byLocation[l] = d;
             return d;
         });
@@ -175,6 +178,22 @@ public final class Replay {
             replay.shareReadWhenDropped = budget.shareRead();
         }
         return replay;
+    }
+
+    /**
+     * Keeps a complete location's point-to-point rows on the heap while {@code room} (what is left of
+     * {@link ReplayOptions#recordHeap}) holds them, else moves them to the scratch file: the records are what the
+     * wait-state analysis keeps for every event that crosses locations, and on 10^9 events they alone would take
+     * 11 GB of heap.
+     */
+    private static void keepOrSpillRecords(LocationData d, ReplayOptions options, AtomicLong room) {
+        if (options.recordSpill() == null) {
+            return;
+        }
+        long bytes = d.messageRecordHeapBytes();
+        if (room.addAndGet(-bytes) < 0) {
+            d.spillMessageRecords(options.recordSpill());
+        }
     }
 
     /**

@@ -15,9 +15,14 @@ import java.util.Objects;
  *                  included; when the marks projected from the part of the trace read so far would need more than
  *                  {@code markHeap}, the replay keeps none ({@link Replay#marksDropped}). 0: no limit
  * @param markHeap  the heap the marks are budgeted against (the JVM's maximum heap by default)
+ * @param recordSpill the scratch file for point-to-point records beyond {@code recordHeap}; null: all stay on the heap
+ * @param recordHeap bytes of point-to-point rows that may stay on the heap; once the locations replayed so far hold
+ *                  that many, each location replayed from then on moves its rows to {@code recordSpill} as soon as it
+ *                  is complete ({@link LocationData#spillMessageRecords})
  */
 public record ReplayOptions(int threads, ProgressListener progress, Reading reading, int batchSize,
-                            boolean intervals, long bytesPerMark, long markHeap) {
+                            boolean intervals, long bytesPerMark, long markHeap, SpillFile recordSpill,
+                            long recordHeap) {
     public ReplayOptions {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
@@ -31,27 +36,30 @@ public record ReplayOptions(int threads, ProgressListener progress, Reading read
             throw new IllegalArgumentException("bytesPerMark must be >= 0 and markHeap > 0: " + bytesPerMark + ", "
                     + markHeap);
         }
+        if (recordHeap < 0) {
+            throw new IllegalArgumentException("recordHeap must be >= 0: " + recordHeap);
+        }
     }
 
     public static ReplayOptions defaults() {
         return new ReplayOptions(Runtime.getRuntime().availableProcessors(), ProgressListener.NONE, Reading.AUTO,
-                65536, false, 0, Runtime.getRuntime().maxMemory());
+                65536, false, 0, Runtime.getRuntime().maxMemory(), null, Long.MAX_VALUE);
     }
 
     public ReplayOptions withThreads(int n) {
-        return new ReplayOptions(n, progress, reading, batchSize, intervals, bytesPerMark, markHeap);
+        return new ReplayOptions(n, progress, reading, batchSize, intervals, bytesPerMark, markHeap, recordSpill, recordHeap);
     }
 
     public ReplayOptions withProgress(ProgressListener p) {
-        return new ReplayOptions(threads, p, reading, batchSize, intervals, bytesPerMark, markHeap);
+        return new ReplayOptions(threads, p, reading, batchSize, intervals, bytesPerMark, markHeap, recordSpill, recordHeap);
     }
 
     public ReplayOptions withReading(Reading r) {
-        return new ReplayOptions(threads, progress, r, batchSize, intervals, bytesPerMark, markHeap);
+        return new ReplayOptions(threads, progress, r, batchSize, intervals, bytesPerMark, markHeap, recordSpill, recordHeap);
     }
 
     public ReplayOptions withIntervals(boolean on) {
-        return new ReplayOptions(threads, progress, reading, batchSize, on, bytesPerMark, markHeap);
+        return new ReplayOptions(threads, progress, reading, batchSize, on, bytesPerMark, markHeap, recordSpill, recordHeap);
     }
 
     /**
@@ -59,7 +67,16 @@ public record ReplayOptions(int threads, ProgressListener progress, Reading read
      * (see the record's parameters).
      */
     public ReplayOptions withMarkBudget(long bytesPerMark, long heap) {
-        return new ReplayOptions(threads, progress, reading, batchSize, intervals, bytesPerMark, heap);
+        return new ReplayOptions(threads, progress, reading, batchSize, intervals, bytesPerMark, heap, recordSpill, recordHeap);
+    }
+
+    /**
+     * Keeps at most {@code heapBytes} of point-to-point rows on the heap and moves the rest to {@code file} (see the
+     * record's parameters).
+     */
+    public ReplayOptions withRecordSpill(SpillFile file, long heapBytes) {
+        return new ReplayOptions(threads, progress, reading, batchSize, intervals, bytesPerMark, markHeap, file,
+                heapBytes);
     }
 
     /** {@link Reading#PIPELINED} or {@link Reading#DIRECT}. */

@@ -123,6 +123,34 @@ public final class SendTable implements java.io.Serializable {
         flags.set(i, (byte) (flags.get(i) | CANCELLED));
     }
 
+    /**
+     * Moves the rows to {@code file} once the location's pass has written them all (none may be written after), but
+     * for the last partial unit of {@code Columns.UNIT} rows: reading a row then reads its unit back (Columns), so
+     * that the records of a trace too large for the heap need not stay on it. Readers go through the rows in order,
+     * a location's own and its partners' alike (envelope order), so a unit is read back about once per reader.
+     */
+    public void spill(SpillFile file) {
+        if (time == null) {
+            return; // released: nothing left to move
+        }
+        time.spill(file, size);
+        enter.spill(file, size);
+        bytes.spill(file, size);
+        cmpEnter.spill(file, size);
+        cmpLeave.spill(file, size);
+        comm.spill(file, size);
+        peer.spill(file, size);
+        tag.spill(file, size);
+        cmpCallPath.spill(file, size);
+        cmpCall.spill(file, size);
+        flags.spill(file, size);
+    }
+
+    /** Bytes of rows on the heap: all of them, less those in a spill file ({@link #spill}) or released. */
+    public long heapBytes() {
+        return time == null ? 0 : (long) (size - time.spilledUnits * Columns.UNIT) * BYTES_PER_ROW;
+    }
+
     public int size() {
         return size;
     }

@@ -2,9 +2,7 @@ package dev.straggler.patterns.rootcause;
 
 import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.LocationData;
-import dev.straggler.replay.RecvTable;
 import dev.straggler.replay.Replay;
-import dev.straggler.replay.SendTable;
 
 import java.util.Locale;
 
@@ -131,8 +129,8 @@ public final class RootCauseMemory {
                 openMp += iv.openMpMarks();
                 collective += Math.min(d.collectives().size(), iv.size() - iv.openMpMarks());
             }
-            released += (long) d.sends().size() * SendTable.BYTES_PER_ROW
-                    + (long) d.receives().size() * RecvTable.BYTES_PER_ROW;
+            // rows in a scratch file free no heap when the stage lets them go
+            released += d.messageRecordHeapBytes();
         }
         return new Counts(marks, openMp, collective, released);
     }
