@@ -95,8 +95,9 @@ public final class Analysis {
                                       SpillFile spill) throws IOException {
         ReplayOptions ro = ReplayOptions.defaults().withThreads(options.threads()).withProgress(options.progress())
                 .withReading(options.reading()).withIntervals(options.rootCauses())
-                .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, options.heapBudget())
-                .withRecordSpill(spill, options.recordHeapBytes());
+                .withMarkBudget(RootCauseMemory.REPLAY_BYTES_PER_MARK, RootCauseMemory.SPILLED_REPLAY_BYTES_PER_MARK,
+                        options.heapBudget())
+                .withSpill(spill, options.recordHeapBytes());
         Replay replay = Replay.run(source, ro, pool);
         boolean rootCauses = options.rootCauses() && replay.hasMpi();
         SeverityCube cube = emptyCube(replay.definitions(), replay.regions(), replay.callTree(), source.origin(),

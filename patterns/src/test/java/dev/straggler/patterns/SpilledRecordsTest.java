@@ -37,7 +37,7 @@ class SpilledRecordsTest {
     @Test
     void aReplayWithoutRoomForRecordsMovesEveryFullUnitToTheScratchFile(@TempDir Path dir) throws Exception {
         try (SpillFile f = new SpillFile(dir); TraceSource t = trace().build()) {
-            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withRecordSpill(f, 0));
+            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withSpill(f, 0));
             for (LocationData d : replay.locations()) {
                 long rows = d.sends().size() + d.receives().size();
                 assertTrue(d.sends().size() > 8192 && d.receives().size() > 8192, "a full unit each: " + rows);
@@ -52,11 +52,30 @@ class SpilledRecordsTest {
     @Test
     void recordsWithinTheRoomStayOnTheHeap(@TempDir Path dir) throws Exception {
         try (SpillFile f = new SpillFile(dir); TraceSource t = trace().build()) {
-            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withRecordSpill(f, Long.MAX_VALUE));
+            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withSpill(f, Long.MAX_VALUE));
             assertEquals(0, f.bytes());
             for (LocationData d : replay.locations()) {
                 assertEquals(d.sends().size() * 61L + d.receives().size() * 53L, d.messageRecordHeapBytes());
             }
+        }
+    }
+
+    @Test
+    void marksThatFitOnlyInTheScratchFileGoThereAsTheirLocationsComplete(@TempDir Path dir) throws Exception {
+        // 2 ranks of 12,000 iterations: about 84,000 marks per location (168,000 in all), past the marks' spill
+        // threshold; a heap of 15 MB holds them at 60 bytes each, not at 115
+        try (SpillFile f = new SpillFile(dir); TraceSource t = DeterminismTest.randomTrace(2, 12_000, 29).build()) {
+            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withIntervals(true)
+                    .withMarkBudget(115, 60, 15_000_000L).withSpill(f, Long.MAX_VALUE));
+            assertTrue(!replay.marksDropped());
+            for (LocationData d : replay.locations()) {
+                assertTrue(d.intervals().marksSpilled(), "location " + d.location() + ": " + d.intervals().size());
+            }
+        }
+        try (SpillFile f = new SpillFile(dir); TraceSource t = DeterminismTest.randomTrace(2, 12_000, 29).build()) {
+            Replay replay = Replay.run(t, ReplayOptions.defaults().withThreads(2).withIntervals(true)
+                    .withMarkBudget(115, 60, 5_000_000L).withSpill(f, Long.MAX_VALUE));
+            assertTrue(replay.marksDropped(), "over the heap even at 60 bytes each");
         }
     }
 

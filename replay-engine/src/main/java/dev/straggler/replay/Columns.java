@@ -79,19 +79,22 @@ final class Columns {
         abstract Object decode(java.nio.ByteBuffer buf);
 
         /**
-         * Moves every full unit of the first {@code rows} rows to {@code f}; the column must not be written
-         * afterwards.
+         * Moves every full unit of the first {@code rows} rows to {@code f} that is not there yet; the column must not
+         * be written afterwards, and all its units go to one file.
          */
         final void spill(SpillFile f, int rows) {
             int units = rows >>> UNIT_SHIFT;
-            if (units == 0) {
+            if (units <= spilledUnits) {
                 return;
             }
+            if (file != null && file != f) {
+                throw new IllegalStateException("a column's units go to one spill file");
+            }
             file = f;
-            offsets = new long[units];
-            lengths = new int[units];
+            offsets = offsets == null ? new long[units] : Arrays.copyOf(offsets, units);
+            lengths = lengths == null ? new int[units] : Arrays.copyOf(lengths, units);
             java.nio.ByteBuffer buf = SpillFile.threadBuffer();
-            for (int u = 0; u < units; u++) {
+            for (int u = spilledUnits; u < units; u++) {
                 buf.clear();
                 encode(buf, u);
                 buf.flip();

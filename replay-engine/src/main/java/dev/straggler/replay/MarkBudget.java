@@ -9,7 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * fail with an out-of-memory error instead of giving its wait states. The number of marks is projected from the
  * share of the trace's events read so far; once that share is large enough to be representative and the projection
  * times the heap the whole analysis needs per mark exceeds the heap, the locations replayed from then on keep no
- * marks, and the replay drops those already kept. Thread-safe: every reading thread reports its batches.
+ * marks, and the replay drops those already kept. With a scratch file, a projection that would not fit with the marks
+ * on the heap but fits with them in the file ({@code spilledBytesPerMark}) keeps them: each location's marks then go
+ * to the file once it is complete ({@link #spillMarks}), and later batches are judged at that figure. Thread-safe:
+ * every reading thread reports its batches.
  *
  * <p>The trace's events come from its definitions where they declare them (a store). An OTF2 archive declares its
  * locations' event records instead, which also count records outside the model (metrics, for one); there the events
@@ -22,6 +25,9 @@ final class MarkBudget {
 
     private final long heapBytes;
     private final long bytesPerMark;
+    /** The heap per mark with the marks in the scratch file; 0: no such file. */
+    private final long spilledBytesPerMark;
+    private volatile boolean spillMarks;
     /** The declared events, or -1 when they are estimated from {@link #records}. */
     private final long declaredEvents;
     /** Per location, its declared records; null when the events are declared. */
@@ -46,17 +52,23 @@ final class MarkBudget {
      * @param bytesPerMark the heap the analysis needs at least per mark kept, root-cause stage included
      */
     MarkBudget(long totalEvents, long heapBytes, long bytesPerMark) {
-        this(totalEvents, null, heapBytes, bytesPerMark);
+        this(totalEvents, heapBytes, bytesPerMark, 0);
+    }
+
+    /** @param spilledBytesPerMark the same with the marks in a scratch file (0: none) */
+    MarkBudget(long totalEvents, long heapBytes, long bytesPerMark, long spilledBytesPerMark) {
+        this(totalEvents, null, heapBytes, bytesPerMark, spilledBytesPerMark);
         if (totalEvents <= 0) {
             throw new IllegalArgumentException("events " + totalEvents + " must be positive");
         }
     }
 
-    private MarkBudget(long totalEvents, long[] records, long heapBytes, long bytesPerMark) {
-        if (heapBytes <= 0 || bytesPerMark <= 0) {
+    private MarkBudget(long totalEvents, long[] records, long heapBytes, long bytesPerMark, long spilledBytesPerMark) {
+        if (heapBytes <= 0 || bytesPerMark <= 0 || spilledBytesPerMark < 0) {
             throw new IllegalArgumentException("heap " + heapBytes + ", bytes per mark " + bytesPerMark
-                    + ": both must be positive");
+                    + ", spilled " + spilledBytesPerMark + ": the first two must be positive");
         }
+        this.spilledBytesPerMark = spilledBytesPerMark;
         this.declaredEvents = totalEvents;
         this.records = records;
         long sum = 0;
@@ -72,7 +84,11 @@ final class MarkBudget {
 
     /** A budget for a source that declares its locations' records, not their events (see the class comment). */
     static MarkBudget ofRecords(long[] declaredRecords, long heapBytes, long bytesPerMark) {
-        return new MarkBudget(-1, declaredRecords.clone(), heapBytes, bytesPerMark);
+        return ofRecords(declaredRecords, heapBytes, bytesPerMark, 0);
+    }
+
+    static MarkBudget ofRecords(long[] declaredRecords, long heapBytes, long bytesPerMark, long spilledBytesPerMark) {
+        return new MarkBudget(-1, declaredRecords.clone(), heapBytes, bytesPerMark, spilledBytesPerMark);
     }
 
     /** Counts the OpenMP marks of the next {@link #note}'s batch, before it. */
@@ -89,7 +105,11 @@ final class MarkBudget {
             // m and e come from two counters: another thread's batch may sit in one and not yet the other, which
             // moves the projection by at most a batch
             long projected = (long) Math.ceil((double) m * total / e);
-            if ((double) projected * bytesPerMark > heapBytes) {
+            if (!spillMarks && (double) projected * bytesPerMark > heapBytes && spilledBytesPerMark > 0
+                    && (double) projected * spilledBytesPerMark <= heapBytes) {
+                spillMarks = true;
+            }
+            if ((double) projected * (spillMarks ? spilledBytesPerMark : bytesPerMark) > heapBytes) {
                 projectedOpenMpMarks = Math.min(projected, (long) Math.ceil((double) openMpMarks.get() * total / e));
                 projectedMarks = projected;
                 shareRead = Math.min(1.0, (double) e / total);
@@ -111,6 +131,11 @@ final class MarkBudget {
 
     boolean exceeded() {
         return exceeded;
+    }
+
+    /** True once the marks fit only in the scratch file: complete locations move theirs there. */
+    boolean spillMarks() {
+        return spillMarks;
     }
 
     /** The marks projected for the whole trace when the budget was exceeded, -1 while it is not. */

@@ -128,6 +128,15 @@ public final class MessageMatching {
         return unmatchedReceives;
     }
 
+    /**
+     * Frees the envelope queues (one int per record) for a caller that has taken every partner it needs: cursors
+     * made afterwards fail. The counts of matched and unmatched records stay.
+     */
+    public void releaseQueues() {
+        java.util.Arrays.fill(sendQueues, null);
+        java.util.Arrays.fill(recvQueues, null);
+    }
+
     /** Walks the receives of a location in order, yielding each one's send. */
     public ReceiveCursor receiveCursor(int location) {
         return new ReceiveCursor(location);

@@ -144,7 +144,7 @@ public final class Replay {
             // a location's envelope queues depend on its own records only: build them while they are hot
             matching.index(d);
             collectives.index(d);
-            keepOrSpillRecords(d, options, recordRoom);
+            keepOrSpill(d, options, recordRoom, budget);
             byLocation[l] = d;
             return d;
         });
@@ -154,7 +154,7 @@ public final class Replay {
                     byLocation[teamMaster[l]].threads(), budget);
             matching.index(d);
             collectives.index(d);
-            keepOrSpillRecords(d, options, recordRoom);
+            keepOrSpill(d, options, recordRoom, budget);
             byLocation[l] = d;
             return d;
         });
@@ -162,6 +162,13 @@ public final class Replay {
         if (dropped) {
             for (LocationData d : byLocation) {
                 d.dropIntervals();
+            }
+        } else if (budget != null && budget.spillMarks()) {
+            // the locations completed before the budget knew (those after moved theirs as they completed)
+            for (LocationData d : byLocation) {
+                if (d.intervals() != null) {
+                    d.intervals().spillMarks(options.spill());
+                }
             }
         }
         TeamManagement management = TeamManagement.apply(byLocation, locationOfRank);
@@ -184,15 +191,18 @@ public final class Replay {
      * Keeps a complete location's point-to-point rows on the heap while {@code room} (what is left of
      * {@link ReplayOptions#recordHeap}) holds them, else moves them to the scratch file: the records are what the
      * wait-state analysis keeps for every event that crosses locations, and on 10^9 events they alone would take
-     * 11 GB of heap.
+     * 11 GB of heap. Its marks go there too once the budget says they fit only there ({@link MarkBudget#spillMarks}).
      */
-    private static void keepOrSpillRecords(LocationData d, ReplayOptions options, AtomicLong room) {
-        if (options.recordSpill() == null) {
+    private static void keepOrSpill(LocationData d, ReplayOptions options, AtomicLong room, MarkBudget budget) {
+        if (options.spill() == null) {
             return;
         }
         long bytes = d.messageRecordHeapBytes();
         if (room.addAndGet(-bytes) < 0) {
-            d.spillMessageRecords(options.recordSpill());
+            d.spillMessageRecords(options.spill());
+        }
+        if (budget != null && budget.spillMarks() && !budget.exceeded() && d.intervals() != null) {
+            d.intervals().spillMarks(options.spill());
         }
     }
 
@@ -301,6 +311,11 @@ public final class Replay {
         return rank >= 0 && rank < locationOfRank.length && locationOfRank[rank] == l;
     }
 
+    /** The heap per mark with the marks in the scratch file, when there is one; else 0. */
+    private static long spilled(ReplayOptions options) {
+        return options.spill() != null ? options.spilledBytesPerMark() : 0;
+    }
+
     /**
      * The budget of the marks kept for the root causes ({@link ReplayOptions#bytesPerMark}): on the declared events,
      * else on the source's declared records; null when no marks are kept, no limit is asked for, or the source
@@ -311,11 +326,11 @@ public final class Replay {
             return null;
         }
         if (declaredEvents > 0) {
-            return new MarkBudget(declaredEvents, options.markHeap(), options.bytesPerMark());
+            return new MarkBudget(declaredEvents, options.markHeap(), options.bytesPerMark(), spilled(options));
         }
         long[] records = source.declaredRecords();
         return records != null && records.length == n
-                ? MarkBudget.ofRecords(records, options.markHeap(), options.bytesPerMark()) : null;
+                ? MarkBudget.ofRecords(records, options.markHeap(), options.bytesPerMark(), spilled(options)) : null;
     }
 
     /** The events the definitions declare for all locations, -1 when any location's are not declared. */

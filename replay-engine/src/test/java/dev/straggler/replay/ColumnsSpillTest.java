@@ -216,6 +216,24 @@ class ColumnsSpillTest {
     }
 
     @Test
+    void spillingAgainMovesNothingTwice(@TempDir Path dir) throws Exception {
+        long[] v = new long[ROWS];
+        for (int i = 0; i < ROWS; i++) {
+            v[i] = 7L * i;
+        }
+        Columns.Longs c = longs(v);
+        try (SpillFile f = new SpillFile(dir)) {
+            c.spill(f, ROWS);
+            long written = f.bytes();
+            c.spill(f, ROWS);
+            assertEquals(written, f.bytes());
+            for (int i = 0; i < ROWS; i++) {
+                assertEquals(v[i], c.get(i), "row " + i);
+            }
+        }
+    }
+
+    @Test
     void aSpilledColumnIsNotSerialized(@TempDir Path dir) throws Exception {
         Columns.Longs c = longs(new long[ROWS]);
         try (SpillFile f = new SpillFile(dir)) {

@@ -50,6 +50,32 @@ class MarkBudgetTest {
     }
 
     @Test
+    void marksThatFitOnlyInTheScratchFileAreKeptThereAndJudgedAtItsFigure() {
+        // 100 marks projected: 1,000 bytes at 10 each do not fit 999, 600 at 6 each in the scratch file do
+        MarkBudget b = new MarkBudget(1_000, 999, 10, 6);
+        assertFalse(b.note(60, 6));
+        assertTrue(b.spillMarks());
+        assertFalse(b.exceeded());
+        // later batches raise the projection to 200 marks: 1,200 bytes even in the scratch file
+        assertTrue(b.note(40, 14));
+        assertEquals(200, b.projectedMarks());
+    }
+
+    @Test
+    void withoutAScratchFigureMarksOverTheHeapAreDropped() {
+        MarkBudget b = new MarkBudget(1_000, 999, 10, 0);
+        assertTrue(b.note(60, 6));
+        assertFalse(b.spillMarks());
+    }
+
+    @Test
+    void marksThatFitOnTheHeapStayThere() {
+        MarkBudget b = new MarkBudget(1_000, 1_000, 10, 6);
+        assertFalse(b.note(100, 10));
+        assertFalse(b.spillMarks());
+    }
+
+    @Test
     void onceExceededItStaysExceeded() {
         MarkBudget b = new MarkBudget(1_000, 999, 10);
         assertTrue(b.note(100, 10));

@@ -58,19 +58,30 @@ public final class RootCauseMemory {
     public static final long REPLAY_BYTES_PER_MARK = 115;
 
     /**
-     * What a mark costs the whole analysis at its peak, for saying how much heap a trace needs: the most of what the
-     * replay needs ({@value #REPLAY_BYTES_PER_MARK}, above) and of the stage's peak, the stage's
-     * {@value #BYTES_PER_MARK} with the mark's own 25 bytes and 10 of the wait states' other per-location state (the
-     * message records are freed as the stage starts, so they do not count again; measured: 73 bytes per mark in use
-     * before the stage and 35 free, 108 in all). So a trace the replay refuses is never said to need less than the
-     * heap it was refused in.
+     * Bytes the stage adds per MPI mark at its peak when the marks wait in the scratch file, as the replay sends them
+     * there when they would not fit on the heap ({@code ReplayOptions.spilledBytesPerMark}); the stage frees the
+     * envelope queues and the wait states' waits per row as it goes. Measured on 1.2·10^8 events (32.7 M marks, the
+     * marks in the scratch file, the send and receive rows there or on the heap alike): with 16 bytes per mark in use
+     * as the stage starts (after a collection, the rows it frees aside), the whole analysis completed in an old
+     * generation of 46 bytes per mark (48 with the rows on the heap) and gave up, the collector overwhelmed, in one
+     * of 33: the stage adds more than 17 and at most 30. Counted with room for the collector.
      */
-    static final long NEEDED_BYTES_PER_MARK = Math.max(BYTES_PER_MARK + 35, REPLAY_BYTES_PER_MARK);
+    static final long SPILLED_BYTES_PER_MARK = 40;
 
     /**
-     * The same for an OpenMP mark: the stage's {@value #BYTES_PER_OPENMP_MARK} and the 35 of the mark and the wait
-     * states. Measured on the hybrid trace (before the partner facts waited for the rows to go): 63 bytes per mark in
-     * use before the stage and 145 free (gross), about 200 per OpenMP mark with the MPI marks at 137.
+     * What an MPI mark costs the whole analysis at its peak with the marks in the scratch file: the 16 bytes per mark
+     * that the replay and the wait states leave in use and the stage's {@value #SPILLED_BYTES_PER_MARK}, with room
+     * for the collector (completed in an old generation of 46 to 48 bytes per mark, above). The replay's own peak,
+     * the send and receive rows up to an eighth of the heap and the same 16 bytes per mark, is lower.
+     */
+    public static final long SPILLED_REPLAY_BYTES_PER_MARK = 60;
+
+    /**
+     * What an OpenMP mark costs the whole analysis at its peak, for saying how much heap a trace needs: the stage's
+     * {@value #BYTES_PER_OPENMP_MARK} and 35 of the mark and the wait states (with the marks in the scratch file, not
+     * measured for OpenMP marks). Measured on the hybrid trace (before the partner facts waited for the rows to go):
+     * 63 bytes per mark in use before the stage and 145 free (gross), about 200 per OpenMP mark with the MPI marks at
+     * 137.
      */
     static final long NEEDED_BYTES_PER_OPENMP_MARK = BYTES_PER_OPENMP_MARK + 35;
 
@@ -89,13 +100,14 @@ public final class RootCauseMemory {
         Counts c = counts(replay);
         Runtime rt = Runtime.getRuntime();
         double xmx = xmxPerUsable(heap);
-        if (shortfall(c.marks, c.openMp, c.collective, c.released, heap, rt.totalMemory() - rt.freeMemory(), xmx)
-                == null) {
+        if (shortfall(c.marks, c.openMp, c.collective, c.spilledMpi, c.released, heap,
+                rt.totalMemory() - rt.freeMemory(), xmx) == null) {
             return null;
         }
         // what is in use includes garbage: count again after a collection before giving up on the stage
         System.gc();
-        return shortfall(c.marks, c.openMp, c.collective, c.released, heap, rt.totalMemory() - rt.freeMemory(), xmx);
+        return shortfall(c.marks, c.openMp, c.collective, c.spilledMpi, c.released, heap,
+                rt.totalMemory() - rt.freeMemory(), xmx);
     }
 
     /**
@@ -110,35 +122,44 @@ public final class RootCauseMemory {
         Counts c = counts(replay);
         Runtime rt = Runtime.getRuntime();
         long free = Math.max(0, heap - (rt.totalMemory() - rt.freeMemory()));
-        return Math.max(0, free - needed(c.marks, c.openMp, c.collective, c.released));
+        return Math.max(0, free - needed(c.marks, c.openMp, c.collective, c.spilledMpi, c.released));
     }
 
-    /** The marks of the held locations, how many are OpenMP and collective ones, and the rows the stage frees. */
-    private record Counts(long marks, long openMp, long collective, long released) {
+    /**
+     * The marks of the held locations, how many are OpenMP and collective ones (of locations whose marks are on the
+     * heap), how many MPI marks wait in the scratch file, and the rows the stage frees.
+     */
+    private record Counts(long marks, long openMp, long collective, long spilledMpi, long released) {
     }
 
     private static Counts counts(Replay replay) {
         long marks = 0;
         long openMp = 0;
         long collective = 0;
+        long spilledMpi = 0;
         long released = 0;
         for (LocationData d : replay.locations()) {
             CallPathIntervals iv = d.intervals();
             if (iv != null) {
                 marks += iv.size();
                 openMp += iv.openMpMarks();
-                collective += Math.min(d.collectives().size(), iv.size() - iv.openMpMarks());
+                if (iv.marksSpilled()) {
+                    spilledMpi += iv.size() - iv.openMpMarks();
+                } else {
+                    collective += Math.min(d.collectives().size(), iv.size() - iv.openMpMarks());
+                }
             }
             // rows in a scratch file free no heap when the stage lets them go
             released += d.messageRecordHeapBytes();
         }
-        return new Counts(marks, openMp, collective, released);
+        return new Counts(marks, openMp, collective, spilledMpi, released);
     }
 
     /** What the stage adds at its peak, less the rows it frees. */
-    private static long needed(long marks, long openMp, long collective, long released) {
-        return Math.max(0, (marks - openMp - collective) * BYTES_PER_MARK
-                + collective * BYTES_PER_COLLECTIVE_MARK + openMp * BYTES_PER_OPENMP_MARK - released);
+    private static long needed(long marks, long openMp, long collective, long spilledMpi, long released) {
+        return Math.max(0, (marks - openMp - collective - spilledMpi) * BYTES_PER_MARK
+                + collective * BYTES_PER_COLLECTIVE_MARK + spilledMpi * SPILLED_BYTES_PER_MARK
+                + openMp * BYTES_PER_OPENMP_MARK - released);
     }
 
     /**
@@ -151,14 +172,15 @@ public final class RootCauseMemory {
 
     /** As above; the heap asked for is {@code xmxPerUsable} times what is needed ({@link #xmxPerUsable}). */
     private static String projected(long marks, long openMp, double shareRead, long heap, double xmxPerUsable) {
-        long needed = (marks - openMp) * NEEDED_BYTES_PER_MARK + openMp * NEEDED_BYTES_PER_OPENMP_MARK;
+        // the replay refuses only marks that fit neither on the heap nor in the scratch file: the least they need
+        long needed = (marks - openMp) * SPILLED_REPLAY_BYTES_PER_MARK + openMp * NEEDED_BYTES_PER_OPENMP_MARK;
         return String.format(Locale.ROOT, "they would need about %s of heap for about %,d marks (MPI records, and "
-                        + "OpenMP forks and barriers of threads; about %d bytes each, %d for an OpenMP one, the mark's "
-                        + "own and the stage's), projected "
+                        + "OpenMP forks and barriers of threads; about %d bytes each with the marks in the scratch file, "
+                        + "%d for an OpenMP one, the mark's own and the stage's), projected "
                         + "from the first %.0f %% of the trace's events, more than the %s heap; give the analysis more "
                         + "heap (e.g. STRAGGLER_HEAP=%s bin/straggler ...) or analyse with --no-root-causes",
-                gib(needed), marks, NEEDED_BYTES_PER_MARK, NEEDED_BYTES_PER_OPENMP_MARK, Math.floor(100 * shareRead),
-                gib(heap), heapToAsk((long) (needed * xmxPerUsable)));
+                gib(needed), marks, SPILLED_REPLAY_BYTES_PER_MARK, NEEDED_BYTES_PER_OPENMP_MARK,
+                Math.floor(100 * shareRead), gib(heap), heapToAsk((long) (needed * xmxPerUsable)));
     }
 
     /**
@@ -180,17 +202,28 @@ public final class RootCauseMemory {
      */
     static String shortfall(long marks, long openMp, long collective, long released, long maxHeap, long used,
                             double xmxPerUsable) {
-        long needed = needed(marks, openMp, collective, released);
+        return shortfall(marks, openMp, collective, 0, released, maxHeap, used, xmxPerUsable);
+    }
+
+    /**
+     * As above; {@code spilledMpi} of the MPI marks are of locations whose marks wait in the scratch file
+     * ({@value #SPILLED_BYTES_PER_MARK} bytes each; {@code collective} counts none of them).
+     */
+    static String shortfall(long marks, long openMp, long collective, long spilledMpi, long released, long maxHeap,
+                            long used, double xmxPerUsable) {
+        long needed = needed(marks, openMp, collective, spilledMpi, released);
         long free = Math.max(0, maxHeap - used);
         if (needed <= free) {
             return null;
         }
+        String spilled = spilledMpi > 0 ? String.format(Locale.ROOT, ", %d for one in the scratch file",
+                SPILLED_BYTES_PER_MARK) : "";
         return String.format(Locale.ROOT, "they need about %s more memory for %,d marks (MPI records, and OpenMP forks and "
-                + "barriers of threads; about %d bytes each, %d for a collective one, %d for an OpenMP one, less the %s "
+                + "barriers of threads; about %d bytes each, %d for a collective one%s, %d for an OpenMP one, less the %s "
                 + "of message records the stage frees), but only "
                 + "%s of the %s heap are free; give the analysis more heap (e.g. STRAGGLER_HEAP=%s "
                 + "bin/straggler ...) or analyse with --no-root-causes", gib(needed), marks, BYTES_PER_MARK,
-                BYTES_PER_COLLECTIVE_MARK,
+                BYTES_PER_COLLECTIVE_MARK, spilled,
                 BYTES_PER_OPENMP_MARK, gib(released), gib(free),
                 gib(maxHeap), heapToAsk((long) ((used + needed) * xmxPerUsable)));
     }

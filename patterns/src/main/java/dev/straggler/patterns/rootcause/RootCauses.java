@@ -8,6 +8,7 @@ import dev.straggler.replay.CallPathIntervals;
 import dev.straggler.replay.CallTree;
 import dev.straggler.replay.CollectiveMatching;
 import dev.straggler.replay.LocationData;
+import dev.straggler.replay.MessageMatching;
 import dev.straggler.replay.Parallel;
 import dev.straggler.replay.ProgressListener;
 import dev.straggler.replay.Replay;
@@ -95,8 +96,12 @@ public final class RootCauses {
      * @param pool                  threads for the backward replay (null or {@code threads} 1: the calling thread);
      *                              the result does not depend on them
      * @param releaseMessageRecords free the point-to-point records of every location once the stage has read them
-     *                              ({@link LocationData#releaseMessageRecords}), for a caller that reads none
-     *                              afterwards: the partner facts then never share the heap with them
+     *                              ({@link LocationData#releaseMessageRecords}), with their envelope queues
+     *                              ({@link MessageMatching#releaseQueues}), and each location's entries of
+     *                              {@code lateSenderWaits} and {@code lateReceiverWaits} once its synchronisation
+     *                              points are registered (they become null), for a caller that reads none of them
+     *                              afterwards: the partner facts then never share the heap with the records, and the
+     *                              backward replay holds none of them (12 bytes per record)
      * @param spill                 where a large location's interval entries wait for the backward replay
      *                              ({@code IntervalEntries}); null keeps them on the heap
      * @param progress              told how far the stage has come, as phase {@code "root causes"} in locations:
@@ -144,6 +149,9 @@ public final class RootCauses {
         });
         // the last steps that read message records: who matched whom, and where the instances explained waited
         Matches matches = new Matches(replay, pool, threads);
+        if (releaseMessageRecords) {
+            replay.messages().releaseQueues(); // Matches holds who matched whom from here on
+        }
         InstanceCauses causes = explain.isEmpty() ? null : InstanceCauses.of(replay, explain, lateSenderWaits,
                 lateReceiverWaits);
         if (releaseMessageRecords) {
@@ -170,6 +178,10 @@ public final class RootCauses {
             }
             registerAndRead(replay, states[l], clock, lateSenderWaits[l], lateReceiverWaits[l], partners[l],
                     roles[l], init, fin, spill);
+            if (releaseMessageRecords) {
+                lateSenderWaits[l] = null; // registered: nothing below reads them
+                lateReceiverWaits[l] = null;
+            }
             stage.at(read.incrementAndGet() / 2);
         });
         PartnerFacts.FlagSink flags = flagsInto(partners);

@@ -75,13 +75,23 @@ class RootCauseMemoryTest {
 
     @Test
     void marksProjectedOverTheHeapSayHowMuchTheWholeTraceNeedsAndFromWhatShare() {
-        // 333,333,333 marks (a trace of 10^9 events) at 115 bytes (what the replay needs, more than the stage's 110):
-        // 35.7 GiB; asks for 10 % more, rounded up
+        // 333,333,333 marks (a trace of 10^9 events) at 60 bytes (the least: the whole analysis with the marks in
+        // the scratch file): 18.6 GiB; asks for 10 % more, rounded up
         String why = RootCauseMemory.projected(333_333_333L, 0, 0.0512, 16 * GIB);
-        assertTrue(why.startsWith("they would need about 35.7 GiB of heap for about 333,333,333 marks"), why);
-        assertTrue(why.contains("about 115 bytes each, 205 for an OpenMP one"), why);
+        assertTrue(why.startsWith("they would need about 18.6 GiB of heap for about 333,333,333 marks"), why);
+        assertTrue(why.contains("about 60 bytes each with the marks in the scratch file, 205 for an OpenMP one"), why);
         assertTrue(why.contains("projected from the first 5 % of the trace's events, more than the 16.0 GiB heap"), why);
-        assertTrue(why.contains("STRAGGLER_HEAP=40g") && why.endsWith("or analyse with --no-root-causes"), why);
+        assertTrue(why.contains("STRAGGLER_HEAP=21g") && why.endsWith("or analyse with --no-root-causes"), why);
+    }
+
+    @Test
+    void marksInTheScratchFileCountTheStageNeedMeasuredThere() {
+        // 30 M marks: on the heap 75 bytes each, 2.1 GiB; in the scratch file 40 each, 1.1 GiB
+        long marks = 30_000_000L;
+        assertTrue(RootCauseMemory.shortfall(marks, 0, 0, 0, 0, 16 * GIB, 16 * GIB - (long) (1.5 * GIB), 1.0) != null);
+        assertNull(RootCauseMemory.shortfall(marks, 0, 0, marks, 0, 16 * GIB, 16 * GIB - (long) (1.5 * GIB), 1.0));
+        String why = RootCauseMemory.shortfall(marks, 0, 0, marks, 0, 16 * GIB, 16 * GIB - GIB, 1.0);
+        assertTrue(why != null && why.contains("105 for a collective one, 40 for one in the scratch file, 170"), why);
     }
 
     @Test
