@@ -60,19 +60,19 @@ public final class RootCauseMemory {
     /**
      * Bytes the stage adds per MPI mark at its peak when the marks wait in the scratch file, as the replay sends them
      * there when they would not fit on the heap ({@code ReplayOptions.spilledBytesPerMark}); the stage frees the
-     * envelope queues and the wait states' waits per row as it goes. Measured on 1.2·10^8 events (32.7 M marks, the
-     * marks in the scratch file, the send and receive rows there or on the heap alike): with 16 bytes per mark in use
-     * as the stage starts (after a collection, the rows it frees aside), the whole analysis completed in an old
-     * generation of 46 bytes per mark (48 with the rows on the heap) and gave up, the collector overwhelmed, in one
-     * of 33: the stage adds more than 17 and at most 30. Counted with room for the collector.
+     * envelope queues and the wait states' waits per row as it goes. Measured on 10^9 events (272 M marks, the
+     * launcher's 17.7 GiB heap; live heap after each full collection): 9 bytes per mark in use as the stage started
+     * (the rows it frees aside) and 55 at its peak, in the backward replay: the stage adds 46. On 1.2·10^8 events
+     * (32.7 M marks) the whole analysis completed in an old generation of 46 bytes per mark and gave up, the
+     * collector overwhelmed, in one of 33. Counted with room for the collector.
      */
-    static final long SPILLED_BYTES_PER_MARK = 40;
+    static final long SPILLED_BYTES_PER_MARK = 50;
 
     /**
-     * What an MPI mark costs the whole analysis at its peak with the marks in the scratch file: the 16 bytes per mark
-     * that the replay and the wait states leave in use and the stage's {@value #SPILLED_BYTES_PER_MARK}, with room
-     * for the collector (completed in an old generation of 46 to 48 bytes per mark, above). The replay's own peak,
-     * the send and receive rows up to an eighth of the heap and the same 16 bytes per mark, is lower.
+     * What an MPI mark costs the whole analysis at its peak with the marks in the scratch file: 55 bytes measured on
+     * 10^9 events (above), with room for the collector, as {@link #REPLAY_BYTES_PER_MARK} has over the 98 measured
+     * for marks on the heap. The replay's own peak, the send and receive rows up to an eighth of the heap and about
+     * 9 bytes per mark, is lower.
      */
     public static final long SPILLED_REPLAY_BYTES_PER_MARK = 60;
 
@@ -112,14 +112,19 @@ public final class RootCauseMemory {
 
     /**
      * The heap beyond what the stage needs ({@link #shortfall(Replay, long)}), as free now (garbage counted as in
-     * use, so never more than there is); 0 when the stage would not fit or the replay dropped its marks. What the
-     * stage could keep in a scratch file may stay on the heap within part of it ({@code SpillFile.allowOnHeap}).
+     * use, so never more than there is); 0 when the stage would not fit, the replay dropped its marks, or any marks
+     * wait in the scratch file (a heap too small for them has none to spare: on 10^9 events, interval entries kept in
+     * such room left the collector 0.9 GB of an 18 GB heap). What the stage could keep in a scratch file may stay
+     * on the heap within part of it ({@code SpillFile.allowOnHeap}).
      */
     public static long room(Replay replay, long heap) {
         if (replay.marksDropped()) {
             return 0;
         }
         Counts c = counts(replay);
+        if (c.spilledMpi > 0) {
+            return 0;
+        }
         Runtime rt = Runtime.getRuntime();
         long free = Math.max(0, heap - (rt.totalMemory() - rt.freeMemory()));
         return Math.max(0, free - needed(c.marks, c.openMp, c.collective, c.spilledMpi, c.released));

@@ -111,6 +111,22 @@ class SpilledIntervalsTest {
         assertSameRootCauses(heap, spilled);
     }
 
+    @Test
+    void spilledMarksOfOpenMpThreadsGiveTheRootCausesOfMarksOnTheHeap(@TempDir Path dir) throws Exception {
+        // 2 ranks of 4 threads, 36,000 repetitions of a parallel region and an exchange: every thread holds more than
+        // the marks' spill threshold (forks, barriers and joins; the masters' sends and receives too)
+        dev.straggler.trace.MemoryTrace trace = new dev.straggler.trace.MemoryTrace("hybrid");
+        dev.straggler.testdata.Scenarios.byName("hybrid-omp-to-late-sender").generate(
+                new dev.straggler.testdata.ScenarioParams(2, 1, java.util.Map.of("reps", "36000", "threads", "4")),
+                trace);
+        RootCauses.Result heap = rootCauses(trace, null, 2);
+        RootCauses.Result spilled;
+        try (SpillFile marks = new SpillFile(dir)) {
+            spilled = rootCauses(trace, null, marks, 2);
+        }
+        assertSameRootCauses(heap, spilled);
+    }
+
     private static void assertSameRootCauses(RootCauses.Result heap, RootCauses.Result spilled) {
         double delay = 0;
         for (int l = 0; l < heap.severities().length; l++) {
