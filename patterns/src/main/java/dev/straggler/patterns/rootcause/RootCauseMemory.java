@@ -62,16 +62,17 @@ public final class RootCauseMemory {
      * there when they would not fit on the heap ({@code ReplayOptions.spilledBytesPerMark}); the stage frees the
      * envelope queues and the wait states' waits per row as it goes. Measured on 10^9 events (272 M marks, the
      * launcher's 17.7 GiB heap; live heap after each full collection): 9 bytes per mark in use as the stage started
-     * (the rows it frees aside) and 55 at its peak, in the backward replay: the stage adds 46. On 1.2·10^8 events
-     * (32.7 M marks) the whole analysis completed in an old generation of 46 bytes per mark and gave up, the
-     * collector overwhelmed, in one of 33. Counted with room for the collector.
+     * (the rows it frees aside) and 48 at its peak, in the backward replay: the stage adds 40 (46 before a collective's
+     * members shared the array of ranks they synchronised with). On 1.2·10^8 events (32.7 M marks) the whole analysis
+     * completed in an old generation of 46 bytes per mark and gave up, the collector overwhelmed, in one of 33.
+     * Counted with room for the collector.
      */
     static final long SPILLED_BYTES_PER_MARK = 50;
 
     /**
-     * What an MPI mark costs the whole analysis at its peak with the marks in the scratch file: 55 bytes measured on
-     * 10^9 events (above), with room for the collector, as {@link #REPLAY_BYTES_PER_MARK} has over the 98 measured
-     * for marks on the heap. The replay's own peak, the send and receive rows up to an eighth of the heap and about
+     * What an MPI mark costs the whole analysis at its peak with the marks in the scratch file: 48 bytes measured on
+     * 10^9 events (above; 55 before the shared arrays), with room for the collector, as
+     * {@link #REPLAY_BYTES_PER_MARK} has over the 98 measured for marks on the heap. The replay's own peak, the send and receive rows up to an eighth of the heap and about
      * 9 bytes per mark, is lower.
      */
     public static final long SPILLED_REPLAY_BYTES_PER_MARK = 60;
