@@ -35,8 +35,11 @@ final class Columns {
     static final int UNIT = 1 << UNIT_SHIFT;
     private static final int BLOCKS_PER_UNIT = UNIT / BLOCK;
 
-    /** A unit read back from the spill file: the thread that read it, its index and its rows. */
-    private record Unit(Thread reader, int index, Object rows) {
+    /**
+     * A unit read back from the spill file: the id of the thread that read it (an id, so that a column does not keep
+     * a finished pool's threads reachable), its index and its rows.
+     */
+    private record Unit(long reader, int index, Object rows) {
     }
 
     /** Units a thread keeps of one column (the two it read last). */
@@ -118,7 +121,7 @@ final class Columns {
             java.nio.ByteBuffer buf = SpillFile.threadBuffer().limit(lengths[u]);
             file.read(buf, offsets[u]);
             buf.flip();
-            Unit loaded = new Unit(Thread.currentThread(), u, decode(buf));
+            Unit loaded = new Unit(Thread.currentThread().getId(), u, decode(buf));
             synchronized (this) {
                 cached = keeping(cached == null ? NO_UNITS : cached, loaded);
             }
