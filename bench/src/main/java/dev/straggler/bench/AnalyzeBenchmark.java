@@ -55,23 +55,23 @@ public final class AnalyzeBenchmark {
     public static void main(String[] argv) throws Exception {
         Map<String, String> a = BenchSupport.args(argv,
                 "dir", "events", "omp-threads", "ranks", "reading", "record-heap", "repeat", "retained",
-                "root-causes", "teams-as-ranks", "threads");
-        long events = Long.parseLong(a.getOrDefault("events", "10000000"));
-        int ranks = Integer.parseInt(a.getOrDefault("ranks", "16"));
-        int repeat = Integer.parseInt(a.getOrDefault("repeat", "2"));
+                "root-causes", "teams-as-ranks", "threads", "write-otf2-input");
+        long events = BenchSupport.value(a, "events", "10000000", Long::parseLong);
+        int ranks = BenchSupport.value(a, "ranks", "16", Integer::parseInt);
+        int repeat = BenchSupport.value(a, "repeat", "2", Integer::parseInt);
         String rc = a.getOrDefault("root-causes", "both");
         rootCauseSettings = rc.equals("on") ? new boolean[]{true} : rc.equals("off") ? new boolean[]{false}
                 : new boolean[]{false, true};
         String reading = a.getOrDefault("reading", "both");
         readingSettings = reading.equals("pipelined") ? new boolean[]{true} : reading.equals("direct")
                 ? new boolean[]{false} : new boolean[]{false, true};
-        String th = a.getOrDefault("threads", "1,2");
-        threadSettings = java.util.Arrays.stream(th.split(",")).mapToInt(Integer::parseInt).toArray();
+        threadSettings = BenchSupport.value(a, "threads", "1,2",
+                t -> java.util.Arrays.stream(t.split(",")).mapToInt(Integer::parseInt).toArray());
         boolean measureRetained = !a.getOrDefault("retained", "true").equals("false");
-        String rh = a.getOrDefault("record-heap", "default");
-        recordHeap = rh.equals("default") ? AnalysisOptions.DEFAULT_RECORD_HEAP : BenchSupport.bytes(rh);
+        recordHeap = BenchSupport.value(a, "record-heap", "default",
+                rh -> rh.equals("default") ? AnalysisOptions.DEFAULT_RECORD_HEAP : BenchSupport.bytes(rh));
         Path dir = Path.of(a.getOrDefault("dir", System.getProperty("java.io.tmpdir") + "/straggler-analyze-bench"));
-        int ompThreads = Integer.parseInt(a.getOrDefault("omp-threads", "1"));
+        int ompThreads = BenchSupport.value(a, "omp-threads", "1", Integer::parseInt);
         if (ompThreads < 1) {
             throw new IllegalArgumentException("--omp-threads must be at least 1");
         }

@@ -31,6 +31,22 @@ public final class BenchSupport {
         return m;
     }
 
+    /**
+     * Option {@code key}'s value (or {@code fallback}) as {@code parse} reads it; a value it refuses ends the run with
+     * one line naming the option and exit code 2, as an unknown option does.
+     */
+    public static <T> T value(Map<String, String> options, String key, String fallback,
+                              java.util.function.Function<String, T> parse) {
+        String v = options.getOrDefault(key, fallback);
+        try {
+            return parse.apply(v);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench: --" + key + " " + v + ": " + e.getMessage());
+            System.exit(2);
+            return null;
+        }
+    }
+
     public static void resetPeakHeap() {
         System.gc();
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
