@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SpillFile implements Closeable {
     private final Path dir;
     private final AtomicLong end = new AtomicLong();
-    private final java.util.concurrent.atomic.LongAdder read = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder readBytes = new java.util.concurrent.atomic.LongAdder();
     /** Bytes of blocks that may stay on the heap although they could be spilled ({@link #keepOnHeap}). */
     private final AtomicLong allowance = new AtomicLong();
     private volatile FileChannel channel;
@@ -131,7 +131,7 @@ public final class SpillFile implements Closeable {
         } catch (IOException e) {
             throw failure("scratch file " + path + ": cannot read at " + pos + " (" + e + ")", e);
         }
-        read.add(pos - position);
+        readBytes.add(pos - position);
     }
 
     /** An unchecked failure whose cause says what went wrong (the command line prints the cause). */
@@ -146,7 +146,7 @@ public final class SpillFile implements Closeable {
 
     /** Bytes read back so far: what spilling cost in reads. */
     public long bytesRead() {
-        return read.sum();
+        return readBytes.sum();
     }
 
     /** The file, or null before the first write. */

@@ -114,12 +114,11 @@ final class CollectiveSync {
             boolean registers = loaded && sync[j];
             int[] ranks = null;
             boolean all = false;
-            if (registers) {
-                boolean same = kind == Kind.BARRIER || kind == Kind.N_TO_N;
-                int[] partners = same && shared != null ? null : syncPartners(j);
-                if (same && shared != null) {
-                    ranks = shared;
-                } else if (partners == null) {
+            if (registers && shared != null) {
+                ranks = shared;
+            } else if (registers) {
+                int[] partners = syncPartners(j);
+                if (partners == null) {
                     all = members.length == world;
                     ranks = all ? null : sortedCopy(members);
                 } else {
@@ -129,7 +128,7 @@ final class CollectiveSync {
                     }
                     Arrays.sort(ranks);
                 }
-                if (same) {
+                if (kind == Kind.BARRIER || kind == Kind.N_TO_N) {
                     shared = ranks;
                 }
             }

@@ -770,13 +770,13 @@ final class CostReplay {
         }
     }
 
-    /** Critical path: books the interval since it reached this location, minus the wait where it leaves. */
     /** The critical path leaves {@code st} at synchronisation point {@code from}: books its part up to there. */
     private void leavePath(LocationState st, int from, IntervalTimes times) {
         updatePath(st, from, times);
         st.onCriticalPath = false;
     }
 
+    /** Critical path: books the interval since it reached this location, minus the wait where it leaves. */
     private void updatePath(LocationState st, int from, IntervalTimes times) {
         int fromMark = from < 0 ? -1 : st.sp.mark(from);
         TimeMap tmap = times.runtimes(st, fromMark, st.criticalPathEnd);
